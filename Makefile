@@ -1,0 +1,43 @@
+# The README's commands. Each installs what is missing (scripts/setup), configures and builds.
+#   make run    the main job: build, then the demonstration (OO7 once it exists)
+#   make test   build, run every test with ctest, then the GC stress build of the runtime tests
+#   make bench  build, run every benchmark in build/bin (each ends with a RESULT line)
+JOBS ?= 2
+BUILD ?= build
+STRESS_BUILD ?= build-stress
+CMAKE_FLAGS ?=
+
+.PHONY: all setup configure build run test test-main test-stress bench clean
+
+all: build
+
+setup:
+	@./scripts/setup
+
+configure: setup
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@./$(BUILD)/bin/cairn-gc-demo
+
+test: test-main test-stress
+
+test-main: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The runtime's tests again, built in Debug (asserts, heap verified after every collection) with
+# a collection before every allocation.
+test-stress: setup
+	@cmake -S . -B $(STRESS_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCAIRN_GC_STRESS=ON \
+	  -DCAIRN_RUNTIME_ONLY=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(STRESS_BUILD) -j $(JOBS)
+	@ctest --test-dir $(STRESS_BUILD) --output-on-failure -j $(JOBS)
+
+bench: build
+	@./scripts/bench $(BUILD)/bin
+
+clean:
+	rm -rf $(BUILD) $(STRESS_BUILD)

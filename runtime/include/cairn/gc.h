@@ -1,0 +1,142 @@
+/* Cairn: the garbage-collected heap, its C API.
+ *
+ * Modeled on the Boehm-Demers-Weiser collector's gc.h and gc_typed.h: typed allocation with a
+ * descriptor (GC_malloc_explicitly_typed), atomic allocation for pointer-free data
+ * (GC_malloc_atomic), root ranges (GC_add_roots), explicit collection (GC_gcollect) and heap
+ * statistics (GC_get_prof_stats). Unlike Boehm's, the heap is exact: every heap object has a type
+ * descriptor (cairn/type.h), so only the roots (the stack, the registers and registered global
+ * ranges) are scanned conservatively. Objects reachable only from the heap may move at any
+ * collection; an object whose address is held in a root never moves (its page is pinned).
+ *
+ * Objects: a one-word header (the descriptor's address) followed by the payload; a reference
+ * is the payload's address, 8-byte aligned; new objects are zero-filled. See cairn/type.h.
+ *
+ * Threads: one mutator thread in this version, the one that called cairn_init(). A call from any
+ * other thread is a fatal error with a message naming the function.
+ *
+ * Collection policy (documented in docs/gc.md): a collection runs when the bytes allocated since
+ * the last one reach max(min_trigger_bytes, growth_factor * bytes live after the last one); also
+ * on cairn_collect(), and, in the GC stress build (CAIRN_GC_STRESS), before every allocation.
+ */
+#ifndef CAIRN_GC_H
+#define CAIRN_GC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cairn/status.h"
+#include "cairn/type.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Heap page size in bytes: a build constant (8 KiB). */
+#define CAIRN_PAGE_SIZE 8192u
+
+/* Options for cairn_init(). Zero in a field means its documented default. */
+typedef struct cairn_options {
+  uint64_t reserve_bytes;     /* virtual address space reserved for the heap; default 64 GiB,
+                                 or $CAIRN_HEAP_RESERVE_MB. Only pages in use take memory. */
+  uint64_t min_trigger_bytes; /* allocation between collections, at least; default 8 MiB */
+  double growth_factor;       /* ... and at least this times the live bytes; default 1.0 */
+  int verify;                 /* 1: verify the heap after every collection; 0: default, which is
+                                 on in debug builds and when $CAIRN_GC_VERIFY=1 */
+} cairn_options;
+
+/* Sets up the heap and makes the calling thread the mutator; its stack (from the caller's frame
+ * up to the thread's stack base) is scanned as ambiguous roots. opts may be NULL. Calling it a
+ * second time is a no-op from the same thread and CAIRN_MISUSE from another. */
+cairn_status cairn_init(const cairn_options *opts);
+
+/* 1 once cairn_init has succeeded. */
+int cairn_is_initialized(void);
+
+/* --- Types --------------------------------------------------------------------------------- */
+
+/* Registers a descriptor (see the invariants in cairn/type.h). Registering the same descriptor
+ * twice is harmless. May be called before cairn_init (module constructors do). */
+cairn_status cairn_register_type(const cairn_type *type);
+
+/* Registers n descriptors; stops at the first that fails. */
+cairn_status cairn_register_types(const cairn_type *const *types, size_t n);
+
+/* What the compiler plugin's module constructors call: registers n descriptors and, if one is
+ * refused, prints the reason naming the module and exits the program with status 70. */
+void cairn_register_module_types(const cairn_type *const *types, size_t n, const char *module);
+
+/* The registered descriptor with this fingerprint, or NULL. */
+const cairn_type *cairn_find_type(uint64_t fingerprint);
+
+/* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
+
+/* A new object of a plain registered type. */
+void *cairn_malloc_typed(const cairn_type *type);
+
+/* A new array of a registered array type with `length` elements. */
+void *cairn_malloc_array(const cairn_type *type, size_t length);
+
+/* A new pointer-free block of `bytes` bytes (its contents are never scanned). */
+void *cairn_malloc_atomic(size_t bytes);
+
+/* Running out of reserved heap is a fatal error that says how to reserve more. */
+
+/* --- Objects --------------------------------------------------------------------------------- */
+
+/* The descriptor of a heap object (obj must be a reference to one). */
+const cairn_type *cairn_type_of(const void *obj);
+
+/* The length of an array object. */
+size_t cairn_array_length(const void *array);
+
+/* 1 if p points into a page of the heap that is in use (anywhere inside an object or not). */
+int cairn_in_heap(const void *p);
+
+/* --- Roots ----------------------------------------------------------------------------------- */
+
+/* Adds [lo, hi) to the ambiguous roots: every aligned word in it that points into the heap pins
+ * the page it points into. For a program's globals. */
+void cairn_add_roots(void *lo, void *hi);
+
+/* Removes a range added by cairn_add_roots (exactly the same bounds). */
+void cairn_remove_roots(void *lo, void *hi);
+
+/* Adds an exact root: *slot is a reference (or NULL) that the collector updates when the object
+ * moves. For runtime-internal and C++ handles; pins nothing. */
+void cairn_add_exact_root(void **slot);
+void cairn_remove_exact_root(void **slot);
+
+/* --- Collection and statistics ---------------------------------------------------------------- */
+
+/* Runs a full collection now. */
+void cairn_collect(void);
+
+typedef struct cairn_stats {
+  uint64_t collections;         /* collections so far */
+  uint64_t total_pause_ns;      /* time spent in collections */
+  uint64_t max_pause_ns;        /* the longest collection */
+  uint64_t bytes_allocated;     /* total bytes ever allocated (headers included) */
+  uint64_t bytes_copied;        /* total bytes copied by collections */
+  uint64_t pages_promoted;      /* total pages kept in place (pinned or large) by collections */
+  uint64_t pages_pinned_last;   /* pages pinned by ambiguous roots in the last collection */
+  uint64_t live_bytes_last;     /* bytes in use right after the last collection */
+  uint64_t heap_pages;          /* pages in use now (objects or reserved for allocation) */
+  uint64_t peak_heap_pages;     /* the most pages ever in use at once */
+  uint64_t free_pages;          /* pages touched before and free now */
+} cairn_stats;
+
+void cairn_get_stats(cairn_stats *out);
+
+/* Checks the heap: every reference in every object and exact root points at the start of a live
+ * object with a registered descriptor, and the page table is consistent. Prints each problem (at
+ * most `max_report`, 0 for all) to stderr and returns the number found (0: the heap is sound). */
+size_t cairn_verify_heap(size_t max_report);
+
+/* 1 if this runtime was built with the GC stress option (a collection at every allocation). */
+int cairn_gc_stress_build(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAIRN_GC_H */

@@ -1,0 +1,153 @@
+/* Cairn: heap type descriptors.
+ *
+ * A type descriptor tells the collector exactly where the references are in every object of a
+ * type, and tells tools (printing, the database type tables) what the fields are. Descriptors are
+ * made by the compiler plugin from a module's IR (compiler-plugin/), or written by hand by C and
+ * C++ programs that use the runtime directly. This header is the one definition of the format:
+ * the plugin emits constants with exactly this layout, so any change bumps CAIRN_TYPE_ABI.
+ *
+ * Object layout (see also cairn/gc.h):
+ *
+ *     header word | payload ...
+ *                 ^ a reference points here (8-byte aligned)
+ *
+ * The header word holds the address of the object's descriptor. A plain object's payload is
+ * `size` bytes of fields. An array's payload is its length (int64) followed by `length` elements
+ * of `size` bytes each, starting at payload offset 8 (CAIRN_ARRAY_DATA_OFFSET).
+ *
+ * Invariants of a registered descriptor (checked by cairn_register_type):
+ *   T1. abi == CAIRN_TYPE_ABI and fingerprint == cairn_type_fingerprint_compute(this) != 0.
+ *   T2. refs[0..nrefs) are strictly increasing, multiples of 8, and each ref + 8 <= size.
+ *       For a plain type they are payload offsets; for an array type, offsets in one element.
+ *   T3. An array type has CAIRN_TYPE_ARRAY set and elem_kind != CAIRN_KIND_NONE; size is the
+ *       element size (>= 1). A plain type has elem_kind == CAIRN_KIND_NONE.
+ *   T4. A descriptor is immutable and lives as long as the program (static storage).
+ *   T5. Two registered descriptors with the same fingerprint have the same size, element kind
+ *       and reference offsets (a different layout under one fingerprint is refused).
+ */
+#ifndef CAIRN_TYPE_H
+#define CAIRN_TYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the descriptor layout below. */
+#define CAIRN_TYPE_ABI 1u
+
+/* Byte offset of element 0 in an array's payload (the length word comes first). */
+#define CAIRN_ARRAY_DATA_OFFSET 8u
+
+/* The kind of a field or of an array's elements. Values are part of the ABI and of the
+ * fingerprint: never renumber. */
+typedef enum cairn_kind {
+  CAIRN_KIND_NONE = 0,
+  CAIRN_KIND_BOOL = 1,   /* one byte, 0 or 1 */
+  CAIRN_KIND_I8 = 2,     /* signed or unsigned integers of the given width */
+  CAIRN_KIND_I16 = 3,
+  CAIRN_KIND_I32 = 4,
+  CAIRN_KIND_I64 = 5,
+  CAIRN_KIND_F32 = 6,
+  CAIRN_KIND_F64 = 7,
+  CAIRN_KIND_REF = 8,    /* a traced reference to a heap object (IR: ptr addrspace(1)), or nil */
+  CAIRN_KIND_RAW = 9,    /* an untraced machine address: never followed, meaningless on disk */
+  CAIRN_KIND_STRUCT = 10 /* an inline struct value, laid out as described by `nested` */
+} cairn_kind;
+
+/* Descriptor flags. */
+enum {
+  CAIRN_TYPE_ARRAY = 1u << 0,  /* payload is length + elements (see the top of this file) */
+  CAIRN_TYPE_TEXT = 1u << 1,   /* an I8 array holding text (UTF-8 by convention) */
+  CAIRN_TYPE_LAYOUT = 1u << 2  /* only a nested struct layout: cannot be allocated on its own */
+};
+
+struct cairn_type;
+
+/* One field of a type (for reflection, printing and type tables; the collector uses `refs`). */
+typedef struct cairn_field {
+  const char *name;                /* NUL-terminated; "f<N>" when the source gave none */
+  uint32_t offset;                 /* bytes from the payload start (or the element start) */
+  uint16_t kind;                   /* a cairn_kind */
+  uint16_t reserved;               /* zero */
+  uint32_t count;                  /* 1 for a scalar, N for a fixed array T[N] */
+  uint32_t size;                   /* bytes of one element of this field */
+  const struct cairn_type *nested; /* kind == CAIRN_KIND_STRUCT: the inline struct's layout */
+} cairn_field;
+
+/* A type descriptor. All pointers are to static, immutable data (T4). */
+typedef struct cairn_type {
+  uint32_t abi;                   /* CAIRN_TYPE_ABI */
+  uint32_t flags;                 /* CAIRN_TYPE_* */
+  uint64_t fingerprint;           /* cairn_type_fingerprint_compute(this) */
+  const char *name;               /* the type's name, NUL-terminated */
+  uint64_t size;                  /* plain: payload bytes; array: bytes per element */
+  uint32_t align;                 /* alignment of the payload (<= 8) */
+  uint32_t elem_kind;             /* arrays: the cairn_kind of an element; else CAIRN_KIND_NONE */
+  uint32_t nrefs;                 /* number of entries in refs */
+  uint32_t nfields;               /* number of entries in fields */
+  const uint32_t *refs;           /* reference offsets, ascending (T2) */
+  const cairn_field *fields;      /* the fields (of one element, for arrays of structs) */
+  const struct cairn_type *super; /* the type this one extends as a prefix, or NULL */
+  void *const *methods;           /* the method table (virtual functions), or NULL */
+  uint32_t nmethods;              /* number of entries in methods */
+  uint32_t reserved;              /* zero */
+} cairn_type;
+
+/* The structural fingerprint of a descriptor: a 64-bit hash of the type's name, its array and
+ * text flags, its element kind, and each field's name, kind and count in order (nested structs
+ * by their own fingerprint). It deliberately ignores sizes, offsets and alignment, so it is the
+ * same on every machine and at every optimization level, and changes when a field is renamed,
+ * retyped, added, removed or reordered. Never returns 0. Defined here, inline, so that the
+ * runtime and the compiler plugin compute it with the same code. */
+static inline uint64_t cairn_fp_mix_bytes_(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = (const unsigned char *)p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ull; /* FNV-1a 64 prime */
+  }
+  return h;
+}
+static inline uint64_t cairn_fp_mix_u64_(uint64_t h, uint64_t v) {
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i)); /* little-endian always */
+  return cairn_fp_mix_bytes_(h, b, 8);
+}
+static inline uint64_t cairn_fp_mix_str_(uint64_t h, const char *s) {
+  size_t n = 0;
+  if (s)
+    while (s[n]) n++;
+  h = cairn_fp_mix_u64_(h, n);
+  return cairn_fp_mix_bytes_(h, s, n);
+}
+static inline uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
+  h = cairn_fp_mix_str_(h, "cairn.type.v1");
+  h = cairn_fp_mix_u64_(h, t->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT));
+  h = cairn_fp_mix_str_(h, t->name);
+  h = cairn_fp_mix_u64_(h, t->elem_kind);
+  h = cairn_fp_mix_u64_(h, t->nfields);
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const cairn_field *f = &t->fields[i];
+    h = cairn_fp_mix_str_(h, f->name);
+    h = cairn_fp_mix_u64_(h, f->kind);
+    h = cairn_fp_mix_u64_(h, f->count);
+    if (f->kind == CAIRN_KIND_STRUCT && f->nested)
+      h = cairn_fp_mix_u64_(h, cairn_type_fingerprint_compute(f->nested));
+  }
+  /* final avalanche (splitmix64) so that nearby inputs spread over all 64 bits */
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return h ? h : 1;
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAIRN_TYPE_H */
