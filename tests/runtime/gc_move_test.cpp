@@ -38,6 +38,17 @@ __attribute__((noinline)) void BuildChain(ExactRoot &root, int n,
   for (Node *p = head; p; p = p->left) old.emplace_back(p);
 }
 
+// Builds a ring of n nodes and drops it; its frame is dead (and scrubbed) by the next collection.
+__attribute__((noinline)) void BuildUnreachableRing(int n) {
+  ExactRoot tmp;
+  std::vector<HiddenAddress> old;
+  BuildChain(tmp, n, old);
+  Node *first = tmp.get();
+  Node *last = first;
+  while (last->left) last = last->left;
+  last->left = first;  // close the ring
+}
+
 }  // namespace
 
 class GcMove : public ::testing::Test {
@@ -60,7 +71,7 @@ TEST_F(GcMove, HeapOnlyObjectsMoveAndEveryReferenceIsUpdated) {
   }
   EXPECT_EQ(i, 2000u);
   // Only objects on pages pinned by stale stack words could stay; nearly all must move.
-  EXPECT_GE(moved, 1900u);  // 2000 nodes fill ten pages
+  EXPECT_GE(moved, 1800u);  // 2000 nodes fill ten pages; a stale word may pin one
   EXPECT_EQ(cairn_verify_heap(10), 0u);
   cairn_stats s;
   cairn_get_stats(&s);
@@ -187,20 +198,11 @@ TEST_F(GcMove, CyclesSurviveAndUnreachableCyclesAreFreed) {
   cairn_collect();
   cairn_stats s0;
   cairn_get_stats(&s0);
-  {
-    ExactRoot tmp;
-    std::vector<HiddenAddress> old;
-    BuildChain(tmp, 20000, old);
-    Node *first = tmp.get();
-    Node *last = first;
-    while (last->left) last = last->left;
-    last->left = first;  // close the ring
-    tmp.set(nullptr);
-  }
+  BuildUnreachableRing(cairn_gc_stress_build() ? 600 : 20000);
   CollectScrubbed();
   cairn_stats s1;
   cairn_get_stats(&s1);
-  EXPECT_LE(s1.live_bytes_last, s0.live_bytes_last + 64 * 1024) << "the ring was kept";
+  EXPECT_LE(s1.live_bytes_last, s0.live_bytes_last + 2 * CAIRN_PAGE_SIZE) << "the ring was kept";
   EXPECT_EQ(cairn_verify_heap(10), 0u);
 }
 

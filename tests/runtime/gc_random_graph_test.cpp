@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -52,56 +53,49 @@ class RandomGraph {
 
   void Step() {
     int64_t id = kNil, other_id = kNil;
-    switch (rng_() % 8) {
-      case 0:
-      case 1: {  // a new node into a root slot
-        Node *n = NewModelNode();
+    uint32_t op = rng_() % 16;
+    if (op == 0) {  // a new node into a root slot, keeping what was there below it
+      size_t s = rng_() % slots_.size();
+      Node *n = NewModelNode();
+      SetChild(n, n->id, true, slots()[s], slots_[s]);
+      slots()[s] = n;
+      slots_[s] = n->id;
+    } else if (op <= 6) {  // a new node between a reachable node and one of its children
+      Node *parent = RandomReachable(&id);
+      if (!parent) return;
+      HiddenAddress p_before(parent);
+      // The allocation may collect; `parent` stays put because the stack holds it (pinned).
+      Node *n = NewModelNode();
+      EXPECT_EQ(parent, p_before.get());
+      bool left = rng_() & 1;
+      Node *old_child = left ? parent->left : parent->right;
+      SetChild(n, n->id, rng_() & 1, old_child, old_child ? old_child->id : kNil);
+      SetChild(parent, id, left, n, n->id);
+    } else if (op <= 8) {  // rewire an edge to another reachable node, maybe making a cycle
+      Node *a = RandomReachable(&id);
+      Node *b = RandomReachable(&other_id);
+      bool left = rng_() & 1;
+      // Mostly into empty edges, so that the graph grows; sometimes dropping a subtree.
+      if (a && ((left ? a->left : a->right) == nullptr || rng_() % 8 == 0))
+        SetChild(a, id, left, b, b ? other_id : kNil);
+    } else if (op == 9) {  // cut an edge or empty a slot: garbage
+      if (rng_() % 4 == 0) {
         size_t s = rng_() % slots_.size();
-        slots()[s] = n;
-        slots_[s] = n->id;
-        break;
+        slots()[s] = nullptr;
+        slots_[s] = kNil;
+      } else if (Node *a = RandomReachable(&id)) {
+        SetChild(a, id, rng_() & 1, nullptr, kNil);
       }
-      case 2:
-      case 3: {  // a new node as the child of a reachable node
-        Node *parent = RandomReachable(&id);
-        if (!parent) break;
-        HiddenAddress p_before(parent);
-        // The allocation may collect; `parent` stays valid because it is on the stack (pinned).
-        Node *n = NewModelNode();
-        EXPECT_EQ(parent, p_before.get());
-        SetChild(parent, id, rng_() & 1, n, n->id);
-        break;
+    } else if (op <= 11) {  // change a value
+      if (Node *a = RandomReachable(&id)) {
+        a->value = int64_t(rng_());
+        model_[id].value = a->value;
       }
-      case 4: {  // rewire: an edge to another reachable node, maybe making a cycle
-        Node *a = RandomReachable(&id);
-        Node *b = RandomReachable(&other_id);
-        if (a) SetChild(a, id, rng_() & 1, b, b ? other_id : kNil);
-        break;
-      }
-      case 5: {  // cut an edge or empty a slot: garbage
-        if (rng_() & 1) {
-          size_t s = rng_() % slots_.size();
-          slots()[s] = nullptr;
-          slots_[s] = kNil;
-        } else if (Node *a = RandomReachable(&id)) {
-          SetChild(a, id, rng_() & 1, nullptr, kNil);
-        }
-        break;
-      }
-      case 6: {  // change a value
-        if (Node *a = RandomReachable(&id)) {
-          a->value = int64_t(rng_());
-          model_[id].value = a->value;
-        }
-        break;
-      }
-      case 7: {  // garbage of other shapes: atomic blocks, text, an occasional large array
-        uint32_t r = rng_() % 100;
-        if (r < 2) cairn_malloc_array(&cairn_ref_array_type, 2000 + rng_() % 3000);
-        else if (r < 50) cairn_malloc_atomic(rng_() % 300);
-        else cairn_malloc_array(&cairn_text_type, rng_() % 200);
-        break;
-      }
+    } else {  // garbage of other shapes: atomic blocks, text, an occasional large array
+      uint32_t r = rng_() % 100;
+      if (r < 2) cairn_malloc_array(&cairn_ref_array_type, 2000 + rng_() % 3000);
+      else if (r < 50) cairn_malloc_atomic(rng_() % 300);
+      else cairn_malloc_array(&cairn_text_type, rng_() % 200);
     }
   }
 
@@ -171,8 +165,8 @@ class RandomGraph {
 TEST(GcRandomGraph, ManyCollectionsWithMutationsBetweenThem) {
   ASSERT_EQ(cairn_init(nullptr), CAIRN_OK);
   const bool stress = cairn_gc_stress_build();
-  const int rounds = stress ? 12 : 150;
-  const int steps = stress ? 150 : 2000;
+  const int rounds = stress ? 30 : 150;
+  const int steps = stress ? 300 : 3000;
   for (uint32_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(seed);
     RandomGraph g(seed, 64);
@@ -191,6 +185,8 @@ TEST(GcRandomGraph, ManyCollectionsWithMutationsBetweenThem) {
     cairn_stats s1;
     cairn_get_stats(&s1);
     EXPECT_GE(s1.collections - s0.collections, uint64_t(rounds));
-    EXPECT_GT(max_reachable, 50u);
+    EXPECT_GT(max_reachable, stress ? 300u : 3000u);
+    std::printf("seed %u: %llu collections, up to %zu nodes reachable\n", seed,
+                static_cast<unsigned long long>(s1.collections - s0.collections), max_reachable);
   }
 }
