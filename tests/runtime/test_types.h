@@ -97,8 +97,9 @@ __attribute__((noinline)) inline void ScrubStack() {
   asm volatile("" : : "r"(buf) : "memory");
 }
 
-// Collects with a scrubbed stack below the caller.
-__attribute__((noinline)) inline void CollectScrubbed() {
+// Collects after scrubbing the dead stack right below the caller's frame (inlined into the
+// caller, so the scrub covers the frames of everything the caller called before).
+__attribute__((always_inline)) inline void CollectScrubbed() {
   ScrubStack();
   cairn_collect();
 }
