@@ -68,6 +68,13 @@ void cairn_register_module_types(const cairn_type *const *types, size_t n, const
 /* The registered descriptor with this fingerprint, or NULL. */
 const cairn_type *cairn_find_type(uint64_t fingerprint);
 
+/* Built-in descriptors, registered by the runtime itself. */
+extern const cairn_type cairn_text_type;      /* text: an array of bytes (I8), CAIRN_TYPE_TEXT */
+extern const cairn_type cairn_ref_array_type; /* [any]: an array of references */
+extern const cairn_type cairn_i64_array_type; /* [int]: an array of 64-bit integers */
+extern const cairn_type cairn_f64_array_type; /* [float]: an array of doubles */
+extern const cairn_type cairn_bool_array_type; /* [bool]: an array of one-byte booleans */
+
 /* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
 
 /* A new object of a plain registered type. */

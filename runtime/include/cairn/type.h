@@ -101,28 +101,29 @@ typedef struct cairn_type {
  * by their own fingerprint). It deliberately ignores sizes, offsets and alignment, so it is the
  * same on every machine and at every optimization level, and changes when a field is renamed,
  * retyped, added, removed or reordered. Never returns 0. Defined here, inline, so that the
- * runtime and the compiler plugin compute it with the same code. */
-static inline uint64_t cairn_fp_mix_bytes_(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = (const unsigned char *)p;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= 0x100000001b3ull; /* FNV-1a 64 prime */
-  }
+ * runtime and the compiler plugin compute it with the same code (constexpr in C++). */
+#ifdef __cplusplus
+#define CAIRN_FP_FN_ static inline constexpr
+#else
+#define CAIRN_FP_FN_ static inline
+#endif
+CAIRN_FP_FN_ uint64_t cairn_fp_mix_byte_(uint64_t h, unsigned char b) {
+  h ^= b;
+  return h * 0x100000001b3ull; /* FNV-1a 64 prime */
+}
+CAIRN_FP_FN_ uint64_t cairn_fp_mix_u64_(uint64_t h, uint64_t v) {
+  for (int i = 0; i < 8; i++) h = cairn_fp_mix_byte_(h, (unsigned char)(v >> (8 * i))); /* LE */
   return h;
 }
-static inline uint64_t cairn_fp_mix_u64_(uint64_t h, uint64_t v) {
-  unsigned char b[8];
-  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i)); /* little-endian always */
-  return cairn_fp_mix_bytes_(h, b, 8);
-}
-static inline uint64_t cairn_fp_mix_str_(uint64_t h, const char *s) {
-  size_t n = 0;
+CAIRN_FP_FN_ uint64_t cairn_fp_mix_str_(uint64_t h, const char *s) {
+  uint64_t n = 0;
   if (s)
     while (s[n]) n++;
   h = cairn_fp_mix_u64_(h, n);
-  return cairn_fp_mix_bytes_(h, s, n);
+  for (uint64_t i = 0; i < n; i++) h = cairn_fp_mix_byte_(h, (unsigned char)s[i]);
+  return h;
 }
-static inline uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
+CAIRN_FP_FN_ uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
   uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 offset basis */
   h = cairn_fp_mix_str_(h, "cairn.type.v1");
   h = cairn_fp_mix_u64_(h, t->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT));

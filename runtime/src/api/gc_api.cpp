@@ -1,0 +1,152 @@
+// The C API of cairn/gc.h over GcHeap and TypeRegistry.
+#include <cstdio>
+#include <cstdlib>
+
+#include "cairn/gc.h"
+#include "gc/gc_heap.h"
+#include "types/type_registry.h"
+#include "util/fatal.h"
+
+using cairn::Status;
+using cairn::gc::GcHeap;
+using cairn::types::TypeRegistry;
+namespace heap = cairn::heap;
+
+namespace {
+
+// The heap, set up on first use if the program did not call cairn_init, and checked to be used
+// from the mutator thread only.
+GcHeap &Heap(const char *fn) {
+  GcHeap *h = GcHeap::Instance();
+  if (!h) [[unlikely]] {
+    cairn_status s = cairn_init(nullptr);
+    if (s != CAIRN_OK) cairn::Fatal("%s: the heap could not be set up: %s", fn, cairn_last_error());
+    h = GcHeap::Instance();
+  }
+  h->roots().CheckMutator(fn);
+  return *h;
+}
+
+void CheckRegistered(const cairn_type *t, const char *fn) {
+  if (!t) cairn::Fatal("%s was given a NULL descriptor", fn);
+  if (!TypeRegistry::Get().IsRegistered(t)) {
+    Status s = TypeRegistry::Get().Register(t);
+    if (!s.ok()) cairn::Fatal("%s: %s", fn, s.message().c_str());
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+cairn_status cairn_init(const cairn_options *opts) {
+  if (GcHeap::Instance()) {
+    if (cairn::gc::Roots::OnMutatorThread()) return CAIRN_OK;
+    return cairn::SetLastError(Status(
+        CAIRN_MISUSE, "cairn_init was called from a second thread; this version of Cairn "
+                      "supports one mutator thread, the one that called cairn_init first"));
+  }
+  return cairn::SetLastError(GcHeap::Init(opts));
+}
+
+int cairn_is_initialized(void) { return GcHeap::Instance() != nullptr; }
+
+cairn_status cairn_register_type(const cairn_type *type) {
+  return cairn::SetLastError(TypeRegistry::Get().Register(type));
+}
+
+cairn_status cairn_register_types(const cairn_type *const *types, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    cairn_status s = cairn_register_type(types[i]);
+    if (s != CAIRN_OK) return s;
+  }
+  return CAIRN_OK;
+}
+
+void cairn_register_module_types(const cairn_type *const *types, size_t n, const char *module) {
+  if (cairn_register_types(types, n) != CAIRN_OK) {
+    std::fprintf(stderr, "cairn: module %s: %s\n", module ? module : "(unnamed)",
+                 cairn_last_error());
+    std::exit(70);
+  }
+}
+
+const cairn_type *cairn_find_type(uint64_t fingerprint) {
+  return TypeRegistry::Get().Find(fingerprint);
+}
+
+void *cairn_malloc_typed(const cairn_type *type) {
+  GcHeap &h = Heap("cairn_malloc_typed");
+  CheckRegistered(type, "cairn_malloc_typed");
+  if (type->flags & CAIRN_TYPE_ARRAY)
+    cairn::Fatal("cairn_malloc_typed: type '%s' is an array type; use cairn_malloc_array",
+                 type->name);
+  return h.Allocate(type, heap::PlainObjectBytes(type));
+}
+
+void *cairn_malloc_array(const cairn_type *type, size_t length) {
+  GcHeap &h = Heap("cairn_malloc_array");
+  CheckRegistered(type, "cairn_malloc_array");
+  if (!(type->flags & CAIRN_TYPE_ARRAY))
+    cairn::Fatal("cairn_malloc_array: type '%s' is not an array type; use cairn_malloc_typed",
+                 type->name);
+  if (length > (uint64_t{1} << 40) / type->size)
+    cairn::Fatal("cairn_malloc_array: an array of %zu elements of '%s' is too large", length,
+                 type->name);
+  void *ref = h.Allocate(type, heap::ArrayObjectBytes(type, length));
+  *static_cast<uint64_t *>(ref) = length;
+  return ref;
+}
+
+void *cairn_malloc_atomic(size_t bytes) {
+  GcHeap &h = Heap("cairn_malloc_atomic");
+  if (bytes > (uint64_t{1} << 40)) cairn::Fatal("cairn_malloc_atomic: %zu bytes is too large", bytes);
+  const cairn_type *t = TypeRegistry::Get().AtomicType(bytes);
+  return h.Allocate(t, heap::PlainObjectBytes(t));
+}
+
+const cairn_type *cairn_type_of(const void *obj) {
+  return heap::TypeOfHeader(heap::HeaderOf(obj));
+}
+
+size_t cairn_array_length(const void *array) { return heap::ArrayLength(array); }
+
+int cairn_in_heap(const void *p) {
+  GcHeap *h = GcHeap::Instance();
+  if (!h || !h->pages().Covers(p)) return 0;
+  return h->pages().Info(h->pages().IndexOf(p)).space != heap::Space::kFree;
+}
+
+void cairn_add_roots(void *lo, void *hi) { Heap("cairn_add_roots").roots().AddRange(lo, hi); }
+void cairn_remove_roots(void *lo, void *hi) {
+  Heap("cairn_remove_roots").roots().RemoveRange(lo, hi);
+}
+void cairn_add_exact_root(void **slot) { Heap("cairn_add_exact_root").roots().AddExact(slot); }
+void cairn_remove_exact_root(void **slot) {
+  Heap("cairn_remove_exact_root").roots().RemoveExact(slot);
+}
+
+void cairn_collect(void) { Heap("cairn_collect").CollectNow(); }
+
+void cairn_get_stats(cairn_stats *out) {
+  GcHeap *h = GcHeap::Instance();
+  if (!h) {
+    *out = cairn_stats{};
+    return;
+  }
+  h->GetStats(out);
+}
+
+size_t cairn_verify_heap(size_t max_report) {
+  return Heap("cairn_verify_heap").Verify(max_report);
+}
+
+int cairn_gc_stress_build(void) {
+#ifdef CAIRN_GC_STRESS
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+}  // extern "C"

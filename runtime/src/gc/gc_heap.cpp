@@ -1,0 +1,148 @@
+#include "gc/gc_heap.h"
+
+#include <csetjmp>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "gc/verifier.h"
+#include "util/clock.h"
+#include "util/fatal.h"
+
+namespace cairn::gc {
+
+GcHeap *GcHeap::instance_ = nullptr;
+
+namespace {
+
+uint64_t EnvMegabytes(const char *name, uint64_t fallback) {
+  const char *v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char *end = nullptr;
+  unsigned long long mb = std::strtoull(v, &end, 10);
+  if (*end || mb == 0) Fatal("%s=%s is not a positive number of MiB", name, v);
+  return uint64_t(mb) << 20;
+}
+
+}  // namespace
+
+Status GcHeap::Init(const cairn_options *opts) {
+  HeapOptions o;
+  o.reserve_bytes = EnvMegabytes("CAIRN_HEAP_RESERVE_MB", o.reserve_bytes);
+#ifndef NDEBUG
+  o.verify = true;
+#endif
+  if (const char *v = std::getenv("CAIRN_GC_VERIFY")) o.verify = o.verify || std::strcmp(v, "1") == 0;
+  if (opts) {
+    if (opts->reserve_bytes) o.reserve_bytes = opts->reserve_bytes;
+    if (opts->min_trigger_bytes) o.min_trigger_bytes = opts->min_trigger_bytes;
+    if (opts->growth_factor > 0) o.growth_factor = opts->growth_factor;
+    if (opts->verify) o.verify = true;
+  }
+  auto *h = new GcHeap(o);
+  Status s = h->pages_.Reserve(o.reserve_bytes);
+  if (!s.ok()) {
+    delete h;
+    return s;
+  }
+  h->roots_.AdoptCurrentThread();
+  h->trigger_ = o.min_trigger_bytes;
+  instance_ = h;
+  return Status::Ok();
+}
+
+char *GcHeap::AllocateSlow(size_t bytes) {
+  if (bytes > heap::kLargeObjectBytes) return AllocateLarge(bytes);
+  mutator_.Retire(pages_);
+  size_t i = pages_.TakePage(heap::Space::kCurrent);
+  if (i == heap::kNoPage) {
+    CollectNow();  // the mutator continues in the collector's last copy page
+    if (char *p = mutator_.TryAlloc(bytes)) return p;
+    mutator_.Retire(pages_);
+    i = pages_.TakePage(heap::Space::kCurrent);
+    if (i == heap::kNoPage)
+      Fatal("out of memory: all %llu MiB of the heap's reservation are in use (%llu MiB live "
+            "after a collection). Set CAIRN_HEAP_RESERVE_MB higher (or "
+            "cairn_options.reserve_bytes).",
+            static_cast<unsigned long long>(pages_.reserved_bytes() >> 20),
+            static_cast<unsigned long long>(stats_.live_bytes_last >> 20));
+  }
+  mutator_.Start(pages_, i);
+  char *p = mutator_.TryAlloc(bytes);
+  if (pages_.pages_in_use() > stats_.peak_heap_pages) stats_.peak_heap_pages = pages_.pages_in_use();
+  return p;
+}
+
+char *GcHeap::AllocateLarge(size_t bytes) {
+  size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
+  size_t i = pages_.TakeRun(n, heap::Space::kCurrent);
+  if (i == heap::kNoPage) {
+    CollectNow();
+    i = pages_.TakeRun(n, heap::Space::kCurrent);
+    if (i == heap::kNoPage)
+      Fatal("out of memory: no run of %zu free pages for an object of %zu bytes in the heap's "
+            "reservation of %llu MiB. Set CAIRN_HEAP_RESERVE_MB higher.",
+            n, bytes, static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));
+  }
+  pages_.Info(i).used = uint32_t(bytes);
+  if (pages_.pages_in_use() > stats_.peak_heap_pages) stats_.peak_heap_pages = pages_.pages_in_use();
+  return pages_.PageAddress(i);
+}
+
+// The stack is scanned from this function's frame up: everything above it, including the
+// registers CollectNow spilled, is seen; the collector's own frames below it are not.
+__attribute__((noinline)) void CollectWithStackTop(GcHeap *heap) {
+  heap->CollectFrom(__builtin_frame_address(0));
+}
+
+__attribute__((noinline)) void GcHeap::CollectNow() {
+  std::jmp_buf regs;  // spills the callee-saved registers into this frame
+  setjmp(regs);
+  __builtin_unwind_init();  // ... all of them, whatever setjmp mangles
+  CollectWithStackTop(this);
+  asm volatile("" : : "r"(&regs) : "memory");
+}
+
+void GcHeap::CollectFrom(const void *stack_top) {
+  if (collecting_) Fatal("a collection was started inside a collection");
+  collecting_ = true;
+  uint64_t t0 = NowNs();
+  mutator_.Retire(pages_);
+  CollectionResult r = collector_.Collect(stack_top);
+  mutator_ = r.copy_region;  // continue allocating where the copying stopped
+  uint64_t pause = NowNs() - t0;
+
+  stats_.collections++;
+  stats_.total_pause_ns += pause;
+  if (pause > stats_.max_pause_ns) stats_.max_pause_ns = pause;
+  stats_.bytes_copied += r.bytes_copied;
+  stats_.pages_promoted += r.pages_promoted;
+  stats_.pages_pinned_last = r.pages_pinned;
+  stats_.live_bytes_last = r.live_bytes;
+  if (r.peak_pages > stats_.peak_heap_pages) stats_.peak_heap_pages = r.peak_pages;
+  since_last_ = 0;
+  uint64_t grow = uint64_t(options_.growth_factor * double(r.live_bytes));
+  trigger_ = grow > options_.min_trigger_bytes ? grow : options_.min_trigger_bytes;
+  collecting_ = false;
+
+  if (options_.verify) {
+    size_t problems = Verify(20);
+    if (problems)
+      Fatal("the heap verifier found %zu problem(s) after collection %llu (listed above)",
+            problems, static_cast<unsigned long long>(stats_.collections));
+  }
+}
+
+size_t GcHeap::Verify(size_t max_report) {
+  SyncAllocation();
+  return VerifyHeap(pages_, roots_, max_report);
+}
+
+void GcHeap::GetStats(cairn_stats *out) {
+  *out = stats_;
+  out->heap_pages = pages_.pages_in_use();
+  out->free_pages = pages_.free_pages_below_high_water();
+  if (out->heap_pages > out->peak_heap_pages) out->peak_heap_pages = out->heap_pages;
+}
+
+}  // namespace cairn::gc

@@ -1,0 +1,178 @@
+#include "gc/verifier.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <unordered_set>
+#include <vector>
+
+#include "heap/object.h"
+#include "types/type_registry.h"
+
+namespace cairn::gc {
+
+using heap::kPageSize;
+using heap::kWordSize;
+using heap::PageInfo;
+using heap::PageKind;
+using heap::Space;
+
+namespace {
+
+class Verifier {
+ public:
+  Verifier(const heap::PageHeap &pages, const Roots &roots, size_t max_report)
+      : pages_(pages), roots_(roots), max_report_(max_report),
+        starts_((pages.high_water() * (kPageSize / kWordSize) + 63) / 64, 0) {}
+
+  size_t Run() {
+    for (size_t i = 0; i < pages_.high_water(); i++) CheckPage(i);
+    for (void *ref : objects_) CheckReferences(ref);
+    roots_.ForEachExactSlot([this](void **slot) {
+      if (*slot && !IsObjectStart(*slot))
+        Report("exact root at %p holds %p, which is not a live object", (void *)slot, *slot);
+    });
+    return problems_;
+  }
+
+ private:
+  __attribute__((format(printf, 2, 3))) void Report(const char *fmt, ...) {
+    problems_++;
+    if (max_report_ && problems_ > max_report_) return;
+    std::fputs("cairn: heap verifier: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+  }
+
+  size_t WordIndex(const void *p) const {
+    return (uintptr_t(p) - uintptr_t(pages_.base())) / kWordSize;
+  }
+  void MarkStart(const void *ref) {
+    size_t w = WordIndex(ref);
+    starts_[w / 64] |= uint64_t{1} << (w % 64);
+  }
+  bool IsObjectStart(const void *ref) const {
+    if (!pages_.Covers(ref) || uintptr_t(ref) % kWordSize) return false;
+    size_t w = WordIndex(ref);
+    return starts_[w / 64] >> (w % 64) & 1;
+  }
+
+  bool TypeOk(const cairn_type *t) {
+    if (known_.count(t)) return true;
+    if (!types::TypeRegistry::Get().IsRegistered(t)) return false;
+    known_.insert(t);
+    return true;
+  }
+
+  // Checks the header of the object at ref; returns its size in bytes, 0 if it is broken.
+  size_t CheckHeader(size_t page, void *ref) {
+    uintptr_t h = heap::HeaderOf(ref);
+    if (heap::IsForwarded(h)) {
+      Report("page %zu: object %p holds a forwarding word outside a collection (P5)", page, ref);
+      return 0;
+    }
+    const cairn_type *t = heap::TypeOfHeader(h);
+    if (!t || uintptr_t(t) % 8 || !TypeOk(t)) {
+      Report("page %zu: object %p has header %#" PRIxPTR ", not a registered descriptor (T1)",
+             page, ref, h);
+      return 0;
+    }
+    return heap::ObjectBytes(t, ref);
+  }
+
+  void CheckPage(size_t i) {
+    const PageInfo &pi = pages_.Info(i);
+    char *base = pages_.PageAddress(i);
+    switch (pi.space) {
+      case Space::kFree:
+        if (pi.kind != PageKind::kSmall || pi.used || pi.run || pi.pinned())
+          Report("page %zu is free but has kind %d, used %u, run %u (P1)", i, int(pi.kind),
+                 pi.used, pi.run);
+        return;
+      case Space::kPrevious:
+        Report("page %zu is in previous space outside a collection (P4)", i);
+        return;
+      case Space::kCurrent:
+        break;
+      default:
+        Report("page %zu has an unknown space %d", i, int(pi.space));
+        return;
+    }
+    if (pi.kind == PageKind::kLargeTail) {
+      size_t head = i - pi.run;
+      if (pi.run == 0 || pi.run > i || pages_.Info(head).kind != PageKind::kLargeHead ||
+          pages_.Info(head).run <= pi.run || pages_.Info(head).space != pi.space)
+        Report("page %zu is a large-object tail whose head (%u back) does not own it (P3)", i,
+               pi.run);
+      return;
+    }
+    if (pi.kind == PageKind::kLargeHead) {
+      if (pi.run == 0 || i + pi.run > pages_.high_water()) {
+        Report("page %zu is a large-object head with a bad run of %u pages (P3)", i, pi.run);
+        return;
+      }
+      void *ref = base + kWordSize;
+      size_t bytes = CheckHeader(i, ref);
+      if (!bytes) return;
+      if (bytes != pi.used || bytes <= heap::kLargeObjectBytes ||
+          bytes > size_t(pi.run) * kPageSize || bytes <= size_t(pi.run - 1) * kPageSize)
+        Report("page %zu: large object of %zu bytes recorded as %u bytes in %u pages (P3)", i,
+               bytes, pi.used, pi.run);
+      MarkStart(ref);
+      objects_.push_back(ref);
+      return;
+    }
+    if (pi.used > kPageSize) {
+      Report("page %zu: used %u exceeds the page (P2)", i, pi.used);
+      return;
+    }
+    size_t off = 0;
+    while (off < pi.used) {
+      if (pi.used - off < 2 * kWordSize) {
+        Report("page %zu: %u bytes used, but an object at offset %zu has no room (P2)", i,
+               pi.used, off);
+        return;
+      }
+      void *ref = base + off + kWordSize;
+      size_t bytes = CheckHeader(i, ref);
+      if (!bytes) return;
+      if (bytes > heap::kLargeObjectBytes || off + bytes > pi.used) {
+        Report("page %zu: object at offset %zu of %zu bytes overruns the page's %u bytes (P2)",
+               i, off, bytes, pi.used);
+        return;
+      }
+      MarkStart(ref);
+      objects_.push_back(ref);
+      off += bytes;
+    }
+  }
+
+  void CheckReferences(void *ref) {
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      void *v = *slot;
+      if (v && !IsObjectStart(v))
+        Report("object %p (type '%s') slot +%td holds %p, which is not a live object (P5)", ref,
+               t->name, reinterpret_cast<char *>(slot) - static_cast<char *>(ref), v);
+    });
+  }
+
+  const heap::PageHeap &pages_;
+  const Roots &roots_;
+  size_t max_report_;
+  size_t problems_ = 0;
+  std::vector<uint64_t> starts_;  // one bit per heap word: an object's payload starts here
+  std::vector<void *> objects_;
+  std::unordered_set<const cairn_type *> known_;
+};
+
+}  // namespace
+
+size_t VerifyHeap(const heap::PageHeap &pages, const Roots &roots, size_t max_report) {
+  return Verifier(pages, roots, max_report).Run();
+}
+
+}  // namespace cairn::gc

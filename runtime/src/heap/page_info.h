@@ -1,0 +1,65 @@
+// The page table entry: what the heap knows about each 8 KiB page.
+//
+// The heap is one reserved range of pages (PageHeap). Each page has a PageInfo, indexed by page
+// number (address - base) >> kPageShift. The spaces are those of the mostly-copying collector
+// (Bartlett; ../shared/papers/mostly-copying-persistence-pm3.txt, Figure 1): new objects go to
+// current space; a collection flips current to previous, then moves every reachable object back
+// to current space, by copying it or by promoting its whole page, and frees what stays behind.
+//
+// Invariants (cited as P1..P7 in asserts, the verifier and the tests):
+//   P1. A free page has kind kSmall, used == 0, run == 0 and no pinned flag.
+//   P2. A small page in use holds objects laid end to end from offset 0 up to `used`: each a
+//       header word then its payload, rounded up to 8 bytes; used <= kPageSize. The pages where
+//       the mutator and the collector are bump-allocating record `used` lazily: callers sync
+//       them (GcHeap::SyncAllocation) before walking a page.
+//   P3. A large object (more than kLargeObjectBytes with its header) starts at offset 0 of a
+//       kLargeHead page with run == n >= 1 pages; the next n-1 pages are kLargeTail with run ==
+//       their distance back to the head; all n share the head's space. used == the object's bytes.
+//   P4. Outside a collection no page is in previous space. During one, after the flip, every page
+//       in use is in previous space until it is promoted (kept in place) or freed.
+//   P5. After a collection, every reference in an object of a current page points at the payload
+//       of an object in a current page whose header is a registered descriptor (no forwarding
+//       words remain in current space).
+//   P6. Pages at index >= high water mark have never been used: free, zero-filled, not dirty.
+//   P7. A dirty free page may hold old bytes; it is zero-filled when it is taken again, so every
+//       new object starts zeroed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cairn/gc.h"
+
+namespace cairn::heap {
+
+inline constexpr size_t kPageSize = CAIRN_PAGE_SIZE;
+inline constexpr unsigned kPageShift = 13;
+static_assert((size_t{1} << kPageShift) == kPageSize, "kPageShift must match CAIRN_PAGE_SIZE");
+inline constexpr size_t kWordSize = 8;
+
+// Objects larger than this, header included, get a run of whole pages and are never copied.
+inline constexpr size_t kLargeObjectBytes = kPageSize / 2;
+
+enum class Space : uint8_t { kFree = 0, kCurrent = 1, kPrevious = 2 };
+enum class PageKind : uint8_t { kSmall = 0, kLargeHead = 1, kLargeTail = 2 };
+
+enum PageFlags : uint8_t {
+  kPagePinned = 1 << 0,  // promoted by an ambiguous root in the current collection
+  kPageDirty = 1 << 1,   // has held data since it was reserved (P7)
+};
+
+struct PageInfo {
+  Space space;
+  PageKind kind;
+  uint8_t flags;
+  uint8_t unused;
+  uint32_t used;  // small: end of the last object; large head: the object's bytes
+  uint32_t run;   // large head: pages in the run; large tail: pages back to the head
+  uint32_t scan;  // the collector's scan position in this page (bytes)
+
+  bool pinned() const { return flags & kPagePinned; }
+  bool large() const { return kind != PageKind::kSmall; }
+};
+static_assert(sizeof(PageInfo) == 16);
+
+}  // namespace cairn::heap

@@ -1,0 +1,153 @@
+// Allocation, descriptors and their registration, statistics.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "cairn/gc.h"
+#include "test_types.h"
+
+using namespace cairn_test;
+
+TEST(GcAlloc, TypedObjectsAreZeroedAlignedAndTyped) {
+  ASSERT_EQ(cairn_init(nullptr), CAIRN_OK);
+  for (int i = 0; i < 1000; i++) {
+    auto *n = static_cast<Node *>(cairn_malloc_typed(&kNodeType));
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(n) % 8, 0u);
+    EXPECT_EQ(n->left, nullptr);
+    EXPECT_EQ(n->right, nullptr);
+    EXPECT_EQ(n->id, 0);
+    EXPECT_EQ(cairn_type_of(n), &kNodeType);
+    EXPECT_TRUE(cairn_in_heap(n));
+    n->id = i;
+  }
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}
+
+TEST(GcAlloc, ArraysCarryTheirLength) {
+  void *a = cairn_malloc_array(&cairn_i64_array_type, 100);
+  EXPECT_EQ(cairn_array_length(a), 100u);
+  auto *data = reinterpret_cast<int64_t *>(static_cast<char *>(a) + CAIRN_ARRAY_DATA_OFFSET);
+  for (int i = 0; i < 100; i++) EXPECT_EQ(data[i], 0);
+  void *empty = cairn_malloc_array(&cairn_ref_array_type, 0);
+  EXPECT_EQ(cairn_array_length(empty), 0u);
+  void *text = cairn_malloc_array(&cairn_text_type, 5);
+  std::memcpy(static_cast<char *>(text) + CAIRN_ARRAY_DATA_OFFSET, "hello", 5);
+  EXPECT_EQ(cairn_type_of(text), &cairn_text_type);
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}
+
+TEST(GcAlloc, AtomicBlocksAreZeroedAndNeverScanned) {
+  for (size_t bytes : {1u, 7u, 8u, 24u, 4000u, 5000u, 100000u}) {
+    auto *p = static_cast<unsigned char *>(cairn_malloc_atomic(bytes));
+    for (size_t i = 0; i < bytes; i++) ASSERT_EQ(p[i], 0) << bytes;
+    // Bytes that look like heap addresses do not matter: the block has no references.
+    void *self = p;
+    if (bytes >= 8) std::memcpy(p, &self, 8);
+    EXPECT_EQ(cairn_type_of(p)->nrefs, 0u);
+  }
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}
+
+TEST(GcAlloc, BuiltinTypesAreRegisteredAndFindable) {
+  for (const cairn_type *t : {&cairn_text_type, &cairn_ref_array_type, &cairn_i64_array_type,
+                              &cairn_f64_array_type, &cairn_bool_array_type}) {
+    EXPECT_EQ(t->fingerprint, cairn_type_fingerprint_compute(t)) << t->name;
+    EXPECT_EQ(cairn_find_type(t->fingerprint), t) << t->name;
+  }
+  EXPECT_EQ(cairn_register_type(&kNodeType), CAIRN_OK);
+  EXPECT_EQ(cairn_register_type(&kNodeType), CAIRN_OK);  // twice is harmless
+  EXPECT_EQ(cairn_find_type(kNodeType.fingerprint), &kNodeType);
+}
+
+TEST(GcAlloc, FingerprintDependsOnNamesKindsAndOrder) {
+  static constexpr cairn_field a[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
+                                      {"y", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
+  static constexpr cairn_field renamed[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
+                                            {"z", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
+  static constexpr cairn_field swapped[] = {{"y", 0, CAIRN_KIND_REF, 0, 1, 8, nullptr},
+                                            {"x", 8, CAIRN_KIND_I64, 0, 1, 8, nullptr}};
+  static constexpr cairn_field retyped[] = {{"x", 0, CAIRN_KIND_F64, 0, 1, 8, nullptr},
+                                            {"y", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
+  static constexpr cairn_field moved[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
+                                          {"y", 16, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
+  auto fp = [](const cairn_field *f) { return MakeType("P", 16, nullptr, 0, f, 2).fingerprint; };
+  EXPECT_NE(fp(a), fp(renamed));
+  EXPECT_NE(fp(a), fp(swapped));
+  EXPECT_NE(fp(a), fp(retyped));
+  EXPECT_EQ(fp(a), fp(moved));  // offsets are machine-dependent and not part of it
+  EXPECT_NE(MakeType("P", 16, nullptr, 0, a, 2).fingerprint,
+            MakeType("Q", 16, nullptr, 0, a, 2).fingerprint);
+}
+
+TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
+  static constexpr uint32_t unaligned[] = {4};
+  static constexpr uint32_t outside[] = {16};
+  static constexpr uint32_t unsorted[] = {8, 0};
+  static constexpr cairn_type bad_align = MakeType("bad.align", 16, unaligned, 1, nullptr, 0);
+  static constexpr cairn_type bad_outside = MakeType("bad.outside", 16, outside, 1, nullptr, 0);
+  static constexpr cairn_type bad_order = MakeType("bad.order", 16, unsorted, 2, nullptr, 0);
+  EXPECT_EQ(cairn_register_type(&bad_align), CAIRN_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cairn_last_error()).find("bad.align"), std::string::npos);
+  EXPECT_EQ(cairn_register_type(&bad_outside), CAIRN_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cairn_last_error()).find("outside"), std::string::npos);
+  EXPECT_EQ(cairn_register_type(&bad_order), CAIRN_INVALID_ARGUMENT);
+
+  static cairn_type wrong_fp = MakeType("bad.fp", 16, nullptr, 0, nullptr, 0);
+  wrong_fp.fingerprint ^= 1;
+  EXPECT_EQ(cairn_register_type(&wrong_fp), CAIRN_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cairn_last_error()).find("fingerprint"), std::string::npos);
+
+  static cairn_type old_abi = MakeType("bad.abi", 16, nullptr, 0, nullptr, 0);
+  old_abi.abi = 0;
+  EXPECT_EQ(cairn_register_type(&old_abi), CAIRN_UNSUPPORTED);
+
+  // Same fingerprint (same names), different reference offsets: refused (T5).
+  static constexpr uint32_t r0[] = {0};
+  static constexpr uint32_t r8[] = {8};
+  static constexpr cairn_type v1 = MakeType("dup.T", 16, r0, 1, nullptr, 0);
+  static constexpr cairn_type v2 = MakeType("dup.T", 16, r8, 1, nullptr, 0);
+  EXPECT_EQ(cairn_register_type(&v1), CAIRN_OK);
+  EXPECT_EQ(cairn_register_type(&v2), CAIRN_TYPE_MISMATCH);
+  EXPECT_NE(std::string(cairn_last_error()).find("dup.T"), std::string::npos);
+}
+
+TEST(GcAlloc, StatisticsCountAllocationAndCollections) {
+  cairn_stats before, after;
+  cairn_get_stats(&before);
+  Node *volatile kept = NewNode(-1);
+  for (int i = 0; i < 10000; i++) NewNode(i);
+  cairn_collect();
+  EXPECT_EQ(kept->id, -1);
+  cairn_get_stats(&after);
+  EXPECT_GE(after.bytes_allocated - before.bytes_allocated, 10000u * (8 + sizeof(Node)));
+  EXPECT_GE(after.collections, before.collections + 1);
+  EXPECT_GE(after.max_pause_ns, 1u);
+  EXPECT_GE(after.total_pause_ns, after.max_pause_ns);
+  EXPECT_GT(after.heap_pages, 0u);
+  EXPECT_GE(after.peak_heap_pages, after.heap_pages);
+}
+
+TEST(GcAlloc, GarbageIsReclaimedAndTheHeapStaysBounded) {
+  cairn_collect();
+  cairn_stats s0;
+  cairn_get_stats(&s0);
+  const int rounds = cairn_gc_stress_build() ? 2000 : 400000;
+  for (int i = 0; i < rounds; i++) NewNode(i);  // 400k x 40 bytes = 16 MB of garbage
+  cairn_collect();
+  cairn_stats s1;
+  cairn_get_stats(&s1);
+  EXPECT_LE(s1.heap_pages, s0.heap_pages + 8) << "garbage was not reclaimed";
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}
+
+TEST(GcAlloc, TheVerifierFindsABrokenReference) {
+  Node *a = NewNode(1);
+  Node *b = NewNode(2);
+  a->left = b;
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+  a->left = reinterpret_cast<Node *>(reinterpret_cast<char *>(b) + 8);  // inside b, not its start
+  EXPECT_EQ(cairn_verify_heap(0), 1u);
+  a->left = b;
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}

@@ -1,0 +1,106 @@
+// Descriptors and helpers shared by the runtime's tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "cairn/gc.h"
+
+namespace cairn_test {
+
+// A graph node: two references and two integers.
+struct Node {
+  Node *left;
+  Node *right;
+  int64_t id;
+  int64_t value;
+};
+
+// A wider node: four references between integers (references not at the start).
+struct Wide {
+  int64_t tag;
+  Wide *r0;
+  int64_t pad;
+  Wide *r1;
+  Wide *r2;
+  Wide *r3;
+  int64_t sum;
+};
+
+inline constexpr uint32_t kNodeRefs[] = {offsetof(Node, left), offsetof(Node, right)};
+inline constexpr cairn_field kNodeFields[] = {
+    {"left", offsetof(Node, left), CAIRN_KIND_REF, 0, 1, 8, nullptr},
+    {"right", offsetof(Node, right), CAIRN_KIND_REF, 0, 1, 8, nullptr},
+    {"id", offsetof(Node, id), CAIRN_KIND_I64, 0, 1, 8, nullptr},
+    {"value", offsetof(Node, value), CAIRN_KIND_I64, 0, 1, 8, nullptr},
+};
+inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1),
+                                         offsetof(Wide, r2), offsetof(Wide, r3)};
+
+constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs,
+                              uint32_t nrefs, const cairn_field *fields, uint32_t nfields,
+                              uint32_t flags = 0, uint32_t elem_kind = CAIRN_KIND_NONE) {
+  cairn_type t{};
+  t.abi = CAIRN_TYPE_ABI;
+  t.flags = flags;
+  t.name = name;
+  t.size = size;
+  t.align = 8;
+  t.elem_kind = elem_kind;
+  t.nrefs = nrefs;
+  t.refs = refs;
+  t.nfields = nfields;
+  t.fields = fields;
+  t.fingerprint = cairn_type_fingerprint_compute(&t);
+  return t;
+}
+
+inline constexpr cairn_type kNodeType = MakeType("test.Node", sizeof(Node), kNodeRefs, 2,
+                                                 kNodeFields, 4);
+inline constexpr cairn_type kWideType = MakeType("test.Wide", sizeof(Wide), kWideRefs, 4,
+                                                 nullptr, 0);
+// An array whose elements are Node-shaped structs (two references each).
+inline constexpr cairn_type kNodeArrayType =
+    MakeType("test.[NodeValue]", sizeof(Node), kNodeRefs, 2, kNodeFields, 4, CAIRN_TYPE_ARRAY,
+             CAIRN_KIND_STRUCT);
+
+inline Node *NewNode(int64_t id, Node *left = nullptr, Node *right = nullptr) {
+  Node *n = static_cast<Node *>(cairn_malloc_typed(&kNodeType));
+  n->id = id;
+  n->value = id * 7 + 1;
+  n->left = left;
+  n->right = right;
+  return n;
+}
+
+inline Node **RefArrayData(void *array) {
+  return reinterpret_cast<Node **>(static_cast<char *>(array) + CAIRN_ARRAY_DATA_OFFSET);
+}
+
+// An address kept where the collector cannot see it as a root (the complement is stored).
+class HiddenAddress {
+ public:
+  HiddenAddress() = default;
+  explicit HiddenAddress(const void *p) : bits_(~reinterpret_cast<uintptr_t>(p)) {}
+  void *get() const { return reinterpret_cast<void *>(~bits_); }
+
+ private:
+  uintptr_t bits_ = ~uintptr_t{0};
+};
+
+// Overwrites a stretch of dead stack so stale copies of references left by earlier calls do not
+// act as ambiguous roots.
+__attribute__((noinline)) inline void ScrubStack() {
+  volatile char buf[32 * 1024];
+  std::memset(const_cast<char *>(buf), 0, sizeof buf);
+  asm volatile("" : : "r"(buf) : "memory");
+}
+
+// Collects with a scrubbed stack below the caller.
+__attribute__((noinline)) inline void CollectScrubbed() {
+  ScrubStack();
+  cairn_collect();
+}
+
+}  // namespace cairn_test
