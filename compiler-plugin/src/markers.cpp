@@ -35,6 +35,15 @@ llvm::StringRef stripLocalSuffix(llvm::StringRef name) {
   return name.take_front(dot);
 }
 
+// "_ZL23cairn_heap_type_Derived" -> "cairn_heap_type_Derived": clang++ mangles a static at
+// namespace scope as _ZL<length><identifier>.
+llvm::StringRef stripStaticMangling(llvm::StringRef name) {
+  if (!name.consume_front("_ZL")) return name;
+  size_t length = 0;
+  if (name.consumeInteger(10, length) || length != name.size()) return "";
+  return name;
+}
+
 llvm::StringRef allocatorFor(MarkerKind kind) {
   return kind == MarkerKind::Type ? "cairn_malloc_typed" : "cairn_malloc_array";
 }
@@ -72,10 +81,11 @@ std::string printed(const llvm::Value &value) {
 std::vector<Marker> findMarkers(llvm::Module &module) {
   std::vector<Marker> markers;
   for (llvm::GlobalVariable &global : module.globals()) {
+    llvm::StringRef symbol = global.getName();
+    if (global.hasLocalLinkage()) symbol = stripStaticMangling(stripLocalSuffix(symbol));
     for (const Prefix &prefix : kPrefixes) {
-      if (!global.getName().starts_with(prefix.text)) continue;
-      llvm::StringRef name = global.getName().drop_front(prefix.text.size());
-      if (global.hasLocalLinkage()) name = stripLocalSuffix(name);
+      if (!symbol.starts_with(prefix.text)) continue;
+      llvm::StringRef name = symbol.drop_front(prefix.text.size());
       markers.push_back(Marker{&global, prefix.kind, name.str()});
       break;
     }

@@ -22,8 +22,9 @@
  *   - Markers are only used through the macros below (any other use of a marker is an error).
  *   - A reference is converted to a plain pointer (to call the runtime's C API, which takes
  *     plain pointers) with CAIRN_PTR(r), and back with CAIRN_AS_REF(T, p).
- * Without the plugin, a program using these macros still compiles but hands the runtime an
- * all-zero marker instead of a descriptor, which the runtime refuses (type.h T1).
+ * Without the plugin, a program using these macros still compiles and links but hands the
+ * runtime an all-zero marker instead of a descriptor: its behavior is undefined (typically a
+ * crash in the first allocation). Always compile with the plugin.
  */
 #ifndef CAIRN_HEAP_C_H
 #define CAIRN_HEAP_C_H
