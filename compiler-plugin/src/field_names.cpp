@@ -102,7 +102,7 @@ FieldNames::FieldNames(const llvm::Module &module, Diagnostics &diagnostics) {
   }
 }
 
-std::vector<ElementInfo> FieldNames::elements(const llvm::StructType *type,
+std::vector<ElementInfo> FieldNames::elements(llvm::StructType *type,
                                               const llvm::DIType *debugType,
                                               const llvm::DataLayout &layout) const {
   const unsigned count = type->getNumElements();
@@ -121,7 +121,7 @@ std::vector<ElementInfo> FieldNames::elements(const llvm::StructType *type,
           member->getTag() == llvm::dwarf::DW_TAG_inheritance)
         members.push_back(member);
     }
-    const llvm::StructLayout *structLayout = layout.getStructLayout(const_cast<llvm::StructType *>(type));
+    const llvm::StructLayout *structLayout = layout.getStructLayout(type);
     size_t next = 0;
     for (unsigned i = 0; i < count && next < members.size(); ++i) {
       const uint64_t offsetBits = 8 * structLayout->getElementOffset(i).getFixedValue();

@@ -43,7 +43,7 @@ class FieldNames {
   FieldNames(const llvm::Module &module, Diagnostics &diagnostics);
 
   // One entry per element of `type`; `debugType` (may be null) is the type's debug info.
-  std::vector<ElementInfo> elements(const llvm::StructType *type, const llvm::DIType *debugType,
+  std::vector<ElementInfo> elements(llvm::StructType *type, const llvm::DIType *debugType,
                                     const llvm::DataLayout &layout) const;
 
  private:
