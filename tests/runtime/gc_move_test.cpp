@@ -78,27 +78,78 @@ TEST_F(GcMove, HeapOnlyObjectsMoveAndEveryReferenceIsUpdated) {
   EXPECT_GT(s.bytes_copied, 0u);
 }
 
+// Fills part of a page: `kept` (returned, to be held on the stack) and 20 neighbours, of which
+// the even ones are linked from kept and the odd ones are garbage.
+__attribute__((noinline)) Node *BuildPinnedNeighbourhood(std::vector<HiddenAddress> &neighbours) {
+  Node *kept = NewNode(42);
+  Node *tail = kept;
+  for (int i = 0; i < 20; i++) {
+    Node *n = NewNode(100 + i);
+    neighbours.emplace_back(n);
+    if (i % 2 == 0) {
+      tail->left = n;
+      tail = n;
+    }
+  }
+  return kept;
+}
+
 TEST_F(GcMove, StackReferencedObjectsStayAndTheirPageIsKeptWhole) {
-  // Fill part of a page: `kept` is referenced from the stack, its neighbours from nothing.
-  Node *volatile kept = NewNode(42);
   std::vector<HiddenAddress> neighbours;
-  for (int i = 0; i < 20; i++) neighbours.emplace_back(NewNode(100 + i));
+  Node *volatile kept = BuildPinnedNeighbourhood(neighbours);
   Node *before = kept;
   CollectScrubbed();
   EXPECT_EQ(kept, before);
   EXPECT_EQ(kept->id, 42);
-  // The page is promoted as a whole: unreferenced neighbours on it are still intact objects.
-  for (int i = 0; i < 20; i++) {
-    auto *n = static_cast<Node *>(neighbours[i].get());
-    if (reinterpret_cast<uintptr_t>(n) / CAIRN_PAGE_SIZE !=
-        reinterpret_cast<uintptr_t>(before) / CAIRN_PAGE_SIZE)
-      continue;
-    EXPECT_EQ(n->id, 100 + i);
-    EXPECT_EQ(cairn_type_of(n), &kNodeType);
-  }
   cairn_stats s;
   cairn_get_stats(&s);
   EXPECT_GE(s.pages_pinned_last, 1u);
+  auto same_page = [&](const void *p) {
+    return reinterpret_cast<uintptr_t>(p) / CAIRN_PAGE_SIZE ==
+           reinterpret_cast<uintptr_t>(before) / CAIRN_PAGE_SIZE;
+  };
+  // Nothing leaves a pinned page: live neighbours on it keep their address even though only the
+  // heap reaches them (P8)...
+  Node *p = kept->left;
+  for (int i = 0; i < 20; i += 2, p = p->left) {
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->id, 100 + i);
+    if (same_page(neighbours[i].get())) {
+      EXPECT_EQ(p, neighbours[i].get()) << i;
+    }
+  }
+  // ... and dead ones on it become pointer-free fillers of the same size (walkable, inert).
+  for (int i = 1; i < 20; i += 2) {
+    if (!same_page(neighbours[i].get())) continue;
+    const cairn_type *t = cairn_type_of(neighbours[i].get());
+    EXPECT_NE(t, &kNodeType) << i;
+    EXPECT_EQ(t->nrefs, 0u) << i;
+    EXPECT_EQ(8 + t->size, 8 + sizeof(Node)) << i;
+  }
+  EXPECT_EQ(cairn_verify_heap(10), 0u);
+}
+
+TEST_F(GcMove, DeadObjectsOnAPinnedPageKeepNothingAlive) {
+  // A dead object on a pinned page must not retain what it references (here a long chain).
+  cairn_collect();
+  cairn_stats s0;
+  cairn_get_stats(&s0);
+  Node *volatile pin;
+  {
+    ExactRoot chain;
+    std::vector<HiddenAddress> old;
+    BuildChain(chain, cairn_gc_stress_build() ? 300 : 20000, old);
+    Node *dead = NewNode(-1, chain.get());  // dead: only refers to the chain
+    pin = NewNode(-2);                      // very likely on dead's page
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(dead) / CAIRN_PAGE_SIZE,
+              reinterpret_cast<uintptr_t>(pin) / CAIRN_PAGE_SIZE);
+    dead = nullptr;
+  }
+  CollectScrubbed();
+  cairn_stats s1;
+  cairn_get_stats(&s1);
+  EXPECT_EQ(pin->id, -2);
+  EXPECT_LE(s1.live_bytes_last, s0.live_bytes_last + 3 * CAIRN_PAGE_SIZE) << "the chain was kept";
   EXPECT_EQ(cairn_verify_heap(10), 0u);
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 // The heap, set up on first use if the program did not call cairn_init, and checked to be used
 // from the mutator thread only.
-GcHeap &Heap(const char *fn) {
+inline GcHeap &Heap(const char *fn) {
   GcHeap *h = GcHeap::Instance();
   if (!h) [[unlikely]] {
     cairn_status s = cairn_init(nullptr);
@@ -27,12 +27,23 @@ GcHeap &Heap(const char *fn) {
   return *h;
 }
 
-void CheckRegistered(const cairn_type *t, const char *fn) {
+// Descriptors already known to be registered, direct-mapped by address: allocation looks here
+// first and takes the registry's lock only on a miss. Touched by the mutator thread only.
+const cairn_type *checked_types[64];
+
+__attribute__((noinline)) void CheckRegisteredSlow(const cairn_type *t, const char *fn) {
   if (!t) cairn::Fatal("%s was given a NULL descriptor", fn);
   if (!TypeRegistry::Get().IsRegistered(t)) {
     Status s = TypeRegistry::Get().Register(t);
     if (!s.ok()) cairn::Fatal("%s: %s", fn, s.message().c_str());
   }
+  checked_types[(uintptr_t(t) >> 4) & 63] = t;
+}
+
+inline void CheckRegistered(const cairn_type *t, const char *fn) {
+  if (t && checked_types[(uintptr_t(t) >> 4) & 63] == t) [[likely]]
+    return;
+  CheckRegisteredSlow(t, fn);
 }
 
 }  // namespace

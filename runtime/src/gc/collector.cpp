@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "heap/object.h"
+#include "types/type_registry.h"
 #include "util/fatal.h"
 
 namespace cairn::gc {
@@ -19,7 +20,12 @@ CollectionResult Collector::Collect(const void *stack_top) {
   result_.peak_pages = pages_.pages_in_use();
   copy_ = BumpRegion{};
   copy_stack_.clear();
+  mark_stack_.clear();
+  pinned_.clear();
 
+  base_ = pages_.base();
+  covered_ = uintptr_t(pages_.high_water()) * kPageSize;
+  table_ = &pages_.Info(0);
   Flip();
   roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
   // Exact roots after every ambiguous root: a page pinned later must not have lost objects.
@@ -28,6 +34,7 @@ CollectionResult Collector::Collect(const void *stack_top) {
   });
   Closure();
   copy_.Sync(pages_);
+  FillDeadPinnedObjects();
   FreePrevious();
   pages_.RebuildFreeList();
   result_.copy_region = copy_;
@@ -47,15 +54,67 @@ void Collector::Flip() {
 }
 
 void Collector::PinAmbiguous(uintptr_t word) {
-  const void *p = reinterpret_cast<const void *>(word);
-  if (!pages_.Covers(p)) return;
-  size_t i = pages_.IndexOf(p);
-  PageInfo &pi = pages_.Info(i);
-  if (pi.space != Space::kPrevious) return;  // free, or already promoted
-  if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-  pages_.Info(i).flags |= heap::kPagePinned;
-  result_.pages_pinned += pages_.Info(i).large() ? pages_.Info(i).run : 1;
-  Promote(i);
+  uintptr_t off = word - uintptr_t(base_);
+  if (off >= covered_) return;
+  size_t i = off >> heap::kPageShift;
+  PageInfo &pi = table_[i];
+  if (pi.space == Space::kFree) return;
+  if (pi.kind != PageKind::kSmall) {  // a large object: its whole run, kept and scanned
+    if (pi.kind == PageKind::kLargeTail) i -= pi.run;
+    if (pages_.Info(i).space != Space::kPrevious) return;
+    result_.pages_pinned += pages_.Info(i).run;
+    Promote(i);
+    return;
+  }
+  if (pi.space == Space::kPrevious) PinPage(i);
+  // Which object does the word point into (its header, payload, or one past its end)?
+  char *page = pages_.PageAddress(i);
+  uint32_t pos = uint32_t(off & (kPageSize - 1));
+  for (uint32_t o = 0; o < pi.used;) {
+    void *ref = page + o + kWordSize;
+    uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
+    if (pos < o + bytes) {
+      MarkPinned(i, ref);
+      return;
+    }
+    o += bytes;
+  }
+}
+
+void Collector::PinPage(size_t index) {
+  PageInfo &pi = pages_.Info(index);
+  pi.space = Space::kCurrent;
+  pi.flags |= heap::kPagePinned;
+  pi.scan = uint32_t(pinned_.size());
+  pinned_.push_back(PinnedPage{index, {}});
+  result_.pages_pinned++;
+  result_.pages_promoted++;
+}
+
+void Collector::MarkPinned(size_t index, void *ref) {
+  PinnedPage &pp = pinned_[pages_.Info(index).scan];
+  size_t w = (uintptr_t(ref) & (kPageSize - 1)) / kWordSize;
+  uint64_t bit = uint64_t{1} << (w % 64);
+  if (pp.marks[w / 64] & bit) return;
+  pp.marks[w / 64] |= bit;
+  mark_stack_.push_back(ref);
+}
+
+void Collector::FillDeadPinnedObjects() {
+  auto &registry = types::TypeRegistry::Get();
+  for (const PinnedPage &pp : pinned_) {
+    PageInfo &pi = pages_.Info(pp.index);
+    char *page = pages_.PageAddress(pp.index);
+    for (uint32_t o = 0; o < pi.used;) {
+      void *ref = page + o + kWordSize;
+      uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
+      size_t w = (o + kWordSize) / kWordSize;
+      if (!(pp.marks[w / 64] >> (w % 64) & 1))
+        heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
+      o += bytes;
+    }
+    pi.scan = pi.used;
+  }
 }
 
 void Collector::Promote(size_t index) {
@@ -67,13 +126,17 @@ void Collector::Promote(size_t index) {
   copy_stack_.push_back(uint32_t(index));
 }
 
-void *Collector::Move(void *ref) {
-  if (!pages_.Covers(ref)) return ref;  // not a heap reference: the verifier reports it
-  size_t i = pages_.IndexOf(ref);
-  PageInfo &pi = pages_.Info(i);
-  if (pi.space != Space::kPrevious) return ref;
-  if (pi.large()) {
-    Promote(pi.kind == PageKind::kLargeTail ? i - pi.run : i);
+inline void *Collector::Move(void *ref) {
+  uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
+  if (off >= covered_) return ref;  // not a previous-space page (or not the heap: see verifier)
+  PageInfo &pi = table_[off >> heap::kPageShift];
+  if (pi.space != Space::kPrevious) {
+    if (pi.flags & heap::kPagePinned) [[unlikely]]
+      MarkPinned(off >> heap::kPageShift, ref);
+    return ref;
+  }
+  if (pi.kind != PageKind::kSmall) [[unlikely]] {
+    PromoteLarge(off >> heap::kPageShift);
     return ref;
   }
   uintptr_t header = heap::HeaderOf(ref);
@@ -81,12 +144,22 @@ void *Collector::Move(void *ref) {
   return Copy(ref, header);
 }
 
+void Collector::PromoteLarge(size_t index) {
+  const PageInfo &pi = pages_.Info(index);
+  Promote(pi.kind == PageKind::kLargeTail ? index - pi.run : index);
+}
+
 void *Collector::Copy(void *ref, uintptr_t header) {
   const cairn_type *t = heap::TypeOfHeader(header);
   size_t bytes = heap::ObjectBytes(t, ref);
   char *dst = copy_.TryAlloc(bytes);
-  if (!dst) dst = NewCopyPage(bytes);
-  std::memcpy(dst, static_cast<char *>(ref) - kWordSize, bytes);
+  if (!dst) [[unlikely]]
+    dst = NewCopyPage(bytes);
+  // Word by word: objects here are small (at most kLargeObjectBytes) and 8-byte multiples.
+  const uintptr_t *from = reinterpret_cast<const uintptr_t *>(ref) - 1;
+  uintptr_t *to = reinterpret_cast<uintptr_t *>(dst);
+  to[0] = header;
+  for (size_t w = 1, n = bytes / kWordSize; w < n; w++) to[w] = from[w];
   void *moved = dst + kWordSize;
   heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
   result_.bytes_copied += bytes;
@@ -111,8 +184,7 @@ char *Collector::NewCopyPage(size_t bytes) {
   return dst;
 }
 
-void Collector::ScanObject(void *ref) {
-  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+void Collector::ScanObject(const cairn_type *t, void *ref) {
   heap::ForEachRefSlot(t, ref, [this](void **slot) {
     void *v = *slot;
     if (!v) return;
@@ -125,7 +197,8 @@ void Collector::ScanPage(size_t index) {
   PageInfo &pi = pages_.Info(index);
   char *base = pages_.PageAddress(index);
   if (pi.kind == PageKind::kLargeHead) {
-    if (pi.scan == 0) ScanObject(base + kWordSize);
+    void *ref = base + kWordSize;
+    if (pi.scan == 0) ScanObject(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
     pi.scan = pi.used;
     return;
   }
@@ -133,16 +206,25 @@ void Collector::ScanPage(size_t index) {
     // The page being copied into grows while it is scanned.
     uint32_t end = index == copy_.page ? uint32_t(copy_.ptr - base) : pi.used;
     if (pi.scan >= end) break;
-    void *ref = base + pi.scan + kWordSize;
-    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-    uint32_t bytes = uint32_t(heap::ObjectBytes(t, ref));
-    ScanObject(ref);
-    pi.scan += bytes;
+    uint32_t scan = pi.scan;
+    do {
+      void *ref = base + scan + kWordSize;
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      scan += uint32_t(heap::ObjectBytes(t, ref));
+      ScanObject(t, ref);
+    } while (scan < end);
+    pi.scan = scan;
   }
 }
 
 void Collector::Closure() {
   for (;;) {
+    if (!mark_stack_.empty()) {
+      void *ref = mark_stack_.back();
+      mark_stack_.pop_back();
+      ScanObject(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+      continue;
+    }
     if (!copy_stack_.empty()) {
       size_t i = copy_stack_.back();
       copy_stack_.pop_back();

@@ -2,13 +2,17 @@
 // ../shared/papers/mostly-copying-persistence-pm3.txt).
 //
 //   1. Flip: every page in use moves from current to previous space (P4).
-//   2. Promote every page an ambiguous root points into (a large object's whole run) back to
-//      current space, pinned, and push it on the copy stack. Then update the exact roots.
-//   3. Closure: pop pages from the copy stack and scan their objects' reference slots through the
-//      descriptors; a referenced object in previous space is copied to the collector's current
-//      page (leaving a forwarding word) or, if large, its run is promoted; copy pages are pushed
-//      too. Ends when no page has unscanned objects.
-//   4. Free every page still in previous space.
+//   2. Promote every page an ambiguous root points into back to current space and pin it (a
+//      large object's whole run, which is then scanned like a copy page). On a pinned small
+//      page only the object the root points into (interior pointers included) is marked live
+//      and pushed on the mark stack. Then update the exact roots.
+//   3. Closure: pop objects from the mark stack and pages from the copy stack and scan their
+//      reference slots through the descriptors. A referenced object in previous space is copied
+//      to the collector's current page (leaving a forwarding word) or, if large, its run is
+//      promoted; a referenced object on a pinned page is marked and pushed. Ends when both
+//      stacks are empty and the copy page is scanned.
+//   4. Turn the unmarked objects of pinned pages into fillers (P8); free every page still in
+//      previous space.
 //
 // After Collect: P5 holds (no reference into previous space, no forwarding word in current
 // space); objects referenced by ambiguous roots have not moved and their pages are whole; every
@@ -46,18 +50,34 @@ class Collector {
  private:
   void Flip();
   void PinAmbiguous(uintptr_t word);
+  void PinPage(size_t index);
+  void MarkPinned(size_t index, void *ref);
+  void FillDeadPinnedObjects();
   void Promote(size_t index);
-  void *Move(void *ref);
+  inline void *Move(void *ref);
   void *Copy(void *ref, uintptr_t header);
+  void PromoteLarge(size_t index);
   char *NewCopyPage(size_t bytes);
   void ScanPage(size_t index);
-  void ScanObject(void *ref);
+  void ScanObject(const cairn_type *t, void *ref);
   void Closure();
   void FreePrevious();
 
   heap::PageHeap &pages_;
   const Roots &roots_;
+  // Copies of the page heap's layout for the hot path, taken at the start of a collection.
+  // Pages taken during the collection lie beyond `covered_`; they are current, so Move leaves
+  // references into them alone either way.
+  char *base_ = nullptr;
+  uintptr_t covered_ = 0;
+  heap::PageInfo *table_ = nullptr;
   std::vector<uint32_t> copy_stack_;  // pages with objects still to scan
+  std::vector<void *> mark_stack_;    // marked objects of pinned pages still to scan
+  struct PinnedPage {
+    size_t index;
+    uint64_t marks[heap::kPageSize / heap::kWordSize / 64];  // one bit per word: live object
+  };
+  std::vector<PinnedPage> pinned_;  // small pages pinned in this collection
   BumpRegion copy_;
   CollectionResult result_;
 };

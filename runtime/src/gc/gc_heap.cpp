@@ -1,6 +1,7 @@
 #include "gc/gc_heap.h"
 
 #include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -12,6 +13,8 @@
 namespace cairn::gc {
 
 GcHeap *GcHeap::instance_ = nullptr;
+
+static constexpr size_t kClearStackBytes = 2048;
 
 namespace {
 
@@ -33,6 +36,7 @@ Status GcHeap::Init(const cairn_options *opts) {
   o.verify = true;
 #endif
   if (const char *v = std::getenv("CAIRN_GC_VERIFY")) o.verify = o.verify || std::strcmp(v, "1") == 0;
+  if (const char *v = std::getenv("CAIRN_GC_TRACE")) o.trace = std::strcmp(v, "1") == 0;
   if (opts) {
     if (opts->reserve_bytes) o.reserve_bytes = opts->reserve_bytes;
     if (opts->min_trigger_bytes) o.min_trigger_bytes = opts->min_trigger_bytes;
@@ -51,7 +55,17 @@ Status GcHeap::Init(const cairn_options *opts) {
   return Status::Ok();
 }
 
+// Zeroes dead stack below the caller's frame. Frames made there later start clean, so their
+// unwritten slots cannot hold stale references that would act as ambiguous roots and keep
+// garbage alive (the same remedy as the Boehm collector's GC_clear_stack).
+__attribute__((noinline)) static void ClearDeadStack() {
+  volatile char dead[kClearStackBytes];
+  std::memset(const_cast<char *>(dead), 0, sizeof dead);
+  asm volatile("" : : "r"(dead) : "memory");
+}
+
 char *GcHeap::AllocateSlow(size_t bytes) {
+  ClearDeadStack();
   if (bytes > heap::kLargeObjectBytes) return AllocateLarge(bytes);
   mutator_.Retire(pages_);
   size_t i = pages_.TakePage(heap::Space::kCurrent);
@@ -124,6 +138,14 @@ void GcHeap::CollectFrom(const void *stack_top) {
   uint64_t grow = uint64_t(options_.growth_factor * double(r.live_bytes));
   trigger_ = grow > options_.min_trigger_bytes ? grow : options_.min_trigger_bytes;
   collecting_ = false;
+  if (options_.trace)
+    std::fprintf(stderr,
+                 "cairn gc #%llu: %.2f ms, copied %.1f KiB, promoted %llu pages (%llu pinned), "
+                 "live %.1f KiB, %zu pages in use, next after %.1f KiB\n",
+                 static_cast<unsigned long long>(stats_.collections), double(pause) / 1e6,
+                 double(r.bytes_copied) / 1024, static_cast<unsigned long long>(r.pages_promoted),
+                 static_cast<unsigned long long>(r.pages_pinned), double(r.live_bytes) / 1024,
+                 pages_.pages_in_use(), double(trigger_) / 1024);
 
   if (options_.verify) {
     size_t problems = Verify(20);

@@ -9,10 +9,6 @@
 
 namespace cairn::gc {
 
-namespace {
-thread_local bool tls_is_mutator = false;
-}
-
 void Roots::AdoptCurrentThread() {
   pthread_attr_t attr;
   void *addr = nullptr;
@@ -25,14 +21,11 @@ void Roots::AdoptCurrentThread() {
   tls_is_mutator = true;
 }
 
-bool Roots::OnMutatorThread() { return tls_is_mutator; }
-
-void Roots::CheckMutator(const char *fn) const {
-  if (!tls_is_mutator) [[unlikely]]
-    Fatal("%s was called from thread %ld, which is not the mutator thread. This version of "
+void NotTheMutator(const char *fn) {
+  Fatal("%s was called from thread %ld, which is not the mutator thread. This version of "
           "Cairn supports one mutator thread: call the runtime only from the thread that called "
           "cairn_init.",
-          fn, long(gettid()));
+        fn, long(gettid()));
 }
 
 void Roots::AddRange(void *lo, void *hi) {

@@ -18,14 +18,22 @@
 
 namespace cairn::gc {
 
+// True on the mutator thread only (constant-initialized: no TLS wrapper on access).
+inline thread_local bool tls_is_mutator = false;
+
+[[noreturn]] void NotTheMutator(const char *fn);
+
 class Roots {
  public:
   // Makes the calling thread the mutator and records its stack base.
   void AdoptCurrentThread();
   bool HasMutator() const { return stack_base_ != 0; }
-  static bool OnMutatorThread();
+  static bool OnMutatorThread() { return tls_is_mutator; }
   // Fatal error unless the caller is the mutator thread; `fn` names the API function.
-  void CheckMutator(const char *fn) const;
+  static void CheckMutator(const char *fn) {
+    if (!tls_is_mutator) [[unlikely]]
+      NotTheMutator(fn);
+  }
 
   void AddRange(void *lo, void *hi);
   void RemoveRange(void *lo, void *hi);

@@ -23,6 +23,10 @@
 //   P6. Pages at index >= high water mark have never been used: free, zero-filled, not dirty.
 //   P7. A dirty free page may hold old bytes; it is zero-filled when it is taken again, so every
 //       new object starts zeroed.
+//   P8. A small page pinned by an ambiguous root keeps every object at its address. After the
+//       collection its objects that nothing reached (no root, no live reference) are fillers:
+//       their header names a pointer-free descriptor of the same size, so the page stays walkable
+//       and dead objects keep nothing else alive.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +48,7 @@ enum class Space : uint8_t { kFree = 0, kCurrent = 1, kPrevious = 2 };
 enum class PageKind : uint8_t { kSmall = 0, kLargeHead = 1, kLargeTail = 2 };
 
 enum PageFlags : uint8_t {
-  kPagePinned = 1 << 0,  // promoted by an ambiguous root in the current collection
+  kPagePinned = 1 << 0,  // a small page promoted by an ambiguous root in the last collection
   kPageDirty = 1 << 1,   // has held data since it was reserved (P7)
 };
 
@@ -55,7 +59,8 @@ struct PageInfo {
   uint8_t unused;
   uint32_t used;  // small: end of the last object; large head: the object's bytes
   uint32_t run;   // large head: pages in the run; large tail: pages back to the head
-  uint32_t scan;  // the collector's scan position in this page (bytes)
+  uint32_t scan;  // the collector's scan position in this page (bytes); for a page pinned in
+                  // the current collection, its slot in the collector's mark table
 
   bool pinned() const { return flags & kPagePinned; }
   bool large() const { return kind != PageKind::kSmall; }
