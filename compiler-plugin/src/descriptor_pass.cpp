@@ -1,0 +1,79 @@
+// Cairn compiler plugin: the pass, from markers to registered descriptors.
+#include "cairn_plugin/descriptor_pass.h"
+
+#include "diagnostics.h"
+#include "emit.h"
+#include "field_names.h"
+#include "layout.h"
+#include "markers.h"
+#include "union_access.h"
+
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+
+#include <map>
+#include <utility>
+
+namespace cairn::plugin {
+namespace {
+
+// type.h T5: one fingerprint, one layout. Two markers of one name in one module (modules
+// linked together) must agree.
+bool sameLayout(const TypeLayout &a, const TypeLayout &b) {
+  return a.size == b.size && a.elemKind == b.elemKind && a.refs == b.refs;
+}
+
+}  // namespace
+
+llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  Diagnostics diagnostics(module.getContext());
+  checkUnionAccesses(module, diagnostics);
+
+  const std::vector<Marker> markers = findMarkers(module);
+  if (markers.empty()) return llvm::PreservedAnalyses::all();
+  const FieldNames names(module, diagnostics);
+  LayoutBuilder builder(module, names, markers, diagnostics);
+
+  std::vector<std::pair<const Marker *, const TypeLayout *>> described;
+  std::map<uint64_t, const TypeLayout *> byFingerprint;
+  for (const Marker &marker : markers) {
+    const TypeLayout *layout = builder.forMarker(marker);
+    const bool usesOk = checkMarkerUses(marker, diagnostics);
+    if (layout == nullptr || !usesOk) continue;
+    auto [it, fresh] = byFingerprint.emplace(layout->fingerprint, layout);
+    if (!fresh && !sameLayout(*it->second, *layout)) {
+      diagnostics.error("two heap types named '" + layout->name + "' in this module have the "
+                        "same fields but different layouts (marker @" +
+                        marker.global->getName() + "); rename one of them");
+      continue;
+    }
+    described.emplace_back(&marker, layout);
+  }
+  if (described.empty()) return llvm::PreservedAnalyses::all();
+
+  DescriptorEmitter emitter(module);
+  std::vector<llvm::GlobalVariable *> registered;
+  for (const auto &[marker, layout] : described) {
+    llvm::GlobalVariable *descriptor = emitter.descriptor(*layout);
+    replaceMarker(*marker, descriptor);
+    registered.push_back(descriptor);
+  }
+  emitter.emitRegistration(registered);
+  return llvm::PreservedAnalyses::none();
+}
+
+void registerDescriptorPass(llvm::PassBuilder &builder) {
+  builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::ModulePassManager &passes,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name != kPassName) return false;
+        passes.addPass(DescriptorPass());
+        return true;
+      });
+  builder.registerPipelineStartEPCallback(
+      [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(DescriptorPass());
+      });
+}
+
+}  // namespace cairn::plugin

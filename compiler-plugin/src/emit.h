@@ -1,0 +1,54 @@
+// Cairn compiler plugin: descriptor constants and the registration constructor.
+//
+// Each layout becomes one internal constant of the IR struct type `cairn.type`, whose layout
+// is struct cairn_type of cairn/type.h (and `cairn.field` is struct cairn_field); names, fields
+// and reference offsets are private constants beside it. Marked types are named
+// @"cairn.type.<Name>", nested struct layouts @"cairn.layout.<Name>" (flag CAIRN_TYPE_LAYOUT).
+// The module constructor @"cairn.register_types" (priority 101, before ordinary constructors
+// that might allocate) passes the marked types to cairn_register_module_types.
+#ifndef CAIRN_PLUGIN_EMIT_H
+#define CAIRN_PLUGIN_EMIT_H
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Constant;
+class GlobalVariable;
+class Module;
+class StructType;
+}  // namespace llvm
+
+namespace cairn::plugin {
+
+struct TypeLayout;
+
+// Priority of the registration constructor (0-100 are reserved for the implementation).
+inline constexpr int kRegistrationPriority = 101;
+
+class DescriptorEmitter {
+ public:
+  explicit DescriptorEmitter(llvm::Module &module);
+
+  // The descriptor global of `layout` (and, recursively, of the layouts it refers to).
+  llvm::GlobalVariable *descriptor(const TypeLayout &layout);
+
+  // Emits the constructor that registers `descriptors` with the runtime (none: nothing).
+  void emitRegistration(const std::vector<llvm::GlobalVariable *> &descriptors);
+
+ private:
+  llvm::Constant *string(const std::string &text);
+  llvm::Constant *refsArray(const TypeLayout &layout, const std::string &base);
+  llvm::Constant *fieldsArray(const TypeLayout &layout, const std::string &base);
+
+  llvm::Module &module_;
+  llvm::StructType *typeType_;
+  llvm::StructType *fieldType_;
+  std::map<const TypeLayout *, llvm::GlobalVariable *> descriptors_;
+  std::map<std::string, llvm::Constant *> strings_;
+};
+
+}  // namespace cairn::plugin
+
+#endif  // CAIRN_PLUGIN_EMIT_H
