@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "cairn/gc.h"
 
@@ -94,15 +95,21 @@ int main() {
 
   std::printf("1. A list of 1000 parts with text names, reachable only from the heap:\n");
   BuildList(1000);
-  // Remembered complemented: a plain copy on the stack would be an ambiguous root and pin it.
-  uintptr_t first_before_hidden = ~reinterpret_cast<uintptr_t>(list_root);
+  // Addresses before the collection, kept complemented in malloc'd memory: a plain copy on the
+  // stack would be an ambiguous root and pin the page it points into.
+  std::vector<uintptr_t> before;
+  for (Part *p = static_cast<Part *>(list_root); p; p = p->next)
+    before.push_back(~reinterpret_cast<uintptr_t>(p));
   Scrub();
   cairn_collect();
   auto *after = static_cast<Part *>(list_root);
-  uintptr_t first_before = ~first_before_hidden;
-  std::printf("  first part was at %#lx, now at %p: %s\n", static_cast<unsigned long>(first_before),
-              static_cast<void *>(after),
-              reinterpret_cast<uintptr_t>(after) != first_before ? "moved (copied)" : "kept");
+  size_t moved = 0, i = 0;
+  for (Part *p = after; p; p = p->next, i++) moved += reinterpret_cast<uintptr_t>(p) != ~before[i];
+  std::printf("  %zu of %zu parts were copied to new pages and every reference to them updated\n",
+              moved, before.size());
+  if (moved < before.size())
+    std::printf("  (the others share a page with an object that a word on the stack pointed at:\n"
+                "  that page was pinned and kept in place)\n");
   int count = 0;
   int64_t sum = 0;
   for (Part *p = after; p; p = p->next) {
