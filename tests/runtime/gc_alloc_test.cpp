@@ -102,6 +102,16 @@ TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
   old_abi.abi = 0;
   EXPECT_EQ(cairn_register_type(&old_abi), CAIRN_UNSUPPORTED);
 
+  // A program compiled without the plugin passes its (small, zeroed) marker global: refused
+  // without reading past it, with a hint about the plugin.
+  static struct {
+    int64_t a, b;
+  } marker = {};
+  EXPECT_EQ(cairn_register_type(reinterpret_cast<const cairn_type *>(&marker)),
+            CAIRN_UNSUPPORTED);
+  EXPECT_NE(std::string(cairn_last_error()).find("without the Cairn compiler plugin"),
+            std::string::npos);
+
   // Same fingerprint (same names), different reference offsets: refused (T5).
   static constexpr uint32_t r0[] = {0};
   static constexpr uint32_t r8[] = {8};

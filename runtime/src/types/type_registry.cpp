@@ -46,11 +46,19 @@ TypeRegistry::TypeRegistry() {
 }
 
 Status TypeRegistry::Validate(const cairn_type *t) const {
-  if (t->abi != CAIRN_TYPE_ABI)
-    return Status(CAIRN_UNSUPPORTED, Describe(t) + ": descriptor ABI version " +
-                                         std::to_string(t->abi) + ", this runtime reads " +
-                                         std::to_string(CAIRN_TYPE_ABI) +
-                                         "; rebuild the program against this runtime");
+  // Nothing but `abi` may be read before it is checked: a program compiled without the compiler
+  // plugin passes its marker global, which may be smaller than a descriptor.
+  if (t->abi != CAIRN_TYPE_ABI) {
+    char where[32];
+    std::snprintf(where, sizeof where, "%p", static_cast<const void *>(t));
+    return Status(CAIRN_UNSUPPORTED,
+                  std::string("the descriptor at ") + where + " has ABI version " +
+                      std::to_string(t->abi) + " where this runtime reads " +
+                      std::to_string(CAIRN_TYPE_ABI) +
+                      ": either the program was built against another runtime (rebuild it), or "
+                      "it was compiled without the Cairn compiler plugin and a type marker "
+                      "reached the runtime (compile with -fpass-plugin=CairnDescriptors.so)");
+  }
   if (!t->name || !t->name[0]) return Invalid(t, "it has no name");
   if (t->flags & CAIRN_TYPE_LAYOUT)
     return Invalid(t, "it is a nested layout, not a heap type, so it cannot be registered");
