@@ -1,0 +1,46 @@
+// The layout of a type as a database's type table stores it, and the check that a program's
+// descriptor matches it.
+//
+// A database records, for every type it holds objects of, the type's fingerprint (the key) and
+// its layout: name, flags, size, element kind, reference offsets and fields (docs/store-format.md
+// gives the bytes). When a program faults in an object, the type index in its header leads to the
+// stored fingerprint; the program must register a descriptor with that fingerprint, and the
+// descriptor's layout must equal the stored one (same size, element kind and reference offsets:
+// offsets can differ between machines even when fingerprints agree). Anything else is an error
+// naming the type, never garbage.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cairn/status.h"
+#include "cairn/type.h"
+
+namespace cairn::persist {
+
+// The bytes stored for a descriptor (version 1 of the encoding).
+std::string EncodeLayout(const cairn_type *t);
+
+// What a stored layout says, decoded.
+struct StoredLayout {
+  std::string name;
+  uint32_t flags = 0;
+  uint64_t size = 0;
+  uint32_t elem_kind = 0;
+  std::vector<uint32_t> refs;
+  struct Field {
+    std::string name;
+    uint32_t offset = 0;
+    uint16_t kind = 0;
+    uint32_t count = 0;
+  };
+  std::vector<Field> fields;
+};
+
+Status DecodeLayout(std::string_view bytes, StoredLayout *out);
+
+// OK if `local` can read objects stored with `stored`; else CAIRN_TYPE_MISMATCH saying which
+// type, in which database, and what differs.
+Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::string_view database);
+
+}  // namespace cairn::persist
