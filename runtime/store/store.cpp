@@ -105,6 +105,25 @@ Status Store::Impl::ReadOrWriteHeader() {
   return Status::Ok();
 }
 
+// RocksDB's TransactionDB (7.8) keeps the write-ahead logs it recovered at open until a flush
+// that follows a write. A store used by short-lived processes (each exits, or is killed, before
+// its memtable fills) would keep every log it ever wrote and replay them all at every open. So
+// when more than one log is left after recovery, rewrite the (unchanged) store header and flush:
+// the recovered data goes to a table file and the old logs are deleted.
+Status Store::Impl::ReleaseOldLogs() {
+  std::error_code ec;
+  int logs = 0;
+  for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
+    if (e.path().extension() == ".log") ++logs;
+  }
+  if (logs <= 1) return Status::Ok();
+  std::string value;
+  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
+  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
+  return FromRocks(s, "flushing the recovered log of store " + dir);
+}
+
 Status Store::Impl::LoadRegistry() {
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
   std::string prefix = DatabasePrefix(KeyKind::kName, 0);
@@ -183,6 +202,8 @@ Status Store::Open(const std::string &dir, const StoreOptions &options,
   s = impl->OpenRocks(!is_store);
   if (!s.ok()) return s;
   s = impl->ReadOrWriteHeader();
+  if (!s.ok()) return s;
+  s = impl->ReleaseOldLogs();
   if (!s.ok()) return s;
   s = impl->LoadRegistry();
   if (!s.ok()) return s;

@@ -52,6 +52,7 @@ class Store::Impl {
 
   Status OpenRocks(bool create);
   Status ReadOrWriteHeader();
+  Status ReleaseOldLogs();
   Status LoadRegistry();
   Status Check(std::string_view name, CheckReport *report);
 };
