@@ -176,8 +176,8 @@ Status Store::Open(const std::string &dir, const StoreOptions &options,
   if (!is_store && !options.create_if_missing) {
     if (!exists) {
       return Status(CAIRN_NOT_FOUND, "store " + dir +
-                                         " does not exist (create a database in it to make it, "
-                                         "or give another with --store DIR or $CAIRN_STORE)");
+                                         " does not exist (`cairn db create NAME` makes it; or "
+                                         "give another with --store DIR or $CAIRN_STORE)");
     }
     return Status(CAIRN_NOT_FOUND, "directory " + dir +
                                        " holds no Cairn store (no " + kRocksSubdir +
