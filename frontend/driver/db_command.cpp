@@ -1,0 +1,158 @@
+// `cairn db list|create|info|check|drop`: the databases of a store.
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cairn/store.h"
+#include "driver/cli.h"
+
+namespace cairn::driver {
+namespace {
+
+using store::Store;
+using store::StoreOptions;
+
+constexpr char kDbUsage[] =
+    "usage: cairn db [--store DIR] <command>\n"
+    "\n"
+    "  list           the names of the store's databases, one a line\n"
+    "  create NAME    create an empty database (and the store, if it does not exist)\n"
+    "  info NAME      a database's page count, free pages, root and type table size\n"
+    "  check [NAME]   read every page of NAME (or of every database), verify checksums and\n"
+    "                 the catalogue; exit status 0 only when all is clean\n"
+    "  drop NAME      delete a database and everything in it\n"
+    "\n"
+    "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
+    "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
+
+Status OpenStore(const GlobalOptions &options, bool create, std::unique_ptr<Store> *s) {
+  StoreOptions o;
+  o.create_if_missing = create;
+  return Store::Open(store::ResolveStoreDir(options.store_flag), o, s);
+}
+
+int List(Store &s) {
+  std::vector<std::string> names;
+  Status st = s.ListDatabases(&names);
+  if (!st.ok()) return ReportError(st);
+  for (const auto &n : names) std::printf("%s\n", n.c_str());
+  return kExitOk;
+}
+
+int Create(Store &s, const std::string &name) {
+  Status st = s.CreateDatabase(name);
+  if (!st.ok()) return ReportError(st);
+  std::printf("created database '%s' in store %s\n", name.c_str(), s.dir().c_str());
+  return kExitOk;
+}
+
+int Info(Store &s, const std::string &name) {
+  store::DatabaseInfo info;
+  Status st = s.GetDatabaseInfo(name, &info);
+  if (!st.ok()) return ReportError(st);
+  std::printf("database  %s\n", info.name.c_str());
+  std::printf("store     %s\n", s.dir().c_str());
+  std::printf("id        %" PRIu64 "\n", info.id);
+  std::printf("pages     %" PRIu64 " (%" PRIu64 " in use, %" PRIu64 " free; %u bytes each)\n",
+              info.page_count, info.page_count - info.free_pages, info.free_pages,
+              store::kPageSize);
+  std::printf("root      0x%016" PRIx64 "\n", info.root);
+  std::printf("types     %u\n", info.type_count);
+  std::printf("format    %u\n", info.format_version);
+  return kExitOk;
+}
+
+int Check(Store &s, std::vector<std::string> names) {
+  if (names.empty()) {
+    Status st = s.ListDatabases(&names);
+    if (!st.ok()) return ReportError(st);
+  }
+  int exit = kExitOk;
+  for (const auto &name : names) {
+    store::CheckReport r;
+    Status st = s.Check(name, &r);
+    if (!st.ok()) {
+      exit = ReportError(st);
+      continue;
+    }
+    if (r.clean()) {
+      std::printf("%s: ok (%" PRIu64 " pages: %" PRIu64 " read and verified, %" PRIu64
+                  " free; %" PRIu64 " types)\n",
+                  name.c_str(), r.page_count, r.pages_read, r.free_pages, r.types);
+      continue;
+    }
+    exit = kExitError;
+    std::printf("%s: %" PRIu64 " problem%s found\n", name.c_str(), r.problem_count,
+                r.problem_count == 1 ? "" : "s");
+    for (const auto &p : r.problems) std::printf("  %s\n", p.c_str());
+    if (r.problem_count > r.problems.size()) {
+      std::printf("  ... and %" PRIu64 " more\n", r.problem_count - r.problems.size());
+    }
+    std::fprintf(stderr,
+                 "cairn: database '%s' in store %s is damaged; restore it from a copy (pages "
+                 "that failed their checksum cannot be trusted)\n",
+                 name.c_str(), s.dir().c_str());
+  }
+  return exit;
+}
+
+int Drop(Store &s, const std::string &name) {
+  Status st = s.DropDatabase(name);
+  if (!st.ok()) return ReportError(st);
+  std::printf("dropped database '%s' from store %s\n", name.c_str(), s.dir().c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &args) {
+  if (args.empty()) {
+    std::fputs(kDbUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string &cmd = args[0];
+  std::vector<std::string> operands(args.begin() + 1, args.end());
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::fputs(kDbUsage, stdout);
+    return kExitOk;
+  }
+  for (const auto &o : operands) {
+    if (o == "--help" || o == "-h") {
+      std::fputs(kDbUsage, stdout);
+      return kExitOk;
+    }
+    if (o.rfind("-", 0) == 0) return ReportUsage("unknown option '" + o + "'", "cairn db");
+  }
+  size_t want_min = 1, want_max = 1;
+  if (cmd == "list") {
+    want_min = want_max = 0;
+  } else if (cmd == "check") {
+    want_min = 0;
+    want_max = SIZE_MAX;
+  } else if (cmd != "create" && cmd != "info" && cmd != "drop") {
+    return ReportUsage("unknown db command '" + cmd + "'", "cairn db");
+  }
+  if (operands.size() < want_min) return ReportUsage("db " + cmd + " needs a NAME", "cairn db");
+  if (operands.size() > want_max) {
+    return ReportUsage("db " + cmd + " takes " +
+                           std::string(want_max == 0 ? "no arguments" : "one NAME"),
+                       "cairn db");
+  }
+  // Names are checked before the store is opened (or created).
+  for (const auto &n : operands) {
+    Status st = store::ValidateDatabaseName(n);
+    if (!st.ok()) return ReportError(st);
+  }
+  std::unique_ptr<Store> s;
+  Status st = OpenStore(options, cmd == "create", &s);
+  if (!st.ok()) return ReportError(st);
+  if (cmd == "list") return List(*s);
+  if (cmd == "create") return Create(*s, operands[0]);
+  if (cmd == "info") return Info(*s, operands[0]);
+  if (cmd == "check") return Check(*s, operands);
+  return Drop(*s, operands[0]);
+}
+
+}  // namespace cairn::driver

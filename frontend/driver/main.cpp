@@ -1,0 +1,73 @@
+// The `cairn` executable: global options, then a subcommand.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver/cli.h"
+
+namespace cairn::driver {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: cairn [--store DIR] <command> [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  db       list, create, inspect, check and drop the databases of a store\n"
+    "           (cairn db --help)\n"
+    "\n"
+    "options:\n"
+    "  --store DIR   the store directory; default $CAIRN_STORE, else ./cairn.store\n"
+    "  --help        this message\n"
+    "  --version     the version of Cairn\n";
+
+}  // namespace
+
+int ReportError(const Status &s) {
+  std::fprintf(stderr, "cairn: %s\n", s.message().c_str());
+  return kExitError;
+}
+
+int ReportUsage(const std::string &what, const std::string &help_command) {
+  std::fprintf(stderr, "cairn: %s\ncairn: run '%s --help' for usage\n", what.c_str(),
+               help_command.c_str());
+  return kExitUsage;
+}
+
+int Main(int argc, char **argv) {
+  GlobalOptions options;
+  std::vector<std::string> words;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--store") {
+      if (i + 1 >= argc) return ReportUsage("--store needs a directory", "cairn");
+      options.store_flag = argv[++i];
+      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", "cairn");
+    } else if (a.rfind("--store=", 0) == 0) {
+      options.store_flag = a.substr(8);
+      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", "cairn");
+    } else {
+      words.push_back(a);
+    }
+  }
+  if (words.empty()) {
+    std::fputs(kUsage, stderr);
+    return kExitUsage;
+  }
+  const std::string command = words[0];
+  std::vector<std::string> rest(words.begin() + 1, words.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::fputs(kUsage, stdout);
+    return kExitOk;
+  }
+  if (command == "--version") {
+    std::printf("cairn 0.1.0\n");
+    return kExitOk;
+  }
+  if (command == "db") return RunDbCommand(options, rest);
+  return ReportUsage("unknown command '" + command + "'", "cairn");
+}
+
+}  // namespace cairn::driver
+
+int main(int argc, char **argv) { return cairn::driver::Main(argc, argv); }

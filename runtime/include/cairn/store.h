@@ -1,0 +1,237 @@
+/* Cairn: the transactional page store, its C++ API.
+ *
+ * A store is a directory holding many named databases. A database is its own space of 8 KiB
+ * pages (CAIRN_PAGE_SIZE) numbered from 1, with a root (an opaque uint64 to the store), a page
+ * count, free pages, and a type table (fingerprint -> index and layout). The store lives in one
+ * RocksDB instance linked into the process; docs/store-format.md gives the bytes on disk.
+ *
+ * One process uses a store at a time (a lock file in the directory holds its pid); a second
+ * process gets CAIRN_BUSY "store DIR is in use by process N". Within that process, several
+ * transactions may run at once, from different threads; each locks the pages and catalogue
+ * entries it writes. Every error at this boundary is a cairn::Status; nothing of RocksDB's leaks.
+ *
+ * Invariants of a database (check() verifies each; messages and tests cite the numbers):
+ *   S1. Pages are numbered 1..page_count. page_count only grows; a page is freed, never removed.
+ *   S2. Each page in 1..page_count is exactly one of: in use (stored, with a checksum) or free
+ *       (on the free list, no stored contents). free_pages counts the free list.
+ *   S3. Every stored page carries a CRC32C over its header and contents, and its header names
+ *       the database and page number it belongs to. Every read verifies both.
+ *   S4. The type table maps each fingerprint to one index in 1..type_count and back, one to one.
+ *   S5. A committed transaction's pages, root, page count, free list and type entries are all
+ *       on disk or none of them is (one atomic RocksDB write).
+ *
+ * The transaction state machine (Transaction::state()):
+ *
+ *                       Store::BeginTransaction()
+ *                                  |
+ *                                  v
+ *              +----------->  [ ACTIVE ] ------------ a call fails ----------> [ FAILED ]
+ *              | a call         |  |    |                                         ^    |
+ *              | succeeds       |  |    | Commit()                                |    |
+ *              +----------------+  |    v                                         |    |
+ *                                  |  [ COMMITTING ] ------ the write fails -------+    |
+ *                          Abort() |    |                                              |
+ *                                  |    | the write is done                    Abort() |
+ *                                  v    v                                              |
+ *                                [ IDLE ] (ended) <------------------------------------+
+ *
+ *   - ACTIVE: reads see one consistent snapshot taken at begin, plus this transaction's writes.
+ *   - FAILED: after any error, every call except Abort() returns CAIRN_MISUSE naming the first
+ *     error; nothing of the transaction reaches the disk. (LMDB's MDB_TXN_ERROR.)
+ *   - IDLE: the transaction has ended; every call returns CAIRN_MISUSE, Abort() does nothing.
+ *   - Destroying a Transaction that is ACTIVE or FAILED aborts it.
+ *
+ * A Transaction is used by one thread at a time; a Store may be used by many threads. Destroy
+ * every Transaction before its Store.
+ */
+#ifndef CAIRN_STORE_H
+#define CAIRN_STORE_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cairn/gc.h"
+#include "cairn/status.h"
+
+namespace cairn::store {
+
+/* The size of a page's contents in bytes: the heap's page size. */
+inline constexpr uint32_t kPageSize = CAIRN_PAGE_SIZE;
+
+/* A page number within a database; pages are numbered from 1. */
+using PageNo = uint64_t;
+
+/* A database's identity within its store (never reused after a drop). */
+using DatabaseId = uint64_t;
+
+/* When Commit() returns, what a committed transaction survives. */
+enum class Durability {
+  kSync,  /* Commit returns once the write is on disk (fsync of the log): it survives a crash of
+             the process and a loss of power. The default. */
+  kAsync, /* Commit returns once the write is in the operating system's buffers: it survives a
+             crash of the process (even SIGKILL), but the last commits may be lost on power loss
+             or a kernel crash. Commits are never partly there either way. */
+};
+
+/* How a store is opened. Every field has its default documented here. */
+struct StoreOptions {
+  /* What a commit waits for (see Durability). Default kSync. */
+  Durability durability = Durability::kSync;
+  /* How long, in milliseconds, a transaction waits for a page or catalogue entry locked by
+   * another transaction before failing with CAIRN_BUSY. 0 means do not wait. Default 1000. */
+  uint32_t lock_timeout_ms = 1000;
+  /* Create the store directory if it does not exist. Default false: a missing store is
+   * CAIRN_NOT_FOUND. */
+  bool create_if_missing = false;
+};
+
+/* The store directory to use: `flag_value` (from --store DIR) if not empty, else $CAIRN_STORE if
+ * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
+std::string ResolveStoreDir(std::string_view flag_value);
+
+/* OK if `name` can name a database: 1 to 64 characters, letters, digits, '_', '-' and '.',
+ * starting with a letter or '_'. Otherwise CAIRN_INVALID_ARGUMENT saying so. */
+Status ValidateDatabaseName(std::string_view name);
+
+/* What GetDatabaseInfo() reports, as of the last commit. */
+struct DatabaseInfo {
+  std::string name;
+  DatabaseId id = 0;
+  uint64_t root = 0;        /* the root reference; 0 until SetRoot */
+  uint64_t page_count = 0;  /* pages 1..page_count exist (in use or free) */
+  uint64_t free_pages = 0;  /* of those, how many are free */
+  uint32_t type_count = 0;  /* type table entries, indexes 1..type_count */
+  uint32_t format_version = 0;
+};
+
+/* One type table entry. The layout is opaque bytes to the store. */
+struct TypeEntry {
+  uint64_t fingerprint = 0;
+  uint32_t index = 0;
+  std::string layout;
+};
+
+/* What Check() found. The database is clean when `problems` is empty. */
+struct CheckReport {
+  std::string database;
+  uint64_t page_count = 0;     /* from the catalogue */
+  uint64_t pages_read = 0;     /* stored pages read and verified */
+  uint64_t free_pages = 0;     /* free pages found */
+  uint64_t types = 0;          /* type entries verified */
+  uint64_t problem_count = 0;  /* all problems found; `problems` keeps the first 100 */
+  std::vector<std::string> problems;
+  bool clean() const { return problem_count == 0; }
+};
+
+class Transaction;
+
+/* An open store. Thread-safe. */
+class Store {
+ public:
+  /* Opens the store in directory `dir`, taking the store's process lock. Errors:
+   * CAIRN_NOT_FOUND (no such store and !create_if_missing), CAIRN_BUSY ("store DIR is in use by
+   * process N"), CAIRN_INVALID_ARGUMENT (DIR is not a store), CAIRN_CORRUPTION (bad magic or
+   * catalogue), CAIRN_UNSUPPORTED (a newer format), CAIRN_IO_ERROR. */
+  static Status Open(const std::string &dir, const StoreOptions &options,
+                     std::unique_ptr<Store> *store);
+  ~Store();
+  Store(const Store &) = delete;
+  Store &operator=(const Store &) = delete;
+
+  const std::string &dir() const;
+  const StoreOptions &options() const;
+
+  /* Creates an empty database (no pages, root 0). CAIRN_ALREADY_EXISTS if the name is taken,
+   * CAIRN_INVALID_ARGUMENT if the name is not valid. Committed with the store's durability. */
+  Status CreateDatabase(std::string_view name, DatabaseId *id = nullptr);
+  /* Deletes a database and everything in it. CAIRN_NOT_FOUND if there is none by that name,
+   * CAIRN_BUSY if a transaction of this process is using it. */
+  Status DropDatabase(std::string_view name);
+  /* The names of all databases, sorted. */
+  Status ListDatabases(std::vector<std::string> *names);
+  /* The id of a database by name, for the Transaction calls. CAIRN_NOT_FOUND if there is none. */
+  Status FindDatabase(std::string_view name, DatabaseId *id);
+  Status GetDatabaseInfo(std::string_view name, DatabaseInfo *info);
+
+  /* Reads every page of database `name` from one snapshot and verifies S1-S4. Returns OK when
+   * the check ran (the findings are in `report`), an error when it could not run. */
+  Status Check(std::string_view name, CheckReport *report);
+
+  /* Begins a transaction (state ACTIVE) reading from a snapshot taken now. */
+  Status BeginTransaction(std::unique_ptr<Transaction> *txn);
+
+  class Impl;
+
+ private:
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/* A transaction on the pages and catalogues of one or more databases of a store. See the state
+ * machine above. Page buffers are kPageSize bytes. */
+class Transaction {
+ public:
+  enum class State { kIdle, kActive, kCommitting, kFailed };
+
+  ~Transaction();
+  Transaction(const Transaction &) = delete;
+  Transaction &operator=(const Transaction &) = delete;
+
+  State state() const;
+
+  /* Copies page `page` of database `db` into `buffer`, verifying its checksum (S3). A page
+   * allocated by this transaction and not yet written reads as zeros. Errors: CAIRN_NOT_FOUND
+   * (no such page, or the page is free), CAIRN_CORRUPTION (naming database and page). */
+  Status ReadPage(DatabaseId db, PageNo page, void *buffer);
+  /* Writes a page that exists and is in use, locking it until the transaction ends. Errors:
+   * CAIRN_NOT_FOUND (no such page), CAIRN_INVALID_ARGUMENT (the page is free), CAIRN_BUSY (the
+   * lock timed out, or another transaction committed this page after this one began),
+   * CAIRN_DEADLOCK (waiting would deadlock). */
+  Status WritePage(DatabaseId db, PageNo page, const void *buffer);
+  /* Allocates a page (a free one if any, else page_count + 1); it reads as zeros until written.
+   * Locks the database's catalogue until the transaction ends. */
+  Status AllocatePage(DatabaseId db, PageNo *page);
+  /* Puts an in-use page on the free list. Locks the catalogue. */
+  Status FreePage(DatabaseId db, PageNo page);
+
+  /* The root as of this transaction (its snapshot, or its own SetRoot). */
+  Status GetRoot(DatabaseId db, uint64_t *root);
+  /* Sets the root, committed with the pages. Locks the catalogue. */
+  Status SetRoot(DatabaseId db, uint64_t root);
+  /* The page count as of this transaction, including its own allocations. */
+  Status GetPageCount(DatabaseId db, uint64_t *page_count);
+
+  /* Adds a type to the table, or finds it: `*index` gets the fingerprint's index. The same
+   * fingerprint with a different layout is CAIRN_TYPE_MISMATCH. Locks the catalogue when it
+   * adds. */
+  Status PutType(DatabaseId db, uint64_t fingerprint, std::string_view layout, uint32_t *index);
+  /* CAIRN_NOT_FOUND if the fingerprint or index is not in the table. */
+  Status GetType(DatabaseId db, uint64_t fingerprint, TypeEntry *entry);
+  Status GetTypeByIndex(DatabaseId db, uint32_t index, TypeEntry *entry);
+  /* The whole table, by index. */
+  Status ListTypes(DatabaseId db, std::vector<TypeEntry> *entries);
+
+  /* Writes all of the transaction's pages and catalogue changes in one atomic write, durable as
+   * StoreOptions::durability says, and ends the transaction (IDLE). On error the transaction is
+   * FAILED and nothing of it is on disk: Abort() it. */
+  Status Commit();
+  /* Drops everything the transaction wrote and releases its locks. Always allowed. */
+  void Abort();
+
+  class Impl;
+
+ private:
+  friend class Store;
+  explicit Transaction(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/* The name of a state, for messages ("active", ...). */
+const char *StateName(Transaction::State state);
+
+}  // namespace cairn::store
+
+#endif /* CAIRN_STORE_H */

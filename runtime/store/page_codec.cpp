@@ -1,0 +1,61 @@
+// Encoding and verifying stored pages (layout in page_codec.h).
+#include "page_codec.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "crc32c.h"
+#include "encoding.h"
+
+namespace cairn::store {
+
+void EncodePage(uint64_t db, PageNo page, const void *contents, char *out) {
+  PutLe16(out + 4, kPageFormatVersion);
+  PutLe16(out + 6, 0);
+  PutLe64(out + 8, db);
+  PutLe64(out + 16, page);
+  PutLe32(out + 24, kPageSize);
+  PutLe32(out + 28, 0);
+  std::memcpy(out + kPageHeaderSize, contents, kPageSize);
+  PutLe32(out, Crc32c(out + 4, kStoredPageSize - 4));
+}
+
+bool DecodePage(std::string_view stored, uint64_t db, PageNo page, void *buffer,
+                std::string *problem) {
+  char why[160];
+  if (stored.size() != kStoredPageSize) {
+    std::snprintf(why, sizeof why, "stored size is %zu bytes, not %zu", stored.size(),
+                  kStoredPageSize);
+    *problem = why;
+    return false;
+  }
+  const char *p = stored.data();
+  uint32_t want = GetLe32(p);
+  uint32_t got = Crc32c(p + 4, kStoredPageSize - 4);
+  if (want != got) {
+    std::snprintf(why, sizeof why, "checksum mismatch (stored 0x%08x, computed 0x%08x)", want,
+                  got);
+    *problem = why;
+    return false;
+  }
+  uint16_t version = GetLe16(p + 4);
+  if (version != kPageFormatVersion) {
+    std::snprintf(why, sizeof why, "page format version %u, this build reads %u", version,
+                  kPageFormatVersion);
+    *problem = why;
+    return false;
+  }
+  uint64_t hdb = GetLe64(p + 8), hpage = GetLe64(p + 16);
+  if (hdb != db || hpage != page || GetLe32(p + 24) != kPageSize) {
+    std::snprintf(why, sizeof why,
+                  "header names database #%llu page %llu (size %u), not where it is stored",
+                  static_cast<unsigned long long>(hdb), static_cast<unsigned long long>(hpage),
+                  GetLe32(p + 24));
+    *problem = why;
+    return false;
+  }
+  if (buffer != nullptr) std::memcpy(buffer, p + kPageHeaderSize, kPageSize);
+  return true;
+}
+
+}  // namespace cairn::store

@@ -1,0 +1,39 @@
+// The RocksDB options of a store (see rocks_options.h).
+#include "rocks_options.h"
+
+namespace cairn::store {
+
+rocksdb::Options MakeRocksOptions(bool create_if_missing) {
+  rocksdb::Options o;
+  o.create_if_missing = create_if_missing;
+  o.max_background_jobs = 2;
+  o.keep_log_file_num = 4;
+  o.max_log_file_size = 1 << 20;
+  o.paranoid_checks = true;
+  o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  return o;
+}
+
+rocksdb::WriteOptions MakeWriteOptions(Durability durability) {
+  rocksdb::WriteOptions w;
+  w.sync = durability == Durability::kSync;
+  w.disableWAL = false;
+  return w;
+}
+
+rocksdb::TransactionDBOptions MakeTransactionDBOptions(const StoreOptions &options) {
+  rocksdb::TransactionDBOptions t;
+  t.transaction_lock_timeout = options.lock_timeout_ms;
+  t.default_lock_timeout = options.lock_timeout_ms;
+  return t;
+}
+
+rocksdb::TransactionOptions MakeTransactionOptions(const StoreOptions &options) {
+  rocksdb::TransactionOptions t;
+  t.set_snapshot = true;
+  t.deadlock_detect = true;
+  t.lock_timeout = options.lock_timeout_ms;
+  return t;
+}
+
+}  // namespace cairn::store

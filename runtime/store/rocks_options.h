@@ -1,0 +1,30 @@
+// The RocksDB options of a store, in one place so that the store and the baseline of
+// cairn-storebench (plain RocksDB WriteBatch writes) use the same ones.
+#ifndef CAIRN_STORE_ROCKS_OPTIONS_H
+#define CAIRN_STORE_ROCKS_OPTIONS_H
+
+#include <rocksdb/options.h>
+#include <rocksdb/utilities/transaction_db.h>
+
+#include "cairn/store.h"
+
+namespace cairn::store {
+
+// Database options: create when asked, default compression and compaction, two background
+// jobs (the machines we target are small), a short info log. Point-in-time WAL recovery (the
+// default): after a crash, the store is as of the last complete commit in the log.
+rocksdb::Options MakeRocksOptions(bool create_if_missing);
+
+// sync = (durability == kSync); the WAL is always written.
+rocksdb::WriteOptions MakeWriteOptions(Durability durability);
+
+// Lock timeout from the store options (also the default for writes outside transactions).
+rocksdb::TransactionDBOptions MakeTransactionDBOptions(const StoreOptions &options);
+
+// Every store transaction: a snapshot at begin (reads are consistent, writes are checked for
+// conflicts against it), deadlock detection, the store's lock timeout.
+rocksdb::TransactionOptions MakeTransactionOptions(const StoreOptions &options);
+
+}  // namespace cairn::store
+
+#endif  // CAIRN_STORE_ROCKS_OPTIONS_H

@@ -1,0 +1,45 @@
+// Converting rocksdb::Status into cairn::Status (table in rocks_status.h).
+#include "rocks_status.h"
+
+#include <string>
+
+namespace cairn::store {
+
+Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms) {
+  if (s.ok()) return Status::Ok();
+  std::string w(what);
+  std::string detail = s.getState() != nullptr ? s.getState() : "";
+  if (s.IsDeadlock()) {
+    return Status(CAIRN_DEADLOCK, w + ": waiting would deadlock (another transaction waits for "
+                                      "one this transaction holds); abort this transaction and "
+                                      "retry it");
+  }
+  if (s.IsTimedOut()) {
+    return Status(CAIRN_BUSY, w + ": locked by another transaction and not released within " +
+                                  std::to_string(lock_timeout_ms) +
+                                  " ms (StoreOptions::lock_timeout_ms); abort this transaction "
+                                  "and retry it");
+  }
+  if (s.IsBusy()) {
+    return Status(CAIRN_BUSY, w + ": another transaction committed a change to it after this "
+                                  "one began (write conflict); abort this transaction and retry "
+                                  "it");
+  }
+  if (s.IsNotFound()) return Status(CAIRN_NOT_FOUND, w + ": not found");
+  if (s.IsCorruption()) {
+    return Status(CAIRN_CORRUPTION,
+                  w + ": the store's files are damaged (RocksDB: " + detail +
+                      "); run `cairn db check` and restore the store from a copy");
+  }
+  if (s.IsIOError()) {
+    return Status(CAIRN_IO_ERROR, w + ": " + detail +
+                                      (s.IsNoSpace() ? " (the disk is full; free some space)"
+                                                     : " (check the disk and permissions)"));
+  }
+  if (s.IsNotSupported()) return Status(CAIRN_UNSUPPORTED, w + ": not supported: " + detail);
+  if (s.IsMemoryLimit()) return Status(CAIRN_OUT_OF_MEMORY, w + ": out of memory: " + detail);
+  return Status(CAIRN_INTERNAL, w + ": unexpected RocksDB status '" + s.ToString() +
+                                    "' (a bug in Cairn: please report it)");
+}
+
+}  // namespace cairn::store

@@ -1,0 +1,32 @@
+// The one place where RocksDB's status becomes Cairn's (errors as values, never leaked).
+#ifndef CAIRN_STORE_ROCKS_STATUS_H
+#define CAIRN_STORE_ROCKS_STATUS_H
+
+#include <rocksdb/status.h>
+
+#include <cstdint>
+#include <string_view>
+
+#include "cairn/status.h"
+
+namespace cairn::store {
+
+// Converts a failed RocksDB status into a cairn::Status whose message starts with `what` (for
+// example "writing page 5 of database 'oo7'") and ends with what to do. `lock_timeout_ms` is
+// quoted when the failure is a lock timeout. An OK status converts to OK.
+//
+//   RocksDB                      Cairn
+//   Busy (deadlock)              CAIRN_DEADLOCK
+//   TimedOut (lock timeout)      CAIRN_BUSY
+//   Busy (write conflict)        CAIRN_BUSY
+//   NotFound                     CAIRN_NOT_FOUND
+//   Corruption                   CAIRN_CORRUPTION
+//   IOError                      CAIRN_IO_ERROR
+//   NotSupported                 CAIRN_UNSUPPORTED
+//   Aborted (memory limit)       CAIRN_OUT_OF_MEMORY
+//   anything else                CAIRN_INTERNAL
+Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms = 0);
+
+}  // namespace cairn::store
+
+#endif  // CAIRN_STORE_ROCKS_STATUS_H

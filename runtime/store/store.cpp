@@ -1,0 +1,347 @@
+// Opening a store, and defining, dropping and listing its databases.
+#include <rocksdb/iterator.h>
+#include <rocksdb/write_batch.h>
+
+#include <cassert>
+#include <ctime>
+#include <filesystem>
+#include <system_error>
+
+#include "catalogue.h"
+#include "keys.h"
+#include "rocks_options.h"
+#include "rocks_status.h"
+#include "store_impl.h"
+
+namespace cairn::store {
+namespace fs = std::filesystem;
+
+namespace {
+
+// The RocksDB instance lives in DIR/db; DIR also holds the lock file.
+constexpr char kRocksSubdir[] = "db";
+
+bool IsStore(const std::string &dir) {
+  std::error_code ec;
+  return fs::exists(fs::path(dir) / kRocksSubdir / "CURRENT", ec);
+}
+
+// True if `dir` holds nothing but possibly our lock file and an empty or half-made db/.
+bool LooksFresh(const std::string &dir) {
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(dir, ec)) {
+    std::string n = e.path().filename().string();
+    if (n != kLockFileName && n != kRocksSubdir) return false;
+  }
+  return !ec;
+}
+
+uint64_t NowUnix() { return static_cast<uint64_t>(std::time(nullptr)); }
+
+}  // namespace
+
+std::string Quoted(std::string_view name) { return "database '" + std::string(name) + "'"; }
+
+Store::Impl::~Impl() {
+  assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
+  if (db) {
+    db->Close().PermitUncheckedError();
+    db.reset();
+  }
+}
+
+Status Store::Impl::OpenRocks(bool create) {
+  rocksdb::Options o = MakeRocksOptions(create);
+  rocksdb::TransactionDB *raw = nullptr;
+  std::string path = dir + "/" + kRocksSubdir;
+  rocksdb::Status s = rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), path,
+                                                   &raw);
+  if (!s.ok()) return FromRocks(s, "opening store " + dir);
+  db.reset(raw);
+  write_options = MakeWriteOptions(options.durability);
+  txn_options = MakeTransactionOptions(options);
+  return Status::Ok();
+}
+
+Status Store::Impl::ReadOrWriteHeader() {
+  std::string value;
+  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  if (s.IsNotFound()) {
+    // A new store, or one whose creation was interrupted before its first write: then it is
+    // empty. Anything else without a header is not ours to touch.
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    it->SeekToFirst();
+    if (it->Valid()) {
+      return Status(CAIRN_CORRUPTION, "store " + dir +
+                                          " holds data but has no store header (key 'S'); it "
+                                          "is damaged or not a Cairn store");
+    }
+    StoreHeader h;
+    h.page_size = kPageSize;
+    h.created_unix = NowUnix();
+    rocksdb::WriteOptions w = MakeWriteOptions(Durability::kSync);
+    return FromRocks(db->Put(w, StoreHeaderKey(), EncodeStoreHeader(h)),
+                     "writing the header of store " + dir);
+  }
+  if (!s.ok()) return FromRocks(s, "reading the header of store " + dir);
+  StoreHeader h;
+  std::string problem;
+  if (!DecodeStoreHeader(value, &h, &problem)) {
+    return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem);
+  }
+  if (h.format_version != kStoreFormatVersion) {
+    return Status(CAIRN_UNSUPPORTED, "store " + dir + " has format version " +
+                                         std::to_string(h.format_version) +
+                                         "; this build of Cairn reads version " +
+                                         std::to_string(kStoreFormatVersion) +
+                                         " (use the Cairn that made it)");
+  }
+  if (h.page_size != kPageSize) {
+    return Status(CAIRN_UNSUPPORTED, "store " + dir + " has pages of " +
+                                         std::to_string(h.page_size) +
+                                         " bytes; this build of Cairn uses " +
+                                         std::to_string(kPageSize));
+  }
+  return Status::Ok();
+}
+
+// RocksDB's TransactionDB (7.8) keeps the write-ahead logs it recovered at open until a flush
+// that follows a write. A store used by short-lived processes (each exits, or is killed, before
+// its memtable fills) would keep every log it ever wrote and replay them all at every open. So
+// when more than one log is left after recovery, rewrite the (unchanged) store header and flush:
+// the recovered data goes to a table file and the old logs are deleted.
+Status Store::Impl::ReleaseOldLogs() {
+  std::error_code ec;
+  int logs = 0;
+  for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
+    if (e.path().extension() == ".log") ++logs;
+  }
+  if (logs <= 1) return Status::Ok();
+  std::string value;
+  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
+  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
+  return FromRocks(s, "flushing the recovered log of store " + dir);
+}
+
+Status Store::Impl::LoadRegistry() {
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  std::string prefix = DatabasePrefix(KeyKind::kName, 0);
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    std::string name = it->key().ToString().substr(1);
+    uint64_t id = 0;
+    std::string problem;
+    if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id,
+                         &problem)) {
+      return Status(CAIRN_CORRUPTION, "the catalogue entry of " + Quoted(name) + " in store " +
+                                          dir + " is damaged: " + problem);
+    }
+    by_name[name] = id;
+    by_id[id].name = name;
+  }
+  return FromRocks(it->status(), "reading the catalogue of store " + dir);
+}
+
+Status Store::Impl::Use(DatabaseId id, std::string *name) {
+  std::lock_guard<std::mutex> g(mu);
+  auto e = by_id.find(id);
+  if (e == by_id.end()) {
+    return Status(CAIRN_NOT_FOUND, "there is no database #" + std::to_string(id) + " in store " +
+                                       dir + " (it was dropped, or the id is wrong)");
+  }
+  ++e->second.users;
+  *name = e->second.name;
+  return Status::Ok();
+}
+
+void Store::Impl::Release(DatabaseId id) {
+  std::lock_guard<std::mutex> g(mu);
+  auto e = by_id.find(id);
+  if (e != by_id.end()) --e->second.users;
+}
+
+Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Store::~Store() = default;
+const std::string &Store::dir() const { return impl_->dir; }
+const StoreOptions &Store::options() const { return impl_->options; }
+
+Status Store::Open(const std::string &dir, const StoreOptions &options,
+                   std::unique_ptr<Store> *store) {
+  std::error_code ec;
+  bool exists = fs::exists(dir, ec);
+  bool is_store = exists && IsStore(dir);
+  if (exists && !fs::is_directory(dir, ec)) {
+    return Status(CAIRN_INVALID_ARGUMENT, dir + " is not a directory, so not a Cairn store");
+  }
+  if (!is_store && !options.create_if_missing) {
+    if (!exists) {
+      return Status(CAIRN_NOT_FOUND, "store " + dir +
+                                         " does not exist (`cairn db create NAME` makes it; or "
+                                         "give another with --store DIR or $CAIRN_STORE)");
+    }
+    return Status(CAIRN_NOT_FOUND, "directory " + dir +
+                                       " holds no Cairn store (no " + kRocksSubdir +
+                                       "/ in it); give the right one with --store DIR");
+  }
+  if (!is_store) {
+    if (!exists && !fs::create_directories(dir, ec)) {
+      return Status(CAIRN_IO_ERROR, "cannot create store directory " + dir + ": " +
+                                        ec.message());
+    }
+    if (!LooksFresh(dir)) {
+      return Status(CAIRN_INVALID_ARGUMENT, "directory " + dir +
+                                                " is not empty and is not a Cairn store; choose "
+                                                "an empty or new directory");
+    }
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->dir = dir;
+  impl->options = options;
+  Status s = StoreLock::Acquire(dir, &impl->lock);
+  if (!s.ok()) return s;
+  s = impl->OpenRocks(!is_store);
+  if (!s.ok()) return s;
+  s = impl->ReadOrWriteHeader();
+  if (!s.ok()) return s;
+  s = impl->ReleaseOldLogs();
+  if (!s.ok()) return s;
+  s = impl->LoadRegistry();
+  if (!s.ok()) return s;
+  store->reset(new Store(std::move(impl)));
+  return Status::Ok();
+}
+
+Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
+  Status v = ValidateDatabaseName(name);
+  if (!v.ok()) return v;
+  Impl &im = *impl_;
+  std::lock_guard<std::mutex> ddl(im.ddl_mu);
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    if (im.by_name.count(name) != 0) {
+      return Status(CAIRN_ALREADY_EXISTS, Quoted(name) + " already exists in store " + im.dir +
+                                              " (drop it first, or choose another name)");
+    }
+  }
+  std::string value;
+  rocksdb::Status rs = im.db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  if (!rs.ok()) return FromRocks(rs, "reading the header of store " + im.dir);
+  StoreHeader h;
+  std::string problem;
+  if (!DecodeStoreHeader(value, &h, &problem)) {
+    return Status(CAIRN_CORRUPTION, "the header of store " + im.dir + " is damaged: " + problem);
+  }
+  DatabaseRecord r;
+  r.id = h.next_database_id++;
+  r.created_unix = NowUnix();
+  r.name = std::string(name);
+  rocksdb::WriteBatch batch;
+  rs = batch.Put(StoreHeaderKey(), EncodeStoreHeader(h));
+  if (rs.ok()) rs = batch.Put(NameKey(name), EncodeNameEntry(r.id));
+  if (rs.ok()) rs = batch.Put(DatabaseKey(r.id), EncodeDatabaseRecord(r));
+  if (rs.ok()) rs = im.db->Write(im.write_options, &batch);
+  if (!rs.ok()) return FromRocks(rs, "creating " + Quoted(name) + " in store " + im.dir);
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    im.by_name[r.name] = r.id;
+    im.by_id[r.id].name = r.name;
+  }
+  if (id_out != nullptr) *id_out = r.id;
+  return Status::Ok();
+}
+
+Status Store::DropDatabase(std::string_view name) {
+  Impl &im = *impl_;
+  std::lock_guard<std::mutex> ddl(im.ddl_mu);
+  DatabaseId id = 0;
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    auto n = im.by_name.find(name);
+    if (n == im.by_name.end()) {
+      return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
+                                         " (`cairn db list` shows what there is)");
+    }
+    id = n->second;
+    auto &e = im.by_id[id];
+    if (e.users > 0) {
+      return Status(CAIRN_BUSY, Quoted(name) + " is in use by " + std::to_string(e.users) +
+                                    " open transaction(s) of this process; end them first");
+    }
+    // Taken out of the registry now, so no transaction can start using it (R2); put back if
+    // the write fails.
+    im.by_name.erase(n);
+    im.by_id.erase(id);
+  }
+  // Nothing else can touch this database's keys now, so the deletes go straight to the base
+  // database, without taking a lock per key.
+  rocksdb::WriteBatch batch;
+  rocksdb::Status rs;
+  std::unique_ptr<rocksdb::Iterator> it(im.db->NewIterator(rocksdb::ReadOptions()));
+  for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex}) {
+    std::string prefix = DatabasePrefix(kind, id);
+    for (it->Seek(prefix); rs.ok() && it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      rs = batch.Delete(it->key());
+    }
+    if (rs.ok()) rs = it->status();
+  }
+  if (rs.ok()) rs = batch.Delete(DatabaseKey(id));
+  if (rs.ok()) rs = batch.Delete(NameKey(name));
+  if (rs.ok()) rs = im.db->GetBaseDB()->Write(im.write_options, &batch);
+  if (!rs.ok()) {
+    std::lock_guard<std::mutex> g(im.mu);
+    im.by_name[std::string(name)] = id;
+    im.by_id[id].name = std::string(name);
+    return FromRocks(rs, "dropping " + Quoted(name) + " in store " + im.dir);
+  }
+  return Status::Ok();
+}
+
+Status Store::ListDatabases(std::vector<std::string> *names) {
+  std::lock_guard<std::mutex> g(impl_->mu);
+  names->clear();
+  for (const auto &[name, id] : impl_->by_name) names->push_back(name);
+  return Status::Ok();
+}
+
+Status Store::FindDatabase(std::string_view name, DatabaseId *id) {
+  std::lock_guard<std::mutex> g(impl_->mu);
+  auto n = impl_->by_name.find(name);
+  if (n == impl_->by_name.end()) {
+    Status v = ValidateDatabaseName(name);
+    if (!v.ok()) return v;
+    return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + impl_->dir +
+                                       " (`cairn db list` shows what there is; `cairn db create " +
+                                       std::string(name) + "` makes it)");
+  }
+  *id = n->second;
+  return Status::Ok();
+}
+
+Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
+  DatabaseId id = 0;
+  Status s = FindDatabase(name, &id);
+  if (!s.ok()) return s;
+  std::string value;
+  rocksdb::Status rs = impl_->db->Get(rocksdb::ReadOptions(), DatabaseKey(id), &value);
+  if (!rs.ok()) return FromRocks(rs, "reading the record of " + Quoted(name));
+  DatabaseRecord r;
+  std::string problem;
+  if (!DecodeDatabaseRecord(value, &r, &problem)) {
+    return Status(CAIRN_CORRUPTION, "the record of " + Quoted(name) + " is damaged: " + problem +
+                                        "; run `cairn db check " + std::string(name) + "`");
+  }
+  info->name = r.name;
+  info->id = r.id;
+  info->root = r.root;
+  info->page_count = r.page_count;
+  info->free_pages = r.free_pages;
+  info->type_count = r.type_count;
+  info->format_version = kStoreFormatVersion;
+  return Status::Ok();
+}
+
+Status Store::Check(std::string_view name, CheckReport *report) {
+  return impl_->Check(name, report);
+}
+
+}  // namespace cairn::store

@@ -1,0 +1,65 @@
+// Store::Impl: an open store's RocksDB instance, its process lock, and the registry of its
+// databases. Internal to runtime/store/.
+//
+// Invariants of the registry (guarded by `mu`):
+//   R1. by_name and by_id hold exactly the databases committed in the catalogue ('N' and 'D'
+//       keys), as of the last create or drop, which update both under `mu` after their write.
+//   R2. users counts the ACTIVE, COMMITTING or FAILED transactions that have touched a
+//       database; a database with users is never dropped (DropDatabase returns CAIRN_BUSY).
+//   R3. Create and drop are serialized by `ddl_mu`; user transactions never write 'S' or 'N'
+//       keys, so catalogue definition never conflicts with page transactions.
+#ifndef CAIRN_STORE_STORE_IMPL_H
+#define CAIRN_STORE_STORE_IMPL_H
+
+#include <rocksdb/utilities/transaction_db.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cairn/store.h"
+#include "store_lock.h"
+
+namespace cairn::store {
+
+class Store::Impl {
+ public:
+  ~Impl();
+
+  std::string dir;
+  StoreOptions options;
+  std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it
+  std::unique_ptr<rocksdb::TransactionDB> db;
+  rocksdb::WriteOptions write_options;
+  rocksdb::TransactionOptions txn_options;
+  std::atomic<int> open_transactions{0};
+
+  std::mutex ddl_mu;  // R3
+  std::mutex mu;      // R1, R2
+  struct Entry {
+    std::string name;
+    int users = 0;
+  };
+  std::map<std::string, DatabaseId, std::less<>> by_name;
+  std::unordered_map<DatabaseId, Entry> by_id;
+
+  // Registers a transaction's use of database `id` (R2); `*name` gets its name.
+  Status Use(DatabaseId id, std::string *name);
+  void Release(DatabaseId id);
+
+  Status OpenRocks(bool create);
+  Status ReadOrWriteHeader();
+  Status ReleaseOldLogs();
+  Status LoadRegistry();
+  Status Check(std::string_view name, CheckReport *report);
+};
+
+// "database 'name'", for messages.
+std::string Quoted(std::string_view name);
+
+}  // namespace cairn::store
+
+#endif  // CAIRN_STORE_STORE_IMPL_H

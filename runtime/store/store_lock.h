@@ -1,0 +1,34 @@
+// The store's process lock: one process uses a store at a time.
+//
+// The file DIR/cairn.lock is held with flock(LOCK_EX) for as long as the store is open and
+// contains the holder's pid in decimal. The operating system drops the lock when the holder
+// exits or is killed, so a lock file left behind by a dead process is simply taken over.
+#ifndef CAIRN_STORE_STORE_LOCK_H
+#define CAIRN_STORE_STORE_LOCK_H
+
+#include <memory>
+#include <string>
+
+#include "cairn/status.h"
+
+namespace cairn::store {
+
+inline constexpr char kLockFileName[] = "cairn.lock";
+
+class StoreLock {
+ public:
+  // Takes the lock of store `dir` (which must exist), without waiting. CAIRN_BUSY "store DIR is
+  // in use by process N" if another process holds it.
+  static Status Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lock);
+  ~StoreLock();
+  StoreLock(const StoreLock &) = delete;
+  StoreLock &operator=(const StoreLock &) = delete;
+
+ private:
+  explicit StoreLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+}  // namespace cairn::store
+
+#endif  // CAIRN_STORE_STORE_LOCK_H

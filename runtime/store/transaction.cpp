@@ -1,0 +1,353 @@
+// A store transaction: its life cycle (the state machine in cairn/store.h) and its pages.
+#include <rocksdb/iterator.h>
+
+#include <cstring>
+
+#include "keys.h"
+#include "page_codec.h"
+#include "rocks_status.h"
+#include "transaction_impl.h"
+
+namespace cairn::store {
+
+std::string PageName(const TouchedDatabase &db, PageNo page) {
+  return "page " + std::to_string(page) + " of " + Quoted(db.name);
+}
+
+const char *StateName(Transaction::State state) {
+  switch (state) {
+    case Transaction::State::kIdle: return "idle";
+    case Transaction::State::kActive: return "active";
+    case Transaction::State::kCommitting: return "committing";
+    case Transaction::State::kFailed: return "failed";
+  }
+  return "unknown";
+}
+
+// --- Life cycle ----------------------------------------------------------------------------
+
+Transaction::Impl::Impl(Store::Impl *s, rocksdb::Transaction *t) : store(s), txn(t) {
+  read_options.snapshot = txn->GetSnapshot();
+  page_buffer.resize(kStoredPageSize);
+  store->open_transactions.fetch_add(1);
+}
+
+Transaction::Impl::~Impl() {
+  if (txn) {
+    txn->Rollback().PermitUncheckedError();
+    End();
+  }
+}
+
+Status Transaction::Impl::Guard() const {
+  switch (state) {
+    case State::kActive: return Status::Ok();
+    case State::kIdle:
+      return Status(CAIRN_MISUSE, "the transaction has ended (committed or aborted); begin a "
+                                  "new one");
+    case State::kFailed:
+      return Status(CAIRN_MISUSE, "the transaction failed earlier (" + first_error.ToString() +
+                                      "); only Abort() is allowed now");
+    case State::kCommitting:
+      return Status(CAIRN_MISUSE, "the transaction is committing (a Transaction is used by one "
+                                  "thread at a time)");
+  }
+  return Status(CAIRN_INTERNAL, "transaction in an unknown state");
+}
+
+Status Transaction::Impl::Fail(Status s) {
+  if (state == State::kActive || state == State::kCommitting) {
+    state = State::kFailed;
+    first_error = s;
+  }
+  return s;
+}
+
+void Transaction::Impl::End() {
+  txn.reset();
+  for (auto &db : dbs) store->Release(db->id);
+  dbs.clear();
+  state = State::kIdle;
+  store->open_transactions.fetch_sub(1);
+}
+
+Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
+  for (auto &db : dbs) {
+    if (db->id == id) {
+      *out = db.get();
+      return Status::Ok();
+    }
+  }
+  auto db = std::make_unique<TouchedDatabase>();
+  db->id = id;
+  Status s = store->Use(id, &db->name);
+  if (!s.ok()) return s;
+  TouchedDatabase *d = db.get();
+  dbs.push_back(std::move(db));  // registered: End() releases it
+  std::string value;
+  rocksdb::Status rs = txn->Get(read_options, DatabaseKey(id), &value);
+  if (rs.IsNotFound()) {
+    return Status(CAIRN_NOT_FOUND, Quoted(d->name) + " was created after this transaction "
+                                                     "began; begin a new transaction to use it");
+  }
+  if (!rs.ok()) return FromRocks(rs, "reading the record of " + Quoted(d->name));
+  std::string problem;
+  if (!DecodeDatabaseRecord(value, &d->record, &problem)) {
+    return Status(CAIRN_CORRUPTION, "the record of " + Quoted(d->name) + " is damaged: " +
+                                        problem + "; run `cairn db check " + d->name + "`");
+  }
+  *out = d;
+  return Status::Ok();
+}
+
+Status Transaction::Impl::LockRecord(TouchedDatabase *db) {
+  if (db->record_locked) return Status::Ok();
+  std::string value;
+  rocksdb::Status rs = txn->GetForUpdate(read_options, DatabaseKey(db->id), &value);
+  if (!rs.ok()) {
+    return FromRocks(rs, "locking the catalogue of " + Quoted(db->name),
+                     store->options.lock_timeout_ms);
+  }
+  db->record_locked = true;  // unchanged since the snapshot (X1), so `record` is current
+  return Status::Ok();
+}
+
+Status Transaction::Impl::CheckPageExists(const TouchedDatabase &db, PageNo page,
+                                          const char *verb) {
+  if (page >= 1 && page <= db.record.page_count) return Status::Ok();
+  return Status(CAIRN_NOT_FOUND, std::string("cannot ") + verb + " " + PageName(db, page) +
+                                     ": it has pages 1 to " +
+                                     std::to_string(db.record.page_count) +
+                                     " (allocate pages with AllocatePage)");
+}
+
+Status Transaction::Impl::IsFree(const TouchedDatabase &db, PageNo page, bool *free) {
+  PageKey fk(KeyKind::kFree, db.id, page);
+  rocksdb::PinnableSlice v;
+  rocksdb::Status rs = txn->Get(read_options, 
+                                rocksdb::Slice(fk.view().data(), fk.view().size()), &v);
+  if (rs.ok()) {
+    *free = true;
+    return Status::Ok();
+  }
+  *free = false;
+  if (rs.IsNotFound()) return Status::Ok();
+  return FromRocks(rs, "reading the free list of " + Quoted(db.name));
+}
+
+Transaction::Transaction(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Transaction::~Transaction() = default;
+Transaction::State Transaction::state() const { return impl_->state; }
+
+Status Store::BeginTransaction(std::unique_ptr<Transaction> *txn) {
+  rocksdb::Transaction *t = impl_->db->BeginTransaction(impl_->write_options,
+                                                        impl_->txn_options);
+  if (t == nullptr) return Status(CAIRN_INTERNAL, "RocksDB could not begin a transaction");
+  txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), t)));
+  return Status::Ok();
+}
+
+Status Transaction::Commit() {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  t.state = State::kCommitting;
+  std::string zeros(kPageSize, '\0');
+  for (auto &db : t.dbs) {
+    for (PageNo page : db->unwritten) {  // X3
+      EncodePage(db->id, page, zeros.data(), t.page_buffer.data());
+      PageKey k(KeyKind::kPage, db->id, page);
+      rocksdb::Status rs = t.txn->Put(rocksdb::Slice(k.view().data(), k.view().size()),
+                                      t.page_buffer);
+      if (!rs.ok()) {
+        return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
+                                t.store->options.lock_timeout_ms));
+      }
+    }
+    db->unwritten.clear();
+    if (db->record_dirty) {
+      rocksdb::Status rs = t.txn->Put(DatabaseKey(db->id), EncodeDatabaseRecord(db->record));
+      if (!rs.ok()) return t.Fail(FromRocks(rs, "writing the record of " + Quoted(db->name)));
+    }
+  }
+  rocksdb::Status rs = t.txn->Commit();
+  if (!rs.ok()) {
+    return t.Fail(FromRocks(rs, "committing a transaction in store " + t.store->dir,
+                            t.store->options.lock_timeout_ms));
+  }
+  t.End();
+  return Status::Ok();
+}
+
+void Transaction::Abort() {
+  Impl &t = *impl_;
+  if (t.state == State::kIdle) return;
+  t.txn->Rollback().PermitUncheckedError();
+  t.End();
+}
+
+// --- Pages ---------------------------------------------------------------------------------
+
+Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  TouchedDatabase *db = nullptr;
+  s = t.Touch(id, &db);
+  if (s.ok()) s = t.CheckPageExists(*db, page, "read");
+  if (!s.ok()) return t.Fail(s);
+  if (db->unwritten.count(page) != 0) {
+    std::memset(buffer, 0, kPageSize);
+    return Status::Ok();
+  }
+  PageKey k(KeyKind::kPage, id, page);
+  rocksdb::PinnableSlice v;
+  rocksdb::Status rs = t.txn->Get(t.read_options, 
+                                  rocksdb::Slice(k.view().data(), k.view().size()), &v);
+  if (rs.IsNotFound()) {
+    bool free = false;
+    s = t.IsFree(*db, page, &free);
+    if (!s.ok()) return t.Fail(s);
+    if (free) {
+      return t.Fail(Status(CAIRN_NOT_FOUND, "cannot read " + PageName(*db, page) +
+                                                ": it is free (allocate it before use)"));
+    }
+    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) +
+                                               " is missing: it is neither stored nor free "
+                                               "(invariant S2); run `cairn db check " +
+                                               db->name + "`"));
+  }
+  if (!rs.ok()) return t.Fail(FromRocks(rs, "reading " + PageName(*db, page)));
+  std::string problem;
+  if (!DecodePage(std::string_view(v.data(), v.size()), id, page, buffer, &problem)) {
+    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem +
+                                               "; run `cairn db check " + db->name + "`"));
+  }
+  return Status::Ok();
+}
+
+Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  TouchedDatabase *db = nullptr;
+  s = t.Touch(id, &db);
+  if (s.ok()) s = t.CheckPageExists(*db, page, "write");
+  if (!s.ok()) return t.Fail(s);
+  bool allocated_here = db->unwritten.erase(page) != 0;
+  if (!allocated_here && (db->record.free_pages > 0 || db->freed_here > 0)) {
+    bool free = false;
+    s = t.IsFree(*db, page, &free);
+    if (!s.ok()) return t.Fail(s);
+    if (free) {
+      return t.Fail(Status(CAIRN_INVALID_ARGUMENT, "cannot write " + PageName(*db, page) +
+                                                       ": it is free (allocate it first)"));
+    }
+  }
+  EncodePage(id, page, buffer, t.page_buffer.data());
+  PageKey k(KeyKind::kPage, id, page);
+  rocksdb::Status rs =
+      t.txn->Put(rocksdb::Slice(k.view().data(), k.view().size()), t.page_buffer);
+  if (!rs.ok()) {
+    return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
+                            t.store->options.lock_timeout_ms));
+  }
+  return Status::Ok();
+}
+
+Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  TouchedDatabase *db = nullptr;
+  s = t.Touch(id, &db);
+  if (s.ok()) s = t.LockRecord(db);
+  if (!s.ok()) return t.Fail(s);
+  DatabaseRecord &r = db->record;
+  if (r.free_pages == 0) {
+    *page = ++r.page_count;
+  } else {
+    // Take the first free page after the cursor (X2); wrap around once.
+    std::string prefix = DatabasePrefix(KeyKind::kFree, id);
+    std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+    PageNo found = 0;
+    for (PageNo from : {db->free_cursor + 1, PageNo{1}}) {
+      PageKey start(KeyKind::kFree, id, from);
+      it->Seek(rocksdb::Slice(start.view().data(), start.view().size()));
+      if (it->Valid() && it->key().starts_with(prefix)) {
+        uint64_t n = 0;
+        if (ParseKeyNumber(std::string_view(it->key().data(), it->key().size()), &n)) found = n;
+        break;
+      }
+      if (!it->status().ok()) break;
+    }
+    if (!it->status().ok()) {
+      return t.Fail(FromRocks(it->status(), "reading the free list of " + Quoted(db->name)));
+    }
+    if (found == 0) {
+      return t.Fail(Status(CAIRN_CORRUPTION, "the free list of " + Quoted(db->name) +
+                                                 " is empty but its record counts " +
+                                                 std::to_string(r.free_pages) +
+                                                 " free pages (invariant S2); run `cairn db "
+                                                 "check " + db->name + "`"));
+    }
+    PageKey fk(KeyKind::kFree, id, found);
+    rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(fk.view().data(), fk.view().size()));
+    if (!rs.ok()) {
+      return t.Fail(FromRocks(rs, "allocating " + PageName(*db, found),
+                              t.store->options.lock_timeout_ms));
+    }
+    --r.free_pages;
+    if (db->freed_here > 0) --db->freed_here;
+    db->free_cursor = found;
+    *page = found;
+  }
+  db->unwritten.insert(*page);
+  db->record_dirty = true;
+  return Status::Ok();
+}
+
+Status Transaction::FreePage(DatabaseId id, PageNo page) {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  TouchedDatabase *db = nullptr;
+  s = t.Touch(id, &db);
+  if (s.ok()) s = t.CheckPageExists(*db, page, "free");
+  if (s.ok()) s = t.LockRecord(db);
+  if (!s.ok()) return t.Fail(s);
+  if (db->unwritten.erase(page) == 0) {
+    bool free = false;
+    s = t.IsFree(*db, page, &free);
+    if (!s.ok()) return t.Fail(s);
+    if (free) {
+      return t.Fail(Status(CAIRN_INVALID_ARGUMENT,
+                           "cannot free " + PageName(*db, page) + ": it is already free"));
+    }
+  }
+  PageKey pk(KeyKind::kPage, id, page);
+  rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(pk.view().data(), pk.view().size()));
+  PageKey fk(KeyKind::kFree, id, page);
+  if (rs.ok()) rs = t.txn->Put(rocksdb::Slice(fk.view().data(), fk.view().size()), "");
+  if (!rs.ok()) {
+    return t.Fail(FromRocks(rs, "freeing " + PageName(*db, page),
+                            t.store->options.lock_timeout_ms));
+  }
+  ++db->record.free_pages;
+  ++db->freed_here;
+  db->record_dirty = true;
+  return Status::Ok();
+}
+
+Status Transaction::GetPageCount(DatabaseId id, uint64_t *page_count) {
+  Impl &t = *impl_;
+  Status s = t.Guard();
+  if (!s.ok()) return s;
+  TouchedDatabase *db = nullptr;
+  s = t.Touch(id, &db);
+  if (!s.ok()) return t.Fail(s);
+  *page_count = db->record.page_count;
+  return Status::Ok();
+}
+
+}  // namespace cairn::store

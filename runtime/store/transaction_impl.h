@@ -1,0 +1,68 @@
+// Transaction::Impl: one RocksDB pessimistic transaction plus what this transaction knows of
+// each database it touched. Internal to runtime/store/.
+//
+// Invariants (per transaction):
+//   X1. `record` of a touched database is its catalogue record as of the snapshot, plus this
+//       transaction's own changes; once `record_locked`, no other transaction can change it
+//       before this one ends (an exclusive RocksDB lock on its 'D' key, taken by GetForUpdate,
+//       which also fails if the record changed after the snapshot).
+//   X2. The free list ('F' keys) of a database is changed only under the lock of X1, so the
+//       holder may scan it from `free_cursor` without missing pages freed by others.
+//   X3. A page in `unwritten` was allocated by this transaction and not written since: it reads
+//       as zeros, and Commit() stores a zero page for it (S2: every page in use is stored).
+//   X4. Page writes lock the page's 'P' key (RocksDB Put) until the transaction ends.
+#ifndef CAIRN_STORE_TRANSACTION_IMPL_H
+#define CAIRN_STORE_TRANSACTION_IMPL_H
+
+#include <rocksdb/utilities/transaction.h>
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cairn/store.h"
+#include "catalogue.h"
+#include "store_impl.h"
+
+namespace cairn::store {
+
+struct TouchedDatabase {
+  DatabaseId id = 0;
+  std::string name;
+  DatabaseRecord record;  // X1
+  bool record_locked = false;
+  bool record_dirty = false;
+  std::set<PageNo> unwritten;  // X3
+  PageNo free_cursor = 0;      // X2
+  uint64_t freed_here = 0;     // pages this transaction put on the free list
+};
+
+class Transaction::Impl {
+ public:
+  Impl(Store::Impl *store, rocksdb::Transaction *txn);
+  ~Impl();
+
+  Status Guard() const;  // OK only when ACTIVE
+  Status Fail(Status s);  // ACTIVE -> FAILED, returns s
+  Status Touch(DatabaseId id, TouchedDatabase **db);
+  Status LockRecord(TouchedDatabase *db);
+  Status CheckPageExists(const TouchedDatabase &db, PageNo page, const char *verb);
+  Status IsFree(const TouchedDatabase &db, PageNo page, bool *free);
+  void End();  // releases the RocksDB transaction and the registry; state IDLE
+
+  Store::Impl *store;
+  std::unique_ptr<rocksdb::Transaction> txn;
+  rocksdb::ReadOptions read_options;  // reads at the transaction's snapshot
+  State state = State::kActive;
+  Status first_error;
+  std::vector<std::unique_ptr<TouchedDatabase>> dbs;
+  std::string page_buffer;  // one encoded page
+};
+
+// "page 5 of database 'oo7'"
+std::string PageName(const TouchedDatabase &db, PageNo page);
+
+}  // namespace cairn::store
+
+#endif  // CAIRN_STORE_TRANSACTION_IMPL_H

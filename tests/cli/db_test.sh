@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# `cairn db` against real, temporary store directories: output and exit status of every
+# command, every error a user can cause, a damaged page, and a store held by another process.
+# Usage: db_test.sh CAIRN FIXTURE
+set -uo pipefail
+CAIRN=$(realpath "$1")
+FIXTURE=$(realpath "$2")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-cli-test-XXXXXX")
+HOLDER_PID=
+cleanup() {
+  [ -n "$HOLDER_PID" ] && kill "$HOLDER_PID" 2>/dev/null
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+STORE=$TMP/store
+failures=0
+
+# run ARGS...: runs cairn, leaving OUT, ERR and RC.
+run() {
+  "$CAIRN" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+fail() {
+  echo "FAIL: $*"
+  echo "  exit status: $RC"
+  echo "  stdout: $OUT"
+  echo "  stderr: $ERR"
+  failures=$((failures + 1))
+}
+# expect RC TEXT-IN-STDOUT TEXT-IN-STDERR (either may be ""), after `run`.
+expect() {
+  local what="$1" rc="$2" out="$3" err="$4"
+  [ "$RC" -eq "$rc" ] || { fail "$what: exit status $RC, expected $rc"; return; }
+  [ -z "$out" ] || [[ "$OUT" == *"$out"* ]] || { fail "$what: stdout lacks '$out'"; return; }
+  [ -z "$err" ] || [[ "$ERR" == *"$err"* ]] || { fail "$what: stderr lacks '$err'"; return; }
+  echo "ok: $what"
+}
+
+run --help
+expect "cairn --help" 0 "usage: cairn [--store DIR] <command>" ""
+run
+expect "cairn with no command" 2 "" "usage: cairn"
+run frob
+expect "unknown command" 2 "" "cairn: unknown command 'frob'"
+run db --help
+expect "cairn db --help" 0 "check [NAME]" ""
+run db frob
+expect "unknown db command" 2 "" "cairn: unknown db command 'frob'"
+run db info
+expect "db info without a name" 2 "" "db info needs a NAME"
+run db list extra
+expect "db list with an argument" 2 "" "takes no arguments"
+run --store
+expect "--store without a directory" 2 "" "--store needs a directory"
+
+# A store that does not exist yet.
+run --store "$STORE" db list
+expect "list on a missing store" 1 "" "cairn: store $STORE does not exist"
+[ ! -e "$STORE" ] || fail "list created the store"
+run --store "$STORE" db info x
+expect "info on a missing store" 1 "" "does not exist"
+
+# create, list, info.
+run --store "$STORE" db create oo7
+expect "create (makes the store)" 0 "created database 'oo7' in store $STORE" ""
+run db create second --store="$STORE"
+expect "create with --store=DIR after the command" 0 "created database 'second'" ""
+CAIRN_STORE=$STORE run db create third
+expect "create with \$CAIRN_STORE" 0 "created database 'third' in store $STORE" ""
+(cd "$TMP" && "$CAIRN" db create here >/dev/null 2>&1)
+[ -d "$TMP/cairn.store/db" ] && echo "ok: default store ./cairn.store" ||
+  { RC=0; OUT=; ERR=; fail "default store ./cairn.store was not used"; }
+run --store "$STORE" db list
+expect "list" 0 "oo7
+second
+third" ""
+run --store "$STORE" db create oo7
+expect "create an existing database" 1 "" "cairn: database 'oo7' already exists in store $STORE"
+run --store "$STORE" db create "no good"
+expect "create with an invalid name" 1 "" "'no good' is not a valid database name"
+run --store "$STORE" db info oo7
+expect "info of an empty database" 0 "pages     0 (0 in use, 0 free" ""
+run --store "$STORE" db info nothere
+expect "info of a missing database" 1 "" "there is no database 'nothere' in store $STORE"
+
+# Pages, then check.
+"$FIXTURE" "$STORE" oo7 fill 20 || fail "fixture fill"
+run --store "$STORE" db info oo7
+expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
+[[ "$OUT" == *"root      0x000000000000002a"* && "$OUT" == *"types     1"* ]] ||
+  fail "info shows root and types"
+run --store "$STORE" db check oo7
+expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types)" ""
+run --store "$STORE" db check
+expect "check of every database" 0 "third: ok" ""
+run --store "$STORE" db check nothere
+expect "check of a missing database" 1 "" "there is no database 'nothere'"
+
+# Damage a page behind the store's back: check reports it and fails.
+"$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"
+run --store "$STORE" db check oo7
+expect "check of a damaged page" 1 "page 7 is damaged: checksum mismatch" \
+  "cairn: database 'oo7' in store $STORE is damaged"
+run --store "$STORE" db check second
+expect "check of an undamaged database in the same store" 0 "second: ok" ""
+
+# A second process is refused while one holds the store.
+mkfifo "$TMP/hold-in"
+"$FIXTURE" "$STORE" hold <"$TMP/hold-in" >"$TMP/hold-out" &
+HOLDER_PID=$!
+exec 9>"$TMP/hold-in"
+for _ in $(seq 100); do grep -q ready "$TMP/hold-out" && break; sleep 0.1; done
+run --store "$STORE" db list
+expect "a store in use by another process" 1 "" \
+  "cairn: store $STORE is in use by process $HOLDER_PID"
+exec 9>&-
+wait "$HOLDER_PID"
+HOLDER_PID=
+run --store "$STORE" db list
+expect "the store after the other process ended" 0 "oo7" ""
+
+# drop.
+run --store "$STORE" db drop second
+expect "drop" 0 "dropped database 'second' from store $STORE" ""
+run --store "$STORE" db drop second
+expect "drop a missing database" 1 "" "there is no database 'second'"
+run --store "$STORE" db list
+[[ "$OUT" != *second* ]] && echo "ok: dropped database is gone" || fail "dropped database listed"
+
+# Not a store.
+mkdir "$TMP/plain" && touch "$TMP/plain/file"
+run --store "$TMP/plain" db list
+expect "a directory that is not a store" 1 "" "holds no Cairn store"
+run --store "$TMP/plain" db create x
+expect "create in a non-empty directory" 1 "" "is not empty and is not a Cairn store"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all checks passed"

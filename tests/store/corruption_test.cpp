@@ -1,0 +1,209 @@
+// Damage done behind the store's back (through RocksDB directly, or to the files on disk) is
+// reported by reads and by Check() as an error naming the database and page, never a crash and
+// never wrong data.
+#include <gtest/gtest.h>
+#include <rocksdb/db.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "cairn/store.h"
+#include "keys.h"
+#include "temp_dir.h"
+
+namespace cairn::store {
+namespace {
+
+using cairn::test::TempDir;
+
+bool Contains(const std::string &s, const std::string &text) {
+  return s.find(text) != std::string::npos;
+}
+
+class CorruptionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    StoreOptions o;
+    o.create_if_missing = true;
+    ASSERT_TRUE(Store::Open(dir_, o, &store_).ok());
+    ASSERT_TRUE(store_->CreateDatabase("db", &db_).ok());
+    std::unique_ptr<Transaction> t;
+    ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+    std::mt19937_64 rng(1);
+    for (int i = 1; i <= 5; ++i) {
+      PageNo p = 0;
+      ASSERT_TRUE(t->AllocatePage(db_, &p).ok());
+      std::string contents(kPageSize, '\0');
+      for (auto &c : contents) c = static_cast<char>(rng());  // incompressible
+      std::memcpy(contents.data(), "MARK-PAGE-", 10);
+      contents[10] = static_cast<char>('0' + i);
+      pages_[i] = contents;
+      ASSERT_TRUE(t->WritePage(db_, p, contents.data()).ok());
+    }
+    uint32_t index = 0;
+    ASSERT_TRUE(t->PutType(db_, 0x77, "layout", &index).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+
+  // Runs `damage` on the RocksDB instance directly, with the store closed.
+  template <typename F>
+  void BehindTheBack(F damage) {
+    store_.reset();
+    rocksdb::DB *raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir_ + "/db", &raw).ok());
+    damage(raw);
+    delete raw;
+    ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &store_).ok());
+  }
+
+  std::string RawPageKey(PageNo page) {
+    PageKey k(KeyKind::kPage, db_, page);
+    return std::string(k.view());
+  }
+
+  Status Read(PageNo page, std::string *out) {
+    std::unique_ptr<Transaction> t;
+    EXPECT_TRUE(store_->BeginTransaction(&t).ok());
+    out->assign(kPageSize, '\0');
+    return t->ReadPage(db_, page, out->data());
+  }
+
+  CheckReport Check() {
+    CheckReport r;
+    EXPECT_TRUE(store_->Check("db", &r).ok());
+    return r;
+  }
+
+  std::string AllProblems(const CheckReport &r) {
+    std::string all;
+    for (const auto &p : r.problems) all += p + "\n";
+    return all;
+  }
+
+  TempDir tmp_;
+  std::string dir_ = tmp_.Sub("s");
+  std::unique_ptr<Store> store_;
+  DatabaseId db_ = 0;
+  std::string pages_[6];
+};
+
+TEST_F(CorruptionTest, CleanStoreChecksClean) {
+  CheckReport r = Check();
+  EXPECT_TRUE(r.clean()) << AllProblems(r);
+  EXPECT_EQ(r.pages_read, 5u);
+  EXPECT_EQ(r.page_count, 5u);
+  EXPECT_EQ(r.types, 1u);
+}
+
+TEST_F(CorruptionTest, FlippedByteInAPageFailsItsChecksum) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string v;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), RawPageKey(3), &v).ok());
+    v[100] ^= 0x01;
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), RawPageKey(3), v).ok());
+  });
+  std::string got;
+  Status s = Read(3, &got);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "page 3 of database 'db' is damaged: checksum mismatch"))
+      << s.message();
+  ASSERT_TRUE(Read(2, &got).ok());  // the others are fine
+  EXPECT_EQ(got, pages_[2]);
+  CheckReport r = Check();
+  EXPECT_FALSE(r.clean());
+  EXPECT_EQ(r.problem_count, 1u);
+  EXPECT_TRUE(Contains(AllProblems(r), "page 3 is damaged: checksum mismatch")) << AllProblems(r);
+}
+
+TEST_F(CorruptionTest, PageStoredUnderTheWrongNumberIsCaught) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string v;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), RawPageKey(2), &v).ok());
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), RawPageKey(4), v).ok());
+  });
+  std::string got;
+  Status s = Read(4, &got);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "page 4 of database 'db' is damaged: header names"))
+      << s.message();
+  EXPECT_TRUE(Contains(AllProblems(Check()), "page 4 is damaged")) << AllProblems(Check());
+}
+
+TEST_F(CorruptionTest, MissingPageIsCaught) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), RawPageKey(5)).ok());
+  });
+  std::string got;
+  Status s = Read(5, &got);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "page 5 of database 'db' is missing")) << s.message();
+  EXPECT_TRUE(Contains(AllProblems(Check()), "page 5 is missing")) << AllProblems(Check());
+}
+
+TEST_F(CorruptionTest, DamagedCatalogueRecordIsCaught) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string v;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), DatabaseKey(db_), &v).ok());
+    v[12] ^= 0x40;  // in the root
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), DatabaseKey(db_), v).ok());
+  });
+  DatabaseInfo info;
+  Status s = store_->GetDatabaseInfo("db", &info);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "the record of database 'db' is damaged")) << s.message();
+  EXPECT_TRUE(Contains(AllProblems(Check()), "database record is damaged"));
+  std::unique_ptr<Transaction> t;
+  ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+  std::string buf(kPageSize, '\0');
+  s = t->ReadPage(db_, 1, buf.data());
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+}
+
+TEST_F(CorruptionTest, InconsistentCatalogueIsCaught) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    // A free-list entry for a page that is also stored, and a type index with no entry.
+    PageKey fk(KeyKind::kFree, db_, 1);
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), std::string(fk.view()), "").ok());
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), TypeKey(db_, 0x77)).ok());
+  });
+  CheckReport r = Check();
+  std::string all = AllProblems(r);
+  EXPECT_TRUE(Contains(all, "page 1 is both stored and free (S2)")) << all;
+  EXPECT_TRUE(Contains(all, "free pages")) << all;
+  EXPECT_TRUE(Contains(all, "(S4)")) << all;
+}
+
+// Damage to the bytes of a table file: RocksDB's own block checksum catches it, and the store
+// reports it as corruption of that page.
+TEST_F(CorruptionTest, DamagedTableFileIsReportedForThePage) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok());
+  });
+  store_.reset();
+  bool damaged = false;
+  for (const auto &e : std::filesystem::directory_iterator(dir_ + "/db")) {
+    if (e.path().extension() != ".sst") continue;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    size_t at = bytes.find("MARK-PAGE-3");
+    if (at == std::string::npos) continue;
+    f.seekp(static_cast<std::streamoff>(at + 500));
+    char c = static_cast<char>(bytes[at + 500] ^ 0xff);
+    f.write(&c, 1);
+    damaged = true;
+  }
+  ASSERT_TRUE(damaged) << "page 3's bytes were not found in a table file";
+  ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &store_).ok());
+  std::string got;
+  Status s = Read(3, &got);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "reading page 3 of database 'db'")) << s.message();
+  CheckReport r = Check();
+  EXPECT_FALSE(r.clean());
+}
+
+}  // namespace
+}  // namespace cairn::store

@@ -1,0 +1,77 @@
+// One process per store: a second process is refused with "store DIR is in use by process N",
+// without waiting and without damage; the lock of a killed process is taken over.
+#include <gtest/gtest.h>
+
+#include "cairn/store.h"
+#include "child_process.h"
+#include "temp_dir.h"
+
+namespace cairn::store {
+namespace {
+
+using cairn::test::ChildProcess;
+using cairn::test::TempDir;
+using namespace std::chrono_literals;
+
+StoreOptions Creating() {
+  StoreOptions o;
+  o.create_if_missing = true;
+  return o;
+}
+
+TEST(StoreLock, SecondProcessIsRefusedWhileWeHoldTheStore) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  std::unique_ptr<Store> store;
+  ASSERT_TRUE(Store::Open(dir, Creating(), &store).ok());
+  ASSERT_TRUE(store->CreateDatabase("db").ok());
+  auto start = std::chrono::steady_clock::now();
+  ChildProcess child({CAIRN_STORE_HOLDER, dir});
+  std::string out = child.ReadAll();
+  EXPECT_EQ(child.Wait(), 3);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);  // refused, not hung
+  EXPECT_EQ(out, "busy: store " + dir + " is in use by process " + std::to_string(getpid()) +
+                     " (wait for it to finish, or use another store)\n");
+  // And nothing was damaged.
+  CheckReport r;
+  ASSERT_TRUE(store->Check("db", &r).ok());
+  EXPECT_TRUE(r.clean());
+}
+
+TEST(StoreLock, WeAreRefusedWhileAnotherProcessHoldsTheStore) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  ChildProcess holder({CAIRN_STORE_HOLDER, dir});
+  std::string line = holder.ReadLine(30s);
+  ASSERT_EQ(line, "ready " + std::to_string(holder.pid()) + "\n");
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_BUSY);
+  EXPECT_EQ(s.message().rfind("store " + dir + " is in use by process " +
+                                  std::to_string(holder.pid()),
+                              0),
+            0u)
+      << s.message();
+  holder.CloseInput();  // the holder closes the store and exits
+  EXPECT_EQ(holder.Wait(), 0);
+  ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+}
+
+TEST(StoreLock, LockOfAKilledProcessIsTakenOver) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  {
+    ChildProcess holder({CAIRN_STORE_HOLDER, dir});
+    ASSERT_EQ(holder.ReadLine(30s).rfind("ready", 0), 0u);
+    holder.Kill();
+    EXPECT_EQ(holder.Wait(), 128 + SIGKILL);
+  }
+  // The lock file is still there, with the dead holder's pid in it; the OS lock is gone.
+  EXPECT_TRUE(std::filesystem::exists(dir + "/cairn.lock"));
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+}  // namespace
+}  // namespace cairn::store

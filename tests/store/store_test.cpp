@@ -1,0 +1,258 @@
+// Opening stores and defining databases: every operation and every error it can report.
+#include <gtest/gtest.h>
+#include <rocksdb/db.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "cairn/store.h"
+#include "catalogue.h"
+#include "keys.h"
+#include "temp_dir.h"
+
+namespace cairn::store {
+namespace {
+
+using cairn::test::TempDir;
+
+StoreOptions Creating() {
+  StoreOptions o;
+  o.create_if_missing = true;
+  return o;
+}
+
+bool Contains(const Status &s, const std::string &text) {
+  return s.message().find(text) != std::string::npos;
+}
+
+TEST(StoreDir, FlagThenEnvironmentThenDefault) {
+  const char *saved = std::getenv("CAIRN_STORE");
+  std::string keep = saved ? saved : "";
+  unsetenv("CAIRN_STORE");
+  EXPECT_EQ(ResolveStoreDir(""), "./cairn.store");
+  setenv("CAIRN_STORE", "/tmp/from-env", 1);
+  EXPECT_EQ(ResolveStoreDir(""), "/tmp/from-env");
+  EXPECT_EQ(ResolveStoreDir("/tmp/from-flag"), "/tmp/from-flag");
+  setenv("CAIRN_STORE", "", 1);
+  EXPECT_EQ(ResolveStoreDir(""), "./cairn.store");
+  if (saved) setenv("CAIRN_STORE", keep.c_str(), 1); else unsetenv("CAIRN_STORE");
+}
+
+TEST(DatabaseName, ValidAndInvalid) {
+  for (const char *ok : {"a", "oo7", "_x", "My.db-2", "A234567890123456789012345678901234567890"
+                                                       "123456789012345678901234"}) {
+    EXPECT_TRUE(ValidateDatabaseName(ok).ok()) << ok;
+  }
+  for (const char *bad : {"", "7up", "-x", ".x", "a b", "a/b", "ä", "x\n",
+                          "A2345678901234567890123456789012345678901234567890123456789012345"}) {
+    Status s = ValidateDatabaseName(bad);
+    EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT) << bad;
+    EXPECT_TRUE(Contains(s, "is not a valid database name")) << s.message();
+  }
+}
+
+TEST(StoreOpen, MissingStoreIsNotFound) {
+  TempDir tmp;
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(tmp.Sub("nothing"), StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+  EXPECT_TRUE(Contains(s, "store " + tmp.Sub("nothing") + " does not exist")) << s.message();
+  EXPECT_EQ(store, nullptr);
+  // An existing directory that holds no store is not one either, and is left untouched.
+  s = Store::Open(tmp.path(), StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+  EXPECT_TRUE(Contains(s, "holds no Cairn store")) << s.message();
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+}
+
+TEST(StoreOpen, CreatesThenReopens) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  std::unique_ptr<Store> store;
+  ASSERT_TRUE(Store::Open(dir, Creating(), &store).ok());
+  EXPECT_EQ(store->dir(), dir);
+  ASSERT_TRUE(store->CreateDatabase("a").ok());
+  store.reset();
+  ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+  std::vector<std::string> names;
+  ASSERT_TRUE(store->ListDatabases(&names).ok());
+  EXPECT_EQ(names, std::vector<std::string>{"a"});
+}
+
+TEST(StoreOpen, RefusesNonStoreDirectoriesAndFiles) {
+  TempDir tmp;
+  std::ofstream(tmp.Sub("file")) << "x";
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(tmp.path(), Creating(), &store);
+  EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT);
+  EXPECT_TRUE(Contains(s, "is not empty and is not a Cairn store")) << s.message();
+  s = Store::Open(tmp.Sub("file"), Creating(), &store);
+  EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT);
+  EXPECT_TRUE(Contains(s, "is not a directory")) << s.message();
+}
+
+TEST(StoreOpen, SecondOpenInTheSameProcessIsBusy) {
+  TempDir tmp;
+  std::unique_ptr<Store> a, b;
+  ASSERT_TRUE(Store::Open(tmp.Sub("s"), Creating(), &a).ok());
+  Status s = Store::Open(tmp.Sub("s"), Creating(), &b);
+  EXPECT_EQ(s.code(), CAIRN_BUSY);
+  EXPECT_TRUE(Contains(s, "store " + tmp.Sub("s") + " is in use by process " +
+                              std::to_string(getpid())))
+      << s.message();
+  a.reset();
+  EXPECT_TRUE(Store::Open(tmp.Sub("s"), StoreOptions(), &b).ok());
+}
+
+// Rewrites the store header behind the store's back.
+void WriteHeader(const std::string &dir, const std::string &value) {
+  rocksdb::DB *raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), dir + "/db", &raw).ok());
+  ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), StoreHeaderKey(), value).ok());
+  delete raw;
+}
+
+TEST(StoreOpen, BadMagicVersionOrPageSize) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  { std::unique_ptr<Store> s; ASSERT_TRUE(Store::Open(dir, Creating(), &s).ok()); }
+  StoreHeader h;
+  h.page_size = kPageSize;
+  h.format_version = kStoreFormatVersion + 1;
+  WriteHeader(dir, EncodeStoreHeader(h));
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_UNSUPPORTED);
+  EXPECT_TRUE(Contains(s, "format version 2")) << s.message();
+
+  h.format_version = kStoreFormatVersion;
+  h.page_size = 4096;
+  WriteHeader(dir, EncodeStoreHeader(h));
+  s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_UNSUPPORTED);
+  EXPECT_TRUE(Contains(s, "4096")) << s.message();
+
+  std::string bad = EncodeStoreHeader(StoreHeader{});
+  bad[5] ^= 0x20;  // in the magic number
+  WriteHeader(dir, bad);
+  s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s, "header of store")) << s.message();
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(Store::Open(tmp_.Sub("s"), Creating(), &store_).ok()); }
+  TempDir tmp_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(StoreTest, CreateListInfoDrop) {
+  DatabaseId a = 0, b = 0;
+  ASSERT_TRUE(store_->CreateDatabase("zeta", &a).ok());
+  ASSERT_TRUE(store_->CreateDatabase("alpha", &b).ok());
+  EXPECT_NE(a, b);
+  std::vector<std::string> names;
+  ASSERT_TRUE(store_->ListDatabases(&names).ok());
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha", "zeta"}));
+  DatabaseInfo info;
+  ASSERT_TRUE(store_->GetDatabaseInfo("zeta", &info).ok());
+  EXPECT_EQ(info.name, "zeta");
+  EXPECT_EQ(info.id, a);
+  EXPECT_EQ(info.page_count, 0u);
+  EXPECT_EQ(info.free_pages, 0u);
+  EXPECT_EQ(info.root, 0u);
+  EXPECT_EQ(info.type_count, 0u);
+  EXPECT_EQ(info.format_version, kStoreFormatVersion);
+  DatabaseId found = 0;
+  ASSERT_TRUE(store_->FindDatabase("zeta", &found).ok());
+  EXPECT_EQ(found, a);
+  ASSERT_TRUE(store_->DropDatabase("zeta").ok());
+  ASSERT_TRUE(store_->ListDatabases(&names).ok());
+  EXPECT_EQ(names, (std::vector<std::string>{"alpha"}));
+  // A new database of the same name is new: another id, empty.
+  DatabaseId again = 0;
+  ASSERT_TRUE(store_->CreateDatabase("zeta", &again).ok());
+  EXPECT_NE(again, a);
+}
+
+TEST_F(StoreTest, DefinitionErrors) {
+  ASSERT_TRUE(store_->CreateDatabase("db").ok());
+  Status s = store_->CreateDatabase("db");
+  EXPECT_EQ(s.code(), CAIRN_ALREADY_EXISTS);
+  EXPECT_TRUE(Contains(s, "database 'db' already exists in store")) << s.message();
+  s = store_->CreateDatabase("no good");
+  EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT);
+  s = store_->DropDatabase("missing");
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+  EXPECT_TRUE(Contains(s, "there is no database 'missing'")) << s.message();
+  DatabaseInfo info;
+  s = store_->GetDatabaseInfo("missing", &info);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+  DatabaseId id;
+  s = store_->FindDatabase("bad name", &id);
+  EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT);
+  CheckReport report;
+  s = store_->Check("missing", &report);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+}
+
+TEST_F(StoreTest, DropRemovesEverythingAndRefusesWhileInUse) {
+  DatabaseId id = 0;
+  ASSERT_TRUE(store_->CreateDatabase("db", &id).ok());
+  std::unique_ptr<Transaction> t;
+  ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+  PageNo p = 0;
+  ASSERT_TRUE(t->AllocatePage(id, &p).ok());
+  Status s = store_->DropDatabase("db");
+  EXPECT_EQ(s.code(), CAIRN_BUSY);
+  EXPECT_TRUE(Contains(s, "in use by 1 open transaction")) << s.message();
+  ASSERT_TRUE(t->Commit().ok());
+  ASSERT_TRUE(store_->DropDatabase("db").ok());
+  // The old id is gone for new transactions.
+  ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+  char buf[kPageSize];
+  s = t->ReadPage(id, 1, buf);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND);
+  EXPECT_TRUE(Contains(s, "no database #")) << s.message();
+  t->Abort();
+}
+
+TEST_F(StoreTest, CreateSurvivesReopen) {
+  ASSERT_TRUE(store_->CreateDatabase("kept").ok());
+  store_.reset();
+  ASSERT_TRUE(Store::Open(tmp_.Sub("s"), StoreOptions(), &store_).ok());
+  DatabaseInfo info;
+  ASSERT_TRUE(store_->GetDatabaseInfo("kept", &info).ok());
+  CheckReport report;
+  ASSERT_TRUE(store_->Check("kept", &report).ok());
+  EXPECT_TRUE(report.clean());
+}
+
+}  // namespace
+}  // namespace cairn::store
+
+namespace cairn::store {
+namespace {
+
+// Short-lived processes must not make the store's write-ahead log grow without bound (see
+// Store::Impl::ReleaseOldLogs).
+TEST(StoreOpen, WriteAheadLogsDoNotAccumulateAcrossOpens) {
+  cairn::test::TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  StoreOptions o;
+  o.create_if_missing = true;
+  for (int round = 0; round < 6; ++round) {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir, o, &store).ok());
+    ASSERT_TRUE(store->CreateDatabase("db" + std::to_string(round)).ok());
+  }
+  int logs = 0;
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/db")) {
+    if (e.path().extension() == ".log") ++logs;
+  }
+  EXPECT_LE(logs, 2);
+}
+
+}  // namespace
+}  // namespace cairn::store
