@@ -194,6 +194,9 @@ class Transaction {
   /* Allocates a page (a free one if any, else page_count + 1); it reads as zeros until written.
    * Locks the database's catalogue until the transaction ends. */
   Status AllocatePage(DatabaseId db, PageNo *page);
+  /* Allocates n consecutive pages, *first .. *first + n - 1, at the end of the database (free
+   * pages are not reused for runs); they read as zeros until written. Locks the catalogue. */
+  Status AllocatePageRun(DatabaseId db, uint64_t n, PageNo *first);
   /* Puts an in-use page on the free list. Locks the catalogue. */
   Status FreePage(DatabaseId db, PageNo page);
 
