@@ -15,42 +15,61 @@ using heap::PageInfo;
 using heap::PageKind;
 using heap::Space;
 
-CollectionResult Collector::Collect(const void *stack_top) {
+// --- Both modes --------------------------------------------------------------------------------
+
+void Collector::Begin() {
   result_ = CollectionResult{};
   result_.peak_pages = pages_.pages_in_use();
   copy_ = BumpRegion{};
   copy_stack_.clear();
   mark_stack_.clear();
   pinned_.clear();
-
+  stab_stack_.clear();
+  persistent_copy_.clear();
   base_ = pages_.base();
-  covered_ = uintptr_t(pages_.high_water()) * kPageSize;
-  table_ = &pages_.Info(0);
+  covered_ = uintptr_t(pages_.capacity()) * kPageSize;
+  table_ = pages_.table();
   Flip();
-  roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
+}
+
+CollectionResult Collector::Finish() {
   // Exact roots after every ambiguous root: a page pinned later must not have lost objects.
   roots_.ForEachExactSlot([this](void **slot) {
     if (*slot) *slot = Move(*slot);
   });
   Closure();
   copy_.Sync(pages_);
+  for (auto &[db, region] : persistent_copy_) region.Sync(pages_);
   FillDeadPinnedObjects();
   FreePrevious();
   pages_.RebuildFreeList();
   result_.copy_region = copy_;
+  outcome_ = nullptr;
   return result_;
 }
 
+CollectionResult Collector::Collect(const void *stack_top) {
+  Begin();
+  // Figure 4: modified persistent pages stay, and may reference transient objects.
+  pages_.ForEachTouchedPage([this](size_t i) {
+    const PageInfo &pi = table_[i];
+    if (pi.space == Space::kPrevious && pi.persistent() && pi.modified() &&
+        pi.kind != PageKind::kLargeTail)
+      Promote(i, true);
+  });
+  roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
+  return Finish();
+}
+
 void Collector::Flip() {
-  const size_t hwm = pages_.high_water();
-  for (size_t i = 0; i < hwm; i++) {
-    PageInfo &pi = pages_.Info(i);
+  pages_.ForEachTouchedPage([this](size_t i) {
+    PageInfo &pi = table_[i];
     if (pi.space == Space::kCurrent) {
       pi.space = Space::kPrevious;
       pi.flags &= uint8_t(~heap::kPagePinned);
       pi.scan = 0;
     }
-  }
+  });
 }
 
 void Collector::PinAmbiguous(uintptr_t word) {
@@ -59,11 +78,13 @@ void Collector::PinAmbiguous(uintptr_t word) {
   size_t i = off >> heap::kPageShift;
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return;
-  if (pi.kind != PageKind::kSmall) {  // a large object: its whole run, kept and scanned
+  if (pi.kind != PageKind::kSmall || pi.persistent()) {
+    // A large object's whole run, or a persistent page: kept whole, scanned if resident.
     if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-    if (pages_.Info(i).space != Space::kPrevious) return;
-    result_.pages_pinned += pages_.Info(i).run;
-    Promote(i);
+    const PageInfo &head = table_[i];
+    if (head.space != Space::kPrevious) return;
+    result_.pages_pinned += head.large() ? head.run : 1;
+    Promote(i, true);
     return;
   }
   if (pi.space == Space::kPrevious) PinPage(i);
@@ -104,6 +125,7 @@ void Collector::FillDeadPinnedObjects() {
   auto &registry = types::TypeRegistry::Get();
   for (const PinnedPage &pp : pinned_) {
     PageInfo &pi = pages_.Info(pp.index);
+    if (pi.persistent()) continue;  // made persistent in place: all of it persists
     char *page = pages_.PageAddress(pp.index);
     for (uint32_t o = 0; o < pi.used;) {
       void *ref = page + o + kWordSize;
@@ -117,36 +139,37 @@ void Collector::FillDeadPinnedObjects() {
   }
 }
 
-void Collector::Promote(size_t index) {
+void Collector::Promote(size_t index, bool scan) {
   PageInfo &pi = pages_.Info(index);
   assert(pi.space == Space::kPrevious && pi.kind != PageKind::kLargeTail);
   size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
   for (size_t k = 0; k < n; k++) pages_.Info(index + k).space = Space::kCurrent;
   result_.pages_promoted += n;
-  copy_stack_.push_back(uint32_t(index));
+  // A persistent page that is not resident has nothing to scan (and must not be read, P9).
+  if (scan && (!pi.persistent() || pi.resident())) copy_stack_.push_back(uint32_t(index));
 }
 
 inline void *Collector::Move(void *ref) {
   uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
-  if (off >= covered_) return ref;  // not a previous-space page (or not the heap: see verifier)
-  PageInfo &pi = table_[off >> heap::kPageShift];
+  if (off >= covered_) return ref;  // not the heap: the verifier reports it
+  size_t i = off >> heap::kPageShift;
+  PageInfo &pi = table_[i];
   if (pi.space != Space::kPrevious) {
     if (pi.flags & heap::kPagePinned) [[unlikely]]
-      MarkPinned(off >> heap::kPageShift, ref);
+      MarkPinned(i, ref);
     return ref;
   }
-  if (pi.kind != PageKind::kSmall) [[unlikely]] {
-    PromoteLarge(off >> heap::kPageShift);
-    return ref;
-  }
+  if (pi.kind != PageKind::kSmall || pi.persistent()) [[unlikely]]
+    return MoveSlow(ref, pi, i);
   uintptr_t header = heap::HeaderOf(ref);
   if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
   return Copy(ref, header);
 }
 
-void Collector::PromoteLarge(size_t index) {
-  const PageInfo &pi = pages_.Info(index);
-  Promote(pi.kind == PageKind::kLargeTail ? index - pi.run : index);
+void *Collector::MoveSlow(void *ref, PageInfo &pi, size_t index) {
+  // A large object or a persistent page: promoted, never copied.
+  Promote(pi.kind == PageKind::kLargeTail ? index - pi.run : index, true);
+  return ref;
 }
 
 void *Collector::Copy(void *ref, uintptr_t header) {
@@ -174,9 +197,9 @@ char *Collector::NewCopyPage(size_t bytes) {
   }
   size_t i = pages_.TakePage(Space::kCurrent);
   if (i == heap::kNoPage)
-    Fatal("out of memory during a collection: all %llu MiB of the heap's reservation are in use. "
-          "Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
-          static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));
+    Fatal("out of memory during a collection: all %llu MiB of the heap's transient arena are in "
+          "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
+          static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
   if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
   copy_.Start(pages_, i);
   char *dst = copy_.TryAlloc(bytes);
@@ -189,7 +212,7 @@ void Collector::ScanObject(const cairn_type *t, void *ref) {
     void *v = *slot;
     if (!v) return;
     void *moved = Move(v);
-    if (moved != v) *slot = moved;  // never write a slot that did not change
+    if (moved != v) *slot = moved;  // never write a slot that did not change (P9: clean pages)
   });
 }
 
@@ -241,15 +264,25 @@ void Collector::Closure() {
 }
 
 void Collector::FreePrevious() {
-  const size_t hwm = pages_.high_water();
-  for (size_t i = 0; i < hwm; i++) {
+  pages_.ForEachTouchedPage([this](size_t i) {
     PageInfo &pi = pages_.Info(i);
+    if (pi.kind == PageKind::kLargeTail) return;
     if (pi.space == Space::kPrevious) {
-      if (pi.kind != PageKind::kLargeTail) pages_.Release(i);
-    } else if (pi.space == Space::kCurrent && pi.kind != PageKind::kLargeTail) {
+      if (pi.persistent()) {
+        // Figure 4: a clean persistent page nothing reached gives up its frame.
+        assert(!pi.modified());
+        size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+        if (hooks_) hooks_->ForgetFrame(i);
+        if (pi.resident()) pages_.Discard(i, n);
+        if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kNone)
+          pages_.Protect(i, n, heap::Protection::kNone);
+        result_.frames_released += n;
+      }
+      pages_.Release(i);
+    } else if (pi.space == Space::kCurrent && (!pi.persistent() || pi.resident())) {
       result_.live_bytes += pi.used;
     }
-  }
+  });
 }
 
 }  // namespace cairn::gc

@@ -1,30 +1,52 @@
 // Collector: one mostly-copying collection (Bartlett; Figure 1 of
-// ../shared/papers/mostly-copying-persistence-pm3.txt).
+// ../shared/papers/mostly-copying-persistence-pm3.txt), with persistent pages handled as
+// Figure 4 describes, and stabilization (Figure 2) as the same closure run from the persistent
+// pages.
 //
+// Collect():
 //   1. Flip: every page in use moves from current to previous space (P4).
-//   2. Promote every page an ambiguous root points into back to current space and pin it (a
-//      large object's whole run, which is then scanned like a copy page). On a pinned small
-//      page only the object the root points into (interior pointers included) is marked live
-//      and pushed on the mark stack. Then update the exact roots.
-//   3. Closure: pop objects from the mark stack and pages from the copy stack and scan their
-//      reference slots through the descriptors. A referenced object in previous space is copied
-//      to the collector's current page (leaving a forwarding word) or, if large, its run is
-//      promoted; a referenced object on a pinned page is marked and pushed. Ends when both
-//      stacks are empty and the copy page is scanned.
-//   4. Turn the unmarked objects of pinned pages into fillers (P8); free every page still in
-//      previous space.
+//   2. Promote every modified persistent page (P9) and push it on the copy stack.
+//   3. Promote every page an ambiguous root points into back to current space. A transient
+//      small page is pinned: only the object the root points into (interior pointers included)
+//      is marked live and pushed on the mark stack. A large object's run and a persistent page
+//      are promoted whole and, if resident, pushed. Then update the exact roots.
+//   4. Closure: pop objects from the mark stack and pages from the copy stack and scan their
+//      reference slots through the descriptors. A referenced transient object in previous space
+//      is copied to the collector's current page (leaving a forwarding word), or its run is
+//      promoted if large; a referenced persistent page is promoted (and scanned if resident); a
+//      referenced object on a pinned page is marked and pushed. Ends when both stacks are empty
+//      and the copy page is scanned.
+//   5. Turn the unmarked objects of transient pinned pages into fillers (P8); give up the frames
+//      of persistent pages still in previous space (clean: nothing reached them); free every
+//      other page still in previous space.
 //
-// After Collect: P5 holds (no reference into previous space, no forwarding word in current
-// space); objects referenced by ambiguous roots have not moved and their pages are whole; every
-// other reachable object was copied or promoted; the collector's last copy page is handed back
-// (the mutator continues allocating in it).
+// Stabilize() (at commit and checkpoint):
+//   1. Flip; promote every persistent page (Figure 2, lines 18-21); push the modified ones on
+//      the stabilizer's stack.
+//   2. Ambiguous roots as in Collect.
+//   3. Stabilizer closure, from each database's root and its modified pages: a transient object
+//      they reach in previous space is copied into a new persistent page of that database
+//      (clustered in the order the scan reaches it); a transient page pinned by an ambiguous
+//      root, or a promoted large object, that they reach becomes persistent in place; a
+//      reference to another database's object is recorded as an error.
+//   4. Steps 3 (exact roots) to 5 of Collect for the transient objects.
+// After it, every modified persistent page references only persistent objects of its own
+// database (unless an error was recorded), ready to be unswizzled and written.
+//
+// After either: P5 holds (no reference into previous space, no forwarding word in current space);
+// objects referenced by ambiguous roots have not moved and nothing left their pages; the
+// collector's last transient copy page is handed back (the mutator continues allocating in it).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gc/bump_region.h"
+#include "gc/persist_hooks.h"
 #include "gc/roots.h"
 #include "heap/page_heap.h"
 
@@ -32,54 +54,94 @@ namespace cairn::gc {
 
 struct CollectionResult {
   uint64_t bytes_copied = 0;
-  uint64_t pages_promoted = 0;  // pinned pages plus large-object pages kept in place
+  uint64_t pages_promoted = 0;  // pinned pages plus large-object and persistent pages kept
   uint64_t pages_pinned = 0;    // pages pinned by ambiguous roots
   uint64_t live_bytes = 0;      // bytes in current-space pages afterwards
   uint64_t peak_pages = 0;      // the most pages in use at once during the collection
+  uint64_t frames_released = 0; // persistent frames given up (Figure 4)
   BumpRegion copy_region;       // where the collector stopped copying
+};
+
+// A database root for stabilization: the slot holding it (updated if its object moves).
+struct StabilizeRoot {
+  uint8_t db;
+  void **slot;
+};
+
+// What stabilization made persistent, for statistics (the paper's Figure 7) and for undoing it
+// if the commit fails.
+struct StabilizeOutcome {
+  Status status;                      // the first cross-database reference, or a store error
+  std::vector<size_t> made_persistent;  // pages (run heads) that became persistent
+  uint64_t pages_accurate = 0;        // new pages the stabilizer copied objects into
+  uint64_t pages_ambiguous = 0;       // pinned transient pages made persistent in place
+  uint64_t pages_large = 0;           // pages of large objects made persistent in place
+  struct TypeCount {
+    uint64_t objects = 0, bytes = 0;
+  };
+  std::unordered_map<const cairn_type *, TypeCount> per_type;  // objects made persistent
 };
 
 class Collector {
  public:
   Collector(heap::PageHeap &pages, const Roots &roots) : pages_(pages), roots_(roots) {}
+  void set_hooks(PersistHooks *hooks) { hooks_ = hooks; }
 
   // Runs one collection. stack_top is the lowest stack address to scan (the registers have been
   // spilled above it). The mutator's allocation page must have been retired first (P2).
   CollectionResult Collect(const void *stack_top);
+  // Runs one stabilization (see above).
+  CollectionResult Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
+                             StabilizeOutcome *outcome);
 
  private:
+  void Begin();
+  CollectionResult Finish();
   void Flip();
   void PinAmbiguous(uintptr_t word);
   void PinPage(size_t index);
   void MarkPinned(size_t index, void *ref);
   void FillDeadPinnedObjects();
-  void Promote(size_t index);
+  void Promote(size_t index, bool scan);
   inline void *Move(void *ref);
+  void *MoveSlow(void *ref, heap::PageInfo &pi, size_t index);
   void *Copy(void *ref, uintptr_t header);
-  void PromoteLarge(size_t index);
   char *NewCopyPage(size_t bytes);
   void ScanPage(size_t index);
   void ScanObject(const cairn_type *t, void *ref);
   void Closure();
   void FreePrevious();
 
+  // Stabilization.
+  void *StabilizeRef(void *ref, uint8_t db);
+  void MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous);
+  void *PersistentCopy(void *ref, uintptr_t header, uint8_t db);
+  void StabilizeScanPage(size_t index);
+  void StabilizerClosure();
+  void CountPersistent(const cairn_type *t, size_t bytes);
+
   heap::PageHeap &pages_;
   const Roots &roots_;
+  PersistHooks *hooks_ = nullptr;
   // Copies of the page heap's layout for the hot path, taken at the start of a collection.
-  // Pages taken during the collection lie beyond `covered_`; they are current, so Move leaves
-  // references into them alone either way.
   char *base_ = nullptr;
   uintptr_t covered_ = 0;
   heap::PageInfo *table_ = nullptr;
-  std::vector<uint32_t> copy_stack_;  // pages with objects still to scan
+
+  std::vector<uint32_t> copy_stack_;  // pages with objects still to scan (mover)
   std::vector<void *> mark_stack_;    // marked objects of pinned pages still to scan
   struct PinnedPage {
     size_t index;
     uint64_t marks[heap::kPageSize / heap::kWordSize / 64];  // one bit per word: live object
   };
-  std::vector<PinnedPage> pinned_;  // small pages pinned in this collection
+  std::vector<PinnedPage> pinned_;  // transient small pages pinned in this collection
   BumpRegion copy_;
   CollectionResult result_;
+
+  // Stabilization state.
+  std::vector<uint32_t> stab_stack_;  // persistent pages still to scan with the stabilizer
+  std::unordered_map<uint8_t, BumpRegion> persistent_copy_;  // per database
+  StabilizeOutcome *outcome_ = nullptr;
 };
 
 }  // namespace cairn::gc

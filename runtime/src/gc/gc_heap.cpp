@@ -103,29 +103,52 @@ char *GcHeap::AllocateLarge(size_t bytes) {
   return pages_.PageAddress(i);
 }
 
+struct GcHeap::Pending {
+  std::span<const StabilizeRoot> roots;
+  StabilizeOutcome *outcome = nullptr;  // null: an ordinary collection
+  uint64_t pause = 0;
+};
+
 // The stack is scanned from this function's frame up: everything above it, including the
-// registers CollectNow spilled, is seen; the collector's own frames below it are not.
-__attribute__((noinline)) void CollectWithStackTop(GcHeap *heap) {
-  heap->CollectFrom(__builtin_frame_address(0));
+// registers the entry points spilled, is seen; the collector's own frames below it are not.
+__attribute__((noinline)) void CollectWithStackTop(GcHeap *heap, GcHeap::Pending *p) {
+  heap->CollectFrom(__builtin_frame_address(0), p);
 }
 
 __attribute__((noinline)) void GcHeap::CollectNow() {
   std::jmp_buf regs;  // spills the callee-saved registers into this frame
   setjmp(regs);
   __builtin_unwind_init();  // ... all of them, whatever setjmp mangles
-  CollectWithStackTop(this);
+  Pending p;
+  CollectWithStackTop(this, &p);
   asm volatile("" : : "r"(&regs) : "memory");
 }
 
-void GcHeap::CollectFrom(const void *stack_top) {
+__attribute__((noinline)) uint64_t GcHeap::StabilizeNow(std::span<const StabilizeRoot> roots,
+                                                        StabilizeOutcome *outcome) {
+  std::jmp_buf regs;
+  setjmp(regs);
+  __builtin_unwind_init();
+  Pending p{roots, outcome, 0};
+  CollectWithStackTop(this, &p);
+  asm volatile("" : : "r"(&regs) : "memory");
+  return p.pause;
+}
+
+void GcHeap::CollectFrom(const void *stack_top, Pending *p) {
   if (collecting_) Fatal("a collection was started inside a collection");
   collecting_ = true;
   uint64_t t0 = NowNs();
   mutator_.Retire(pages_);
-  CollectionResult r = collector_.Collect(stack_top);
+  CollectionResult r = p->outcome ? collector_.Stabilize(stack_top, p->roots, p->outcome)
+                                  : collector_.Collect(stack_top);
   mutator_ = r.copy_region;  // continue allocating where the copying stopped
-  uint64_t pause = NowNs() - t0;
+  p->pause = NowNs() - t0;
+  collecting_ = false;
+  AfterCollection(r, p->pause);
+}
 
+void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   stats_.collections++;
   stats_.total_pause_ns += pause;
   if (pause > stats_.max_pause_ns) stats_.max_pause_ns = pause;
@@ -137,16 +160,15 @@ void GcHeap::CollectFrom(const void *stack_top) {
   since_last_ = 0;
   uint64_t grow = uint64_t(options_.growth_factor * double(r.live_bytes));
   trigger_ = grow > options_.min_trigger_bytes ? grow : options_.min_trigger_bytes;
-  collecting_ = false;
   if (options_.trace)
     std::fprintf(stderr,
                  "cairn gc #%llu: %.2f ms, copied %.1f KiB, promoted %llu pages (%llu pinned), "
-                 "live %.1f KiB, %zu pages in use, next after %.1f KiB\n",
+                 "live %.1f KiB, %zu pages in use, %llu frames released, next after %.1f KiB\n",
                  static_cast<unsigned long long>(stats_.collections), double(pause) / 1e6,
                  double(r.bytes_copied) / 1024, static_cast<unsigned long long>(r.pages_promoted),
                  static_cast<unsigned long long>(r.pages_pinned), double(r.live_bytes) / 1024,
-                 pages_.pages_in_use(), double(trigger_) / 1024);
-
+                 pages_.pages_in_use(), static_cast<unsigned long long>(r.frames_released),
+                 double(trigger_) / 1024);
   if (options_.verify) {
     size_t problems = Verify(20);
     if (problems)

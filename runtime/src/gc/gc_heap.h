@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "cairn/gc.h"
 #include "gc/bump_region.h"
@@ -55,6 +56,9 @@ class GcHeap {
   // A collection now, scanning the caller's stack and registers. Not inlined: it spills the
   // registers into its own frame.
   void CollectNow();
+  // A stabilization now (see gc/collector.h), likewise; returns its pause in nanoseconds.
+  uint64_t StabilizeNow(std::span<const StabilizeRoot> roots, StabilizeOutcome *outcome);
+  void SetPersistHooks(PersistHooks *hooks) { collector_.set_hooks(hooks); }
 
   // Writes the mutator's fill level into its page (P2) so the page table can be walked.
   void SyncAllocation() { mutator_.Sync(pages_); }
@@ -69,8 +73,10 @@ class GcHeap {
   explicit GcHeap(const HeapOptions &o) : options_(o), collector_(pages_, roots_) {}
   char *AllocateSlow(size_t bytes);
   char *AllocateLarge(size_t bytes);
-  void CollectFrom(const void *stack_top);
-  friend void CollectWithStackTop(GcHeap *heap);
+  struct Pending;  // what the entry points pass down to CollectFrom
+  void CollectFrom(const void *stack_top, Pending *p);
+  void AfterCollection(const CollectionResult &r, uint64_t pause);
+  friend void CollectWithStackTop(GcHeap *heap, Pending *p);
 
   static GcHeap *instance_;
   HeapOptions options_;

@@ -1,6 +1,8 @@
 #include "gc/verifier.h"
 
+#include <array>
 #include <cinttypes>
+#include <unordered_map>
 #include <cstdarg>
 #include <cstdio>
 #include <unordered_set>
@@ -22,14 +24,13 @@ namespace {
 class Verifier {
  public:
   Verifier(const heap::PageHeap &pages, const Roots &roots, size_t max_report)
-      : pages_(pages), roots_(roots), max_report_(max_report),
-        starts_((pages.high_water() * (kPageSize / kWordSize) + 63) / 64, 0) {}
+      : pages_(pages), roots_(roots), max_report_(max_report) {}
 
   size_t Run() {
-    for (size_t i = 0; i < pages_.high_water(); i++) CheckPage(i);
+    pages_.ForEachTouchedPage([this](size_t i) { CheckPage(i); });
     for (void *ref : objects_) CheckReferences(ref);
     roots_.ForEachExactSlot([this](void **slot) {
-      if (*slot && !IsObjectStart(*slot))
+      if (*slot && !IsObjectStart(*slot) && !IntoUnloadedFrame(*slot))
         Report("exact root at %p holds %p, which is not a live object", (void *)slot, *slot);
     });
     return problems_;
@@ -47,17 +48,23 @@ class Verifier {
     std::fputc('\n', stderr);
   }
 
-  size_t WordIndex(const void *p) const {
-    return (uintptr_t(p) - uintptr_t(pages_.base())) / kWordSize;
-  }
+  using PageStarts = std::array<uint64_t, kPageSize / kWordSize / 64>;
   void MarkStart(const void *ref) {
-    size_t w = WordIndex(ref);
-    starts_[w / 64] |= uint64_t{1} << (w % 64);
+    size_t w = (uintptr_t(ref) % kPageSize) / kWordSize;
+    starts_[pages_.IndexOf(ref)][w / 64] |= uint64_t{1} << (w % 64);
   }
   bool IsObjectStart(const void *ref) const {
     if (!pages_.Covers(ref) || uintptr_t(ref) % kWordSize) return false;
-    size_t w = WordIndex(ref);
-    return starts_[w / 64] >> (w % 64) & 1;
+    auto it = starts_.find(pages_.IndexOf(ref));
+    if (it == starts_.end()) return false;
+    size_t w = (uintptr_t(ref) % kPageSize) / kWordSize;
+    return it->second[w / 64] >> (w % 64) & 1;
+  }
+  // A reference into a persistent page that is not resident cannot be checked further (P9).
+  bool IntoUnloadedFrame(const void *ref) const {
+    if (!pages_.Covers(ref)) return false;
+    const PageInfo &pi = pages_.Info(pages_.IndexOf(ref));
+    return pi.space == Space::kCurrent && pi.persistent() && !pi.resident();
   }
 
   bool TypeOk(const cairn_type *t) {
@@ -101,6 +108,21 @@ class Verifier {
         Report("page %zu has an unknown space %d", i, int(pi.space));
         return;
     }
+    if (pi.persistent()) {
+      heap::Protection prot = heap::PageHeap::ProtectionOf(pi);
+      heap::Protection want = !pi.resident()  ? heap::Protection::kNone
+                              : pi.modified() ? heap::Protection::kReadWrite
+                                              : heap::Protection::kRead;
+      if (prot != want || (pi.modified() && !pi.resident()))
+        Report("persistent page %zu (database %u, page id %llu) is %s%s but its protection is "
+               "%d (P9)", i, pi.db, static_cast<unsigned long long>(
+                   const_cast<heap::PageHeap &>(pages_).PageId(i)),
+               pi.resident() ? "resident" : "not resident", pi.modified() ? ", modified" : "",
+               int(prot));
+      if (!pi.resident()) return;  // never read a page that is not loaded
+    } else if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kReadWrite) {
+      Report("transient page %zu is not read-write", i);
+    }
     if (pi.kind == PageKind::kLargeTail) {
       size_t head = i - pi.run;
       if (pi.run == 0 || pi.run > i || pages_.Info(head).kind != PageKind::kLargeHead ||
@@ -110,7 +132,7 @@ class Verifier {
       return;
     }
     if (pi.kind == PageKind::kLargeHead) {
-      if (pi.run == 0 || i + pi.run > pages_.high_water()) {
+      if (pi.run == 0 || i + pi.run > pages_.capacity()) {
         Report("page %zu is a large-object head with a bad run of %u pages (P3)", i, pi.run);
         return;
       }
@@ -152,11 +174,21 @@ class Verifier {
 
   void CheckReferences(void *ref) {
     const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    const PageInfo &from = pages_.Info(pages_.IndexOf(ref));
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       void *v = *slot;
-      if (v && !IsObjectStart(v))
+      if (!v) return;
+      if (!IsObjectStart(v) && !IntoUnloadedFrame(v)) {
         Report("object %p (type '%s') slot +%td holds %p, which is not a live object (P5)", ref,
                t->name, reinterpret_cast<char *>(slot) - static_cast<char *>(ref), v);
+        return;
+      }
+      if (from.persistent() && !from.modified()) {
+        const PageInfo &to = pages_.Info(pages_.IndexOf(v));
+        if (to.db != from.db)
+          Report("clean persistent object %p (type '%s', database %u) refers to %p in %s (P9)",
+                 ref, t->name, from.db, v, to.db ? "another database" : "a transient page");
+      }
     });
   }
 
@@ -164,7 +196,7 @@ class Verifier {
   const Roots &roots_;
   size_t max_report_;
   size_t problems_ = 0;
-  std::vector<uint64_t> starts_;  // one bit per heap word: an object's payload starts here
+  std::unordered_map<size_t, PageStarts> starts_;  // per page, one bit per word: a payload start
   std::vector<void *> objects_;
   std::unordered_set<const cairn_type *> known_;
 };

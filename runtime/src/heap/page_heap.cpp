@@ -3,8 +3,11 @@
 #include <sys/mman.h>
 
 #include <cassert>
+#include <cerrno>
 #include <cstring>
 #include <string>
+
+#include "util/fatal.h"
 
 namespace cairn::heap {
 
@@ -16,11 +19,25 @@ void *MapNoReserve(size_t bytes) {
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? nullptr : p;
 }
+
+int ProtFlags(Protection p) {
+  switch (p) {
+    case Protection::kReadWrite: return PROT_READ | PROT_WRITE;
+    case Protection::kRead: return PROT_READ;
+    case Protection::kNone: return PROT_NONE;
+  }
+  return PROT_NONE;
+}
+
+uint8_t ProtBits(Protection p) {
+  return p == Protection::kRead ? kPageProtRead : p == Protection::kNone ? kPageProtNone : 0;
+}
 }  // namespace
 
 PageHeap::~PageHeap() {
   if (mapping_) munmap(mapping_, mapping_bytes_);
   if (table_) munmap(table_, table_bytes_);
+  if (page_ids_) munmap(page_ids_, ids_bytes_);
 }
 
 Status PageHeap::Reserve(uint64_t bytes) {
@@ -31,8 +48,11 @@ Status PageHeap::Reserve(uint64_t bytes) {
     void *m = MapNoReserve(map_bytes);
     if (!m) continue;
     void *t = MapNoReserve(pages * sizeof(PageInfo));
-    if (!t) {
+    void *ids = MapNoReserve(pages * sizeof(uint64_t));
+    if (!t || !ids) {
       munmap(m, map_bytes);
+      if (t) munmap(t, pages * sizeof(PageInfo));
+      if (ids) munmap(ids, pages * sizeof(uint64_t));
       continue;
     }
     mapping_ = m;
@@ -42,6 +62,11 @@ Status PageHeap::Reserve(uint64_t bytes) {
     capacity_ = pages;
     table_ = static_cast<PageInfo *>(t);  // zero-filled: every page free (P1, P6)
     table_bytes_ = pages * sizeof(PageInfo);
+    page_ids_ = static_cast<uint64_t *>(ids);
+    ids_bytes_ = pages * sizeof(uint64_t);
+    arenas_[0].start = arenas_[0].hwm = 0;
+    arenas_[0].end = arenas_[1].start = arenas_[1].hwm = pages / 2;
+    arenas_[1].end = pages;
     return Status::Ok();
   }
   return Status(CAIRN_OUT_OF_MEMORY,
@@ -53,6 +78,7 @@ Status PageHeap::Reserve(uint64_t bytes) {
 void PageHeap::Claim(size_t index, Space space) {
   PageInfo &pi = table_[index];
   assert(pi.space == Space::kFree);
+  if (ProtectionOf(pi) != Protection::kReadWrite) Protect(index, 1, Protection::kReadWrite);
   if (pi.flags & kPageDirty) std::memset(PageAddress(index), 0, kPageSize);  // P7
   pi = PageInfo{};
   pi.space = space;
@@ -60,29 +86,31 @@ void PageHeap::Claim(size_t index, Space space) {
   in_use_++;
 }
 
-size_t PageHeap::TakePage(Space space) {
-  while (!free_.empty()) {
-    size_t i = free_.back();
-    free_.pop_back();
+size_t PageHeap::TakePage(Space space, Arena arena) {
+  ArenaState &a = arenas_[size_t(arena)];
+  while (!a.free.empty()) {
+    size_t i = a.free.back();
+    a.free.pop_back();
     if (table_[i].space != Space::kFree) continue;  // taken since by a run
     Claim(i, space);
     return i;
   }
-  if (hwm_ == capacity_) return kNoPage;
-  size_t i = hwm_++;
+  if (a.hwm == a.end) return kNoPage;
+  size_t i = a.hwm++;
   Claim(i, space);
   return i;
 }
 
-size_t PageHeap::TakeRun(size_t n, Space space) {
-  assert(n >= 1);
+size_t PageHeap::FindRun(ArenaState &a, size_t n) {
   size_t start = kNoPage;
-  if (n < smallest_failed_run_ && hwm_ > 0) {
+  size_t span = a.hwm - a.start;
+  if (n < a.smallest_failed_run && span > 0) {
     // Next-fit over the pages below the high water mark, one full turn at most.
-    size_t scanned = 0, i = run_rover_ < hwm_ ? run_rover_ : 0, len = 0;
-    while (scanned < hwm_ + n) {
-      if (i == hwm_) {  // wrap: a run may not cross the end
-        i = 0;
+    size_t scanned = 0, len = 0;
+    size_t i = a.rover >= a.start && a.rover < a.hwm ? a.rover : a.start;
+    while (scanned < span + n) {
+      if (i == a.hwm) {  // wrap: a run may not cross the end
+        i = a.start;
         len = 0;
       }
       if (table_[i].space == Space::kFree) {
@@ -96,14 +124,21 @@ size_t PageHeap::TakeRun(size_t n, Space space) {
       i++;
       scanned++;
     }
-    if (start == kNoPage) smallest_failed_run_ = n;
+    if (start == kNoPage) a.smallest_failed_run = n;
   }
   if (start == kNoPage) {
-    if (capacity_ - hwm_ < n) return kNoPage;
-    start = hwm_;
-    hwm_ += n;
+    if (a.end - a.hwm < n) return kNoPage;
+    start = a.hwm;
+    a.hwm += n;
   }
-  run_rover_ = start + n;
+  a.rover = start + n;
+  return start;
+}
+
+size_t PageHeap::TakeRun(size_t n, Space space, Arena arena) {
+  assert(n >= 1);
+  size_t start = FindRun(arenas_[size_t(arena)], n);
+  if (start == kNoPage) return kNoPage;
   for (size_t k = 0; k < n; k++) Claim(start + k, space);
   table_[start].kind = PageKind::kLargeHead;
   table_[start].run = uint32_t(n);
@@ -114,23 +149,90 @@ size_t PageHeap::TakeRun(size_t n, Space space) {
   return start;
 }
 
+size_t PageHeap::TakeReservedFrames(size_t n) {
+  ArenaState &a = arenas_[size_t(Arena::kPersistent)];
+  size_t start = kNoPage;
+  if (n == 1) {
+    while (!a.free.empty() && start == kNoPage) {
+      size_t i = a.free.back();
+      a.free.pop_back();
+      if (table_[i].space == Space::kFree) start = i;
+    }
+    if (start == kNoPage) {
+      if (a.hwm == a.end) return kNoPage;
+      start = a.hwm++;
+    }
+  } else {
+    start = FindRun(a, n);
+    if (start == kNoPage) return kNoPage;
+  }
+  bool all_none = true;
+  for (size_t k = 0; k < n; k++) {
+    PageInfo &pi = table_[start + k];
+    if (ProtectionOf(pi) != Protection::kNone) all_none = false;
+    uint8_t prot = pi.flags & kPageProtMask;
+    pi = PageInfo{};
+    pi.space = Space::kCurrent;
+    pi.flags = uint8_t(kPageDirty | prot);
+    pi.kind = n == 1 ? PageKind::kSmall : k == 0 ? PageKind::kLargeHead : PageKind::kLargeTail;
+    pi.run = n == 1 ? 0 : k == 0 ? uint32_t(n) : uint32_t(k);
+    in_use_++;
+  }
+  if (!all_none) Protect(start, n, Protection::kNone);
+  return start;
+}
+
 void PageHeap::Release(size_t index) {
   PageInfo &pi = table_[index];
   assert(pi.space != Space::kFree && pi.kind != PageKind::kLargeTail);
   size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
   for (size_t k = 0; k < n; k++) {
+    uint8_t prot = table_[index + k].flags & kPageProtMask;
     table_[index + k] = PageInfo{};
-    table_[index + k].flags = kPageDirty;
+    table_[index + k].flags = uint8_t(kPageDirty | prot);
+    page_ids_[index + k] = 0;
   }
   in_use_ -= n;
 }
 
 void PageHeap::RebuildFreeList() {
-  free_.clear();
-  for (size_t i = hwm_; i-- > 0;)
-    if (table_[i].space == Space::kFree) free_.push_back(uint32_t(i));
-  smallest_failed_run_ = SIZE_MAX;
-  run_rover_ = 0;
+  for (ArenaState &a : arenas_) {
+    a.free.clear();
+    for (size_t i = a.hwm; i-- > a.start;)
+      if (table_[i].space == Space::kFree) a.free.push_back(uint32_t(i));
+    a.smallest_failed_run = SIZE_MAX;
+    a.rover = a.start;
+  }
+}
+
+size_t PageHeap::BoundariesAround(size_t index, size_t n) const {
+  size_t lo = index > 0 ? index - 1 : 0;
+  size_t hi = index + n < capacity_ ? index + n : capacity_ - 1;
+  size_t count = 0;
+  for (size_t i = lo; i < hi; i++)
+    if ((table_[i].flags & kPageProtMask) != (table_[i + 1].flags & kPageProtMask)) count++;
+  return count;
+}
+
+void PageHeap::Protect(size_t index, size_t n, Protection prot) {
+  size_t before = BoundariesAround(index, n);
+  if (mprotect(PageAddress(index), n * kPageSize, ProtFlags(prot)) != 0) {
+    int e = errno;
+    Fatal("could not change the protection of %zu heap page(s) at %p: %s. %s", n,
+          static_cast<void *>(PageAddress(index)), std::strerror(e),
+          e == ENOMEM ? "The process has reached the kernel's limit on memory mappings "
+                        "(vm.max_map_count); see docs/persistence.md"
+                      : "");
+  }
+  for (size_t k = 0; k < n; k++) {
+    PageInfo &pi = table_[index + k];
+    pi.flags = uint8_t((pi.flags & ~kPageProtMask) | ProtBits(prot));
+  }
+  boundaries_ = boundaries_ - before + BoundariesAround(index, n);
+}
+
+void PageHeap::Discard(size_t index, size_t n) {
+  madvise(PageAddress(index), n * kPageSize, MADV_DONTNEED);
 }
 
 }  // namespace cairn::heap

@@ -1,8 +1,12 @@
-// PageHeap: the reserved range of heap pages, its page table, and the pages' free list.
+// PageHeap: the reserved range of heap pages, its page table, and the pages' free lists.
 //
-// Mechanism only: which page is free, taken or released. What a collection does with the pages
-// (the policy) lives in gc/. The range is reserved once (readable and writable, MAP_NORESERVE:
-// untouched pages cost no memory) and never moves, so a page's number is (address - base) >> 13.
+// Mechanism only: which page is free, taken or released, and each page's protection. What a
+// collection does with the pages (the policy) lives in gc/. The range is reserved once (readable
+// and writable, MAP_NORESERVE: untouched pages cost no memory) and never moves, so a page's
+// number is (address - base) >> 13. It is cut in two arenas (P10): transient pages grow from the
+// bottom of the lower half, persistent frames from the bottom of the upper half, so that the
+// protections of persistent frames (none, read, read-write) do not interleave with transient
+// pages and split the kernel's mapping into more pieces than needed.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +19,9 @@
 namespace cairn::heap {
 
 inline constexpr size_t kNoPage = SIZE_MAX;
+
+enum class Arena : uint8_t { kTransient = 0, kPersistent = 1 };
+enum class Protection : uint8_t { kReadWrite, kRead, kNone };
 
 class PageHeap {
  public:
@@ -29,44 +36,85 @@ class PageHeap {
 
   char *base() const { return base_; }
   size_t capacity() const { return capacity_; }  // pages reserved
-  size_t high_water() const { return hwm_; }      // pages ever used (P6)
   uint64_t reserved_bytes() const { return uint64_t(capacity_) * kPageSize; }
 
-  // True if p points into a page below the high water mark (used now or before).
+  // True if p points into the reservation (the page may be free).
   bool Covers(const void *p) const {
-    return uintptr_t(p) - uintptr_t(base_) < uintptr_t(hwm_) * kPageSize;
+    return uintptr_t(p) - uintptr_t(base_) < uintptr_t(capacity_) * kPageSize;
   }
   size_t IndexOf(const void *p) const { return (uintptr_t(p) - uintptr_t(base_)) >> kPageShift; }
   char *PageAddress(size_t index) const { return base_ + (index << kPageShift); }
   PageInfo &Info(size_t index) { return table_[index]; }
   const PageInfo &Info(size_t index) const { return table_[index]; }
+  PageInfo *table() { return table_; }
+  Arena ArenaOf(size_t index) const {
+    return index < arenas_[1].start ? Arena::kTransient : Arena::kPersistent;
+  }
 
-  // Takes one free page into `space` as an empty small page, zero-filled. kNoPage when full.
-  size_t TakePage(Space space);
-  // Takes a run of n free pages for a large object (P3), zero-filled. kNoPage when no run fits.
-  size_t TakeRun(size_t n, Space space);
-  // Frees a page or, given a large head, its whole run (P1). Contents are left (P7).
+  // Calls f(index) for every page that has ever been used (P6), in order.
+  template <class F>
+  void ForEachTouchedPage(F &&f) const {
+    for (const ArenaState &a : arenas_)
+      for (size_t i = a.start; i < a.hwm; i++) f(i);
+  }
+
+  // Takes one free page into `space` as an empty small page, zero-filled and read-write.
+  // kNoPage when the arena is full.
+  size_t TakePage(Space space, Arena arena = Arena::kTransient);
+  // Takes a run of n free pages for a large object (P3), zero-filled and read-write.
+  size_t TakeRun(size_t n, Space space, Arena arena = Arena::kTransient);
+  // Takes a frame (or a run of n) for a persistent page that is not loaded yet: protection none,
+  // contents undefined. kNoPage when the arena is full.
+  size_t TakeReservedFrames(size_t n);
+  // Frees a page or, given a large head, its whole run (P1). Contents and protection are left
+  // (P7); pages of the persistent arena keep protection none while free.
   void Release(size_t index);
-  // Rebuilds the free list from the page table, lowest pages first; called after a collection.
+  // Rebuilds the free lists from the page table, lowest pages first; called after a collection.
   void RebuildFreeList();
 
+  // Changes the protection of pages [index, index + n) (one mprotect) and records it in their
+  // flags. Fatal if the system refuses (beyond the mapping limit, see docs/persistence.md).
+  void Protect(size_t index, size_t n, Protection prot);
+  // Gives the memory of pages [index, index + n) back to the system (they read as zero after).
+  void Discard(size_t index, size_t n);
+  static Protection ProtectionOf(const PageInfo &pi) {
+    return pi.flags & kPageProtNone   ? Protection::kNone
+           : pi.flags & kPageProtRead ? Protection::kRead
+                                      : Protection::kReadWrite;
+  }
+  // Places where the protection changes from one page to the next: about the number of pieces
+  // the kernel keeps for the heap's mapping, minus one.
+  size_t protection_boundaries() const { return boundaries_; }
+
+  // The page id of a persistent frame in its database (meaningful when Info(i).db != 0).
+  uint64_t &PageId(size_t index) { return page_ids_[index]; }
+
   size_t pages_in_use() const { return in_use_; }
-  size_t free_pages_below_high_water() const { return hwm_ - in_use_; }
+  size_t free_pages_below_high_water() const {
+    return arenas_[0].hwm - arenas_[0].start + arenas_[1].hwm - arenas_[1].start - in_use_;
+  }
 
  private:
+  struct ArenaState {
+    size_t start = 0, end = 0, hwm = 0;
+    std::vector<uint32_t> free;              // free pages below hwm, lowest at the back
+    size_t rover = 0;                        // next-fit position for runs
+    size_t smallest_failed_run = SIZE_MAX;  // no free run this long exists below hwm
+  };
   void Claim(size_t index, Space space);
+  size_t FindRun(ArenaState &a, size_t n);
+  size_t BoundariesAround(size_t index, size_t n) const;
 
   char *base_ = nullptr;
   size_t capacity_ = 0;
-  size_t hwm_ = 0;
   size_t in_use_ = 0;
+  size_t boundaries_ = 0;
+  ArenaState arenas_[2];
   PageInfo *table_ = nullptr;
-  size_t table_bytes_ = 0;
+  uint64_t *page_ids_ = nullptr;
+  size_t table_bytes_ = 0, ids_bytes_ = 0;
   void *mapping_ = nullptr;
   size_t mapping_bytes_ = 0;
-  std::vector<uint32_t> free_;   // free pages below hwm, popped from the back (lowest first)
-  size_t run_rover_ = 0;         // next-fit position for runs
-  size_t smallest_failed_run_ = SIZE_MAX;  // no free run this long exists below hwm
 };
 
 }  // namespace cairn::heap

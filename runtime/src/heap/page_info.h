@@ -26,7 +26,14 @@
 //   P8. A small page pinned by an ambiguous root keeps every object at its address. After the
 //       collection its objects that nothing reached (no root, no live reference) are fillers:
 //       their header names a pointer-free descriptor of the same size, so the page stays walkable
-//       and dead objects keep nothing else alive.
+//       and dead objects keep nothing else alive. (Persistent pages are never filled.)
+//   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the
+//       first touch faults it in), resident-clean (resident, protection read-only: the first
+//       write traps and marks it modified), resident-modified (resident, modified, read-write).
+//       A clean persistent page references only persistent objects of its own database. The
+//       collector never reads a page that is not resident and never writes a clean one.
+//   P10. Persistent frames come from the persistent arena (the upper half of the reservation),
+//       except transient pages made persistent in place by the stabilizer.
 #pragma once
 
 #include <cstddef>
@@ -48,15 +55,20 @@ enum class Space : uint8_t { kFree = 0, kCurrent = 1, kPrevious = 2 };
 enum class PageKind : uint8_t { kSmall = 0, kLargeHead = 1, kLargeTail = 2 };
 
 enum PageFlags : uint8_t {
-  kPagePinned = 1 << 0,  // a small page promoted by an ambiguous root in the last collection
-  kPageDirty = 1 << 1,   // has held data since it was reserved (P7)
+  kPagePinned = 1 << 0,    // a small page promoted by an ambiguous root in the last collection
+  kPageDirty = 1 << 1,     // has held data since it was reserved (P7)
+  kPageResident = 1 << 2,  // persistent: its contents are loaded and swizzled (P9)
+  kPageModified = 1 << 3,  // persistent: written since the last commit, or new (P9)
+  kPageProtRead = 1 << 4,  // its protection is read-only (else read-write, or none)
+  kPageProtNone = 1 << 5,  // its protection is none: any access traps
 };
+inline constexpr uint8_t kPageProtMask = kPageProtRead | kPageProtNone;
 
 struct PageInfo {
   Space space;
   PageKind kind;
   uint8_t flags;
-  uint8_t unused;
+  uint8_t db;     // 0: transient; else the open database (1..255) this persistent page is of
   uint32_t used;  // small: end of the last object; large head: the object's bytes
   uint32_t run;   // large head: pages in the run; large tail: pages back to the head
   uint32_t scan;  // the collector's scan position in this page (bytes); for a page pinned in
@@ -64,6 +76,9 @@ struct PageInfo {
 
   bool pinned() const { return flags & kPagePinned; }
   bool large() const { return kind != PageKind::kSmall; }
+  bool persistent() const { return db != 0; }
+  bool resident() const { return flags & kPageResident; }
+  bool modified() const { return flags & kPageModified; }
 };
 static_assert(sizeof(PageInfo) == 16);
 

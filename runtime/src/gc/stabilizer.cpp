@@ -1,0 +1,198 @@
+// Collector::Stabilize: the closure from the persistent pages that makes whatever they reach
+// persistent (Figure 2 of ../shared/papers/mostly-copying-persistence-pm3.txt). See collector.h.
+#include <cassert>
+
+#include "gc/collector.h"
+#include "heap/object.h"
+#include "util/fatal.h"
+
+namespace cairn::gc {
+
+using heap::kPageSize;
+using heap::kWordSize;
+using heap::PageInfo;
+using heap::PageKind;
+using heap::Space;
+
+CollectionResult Collector::Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
+                                      StabilizeOutcome *outcome) {
+  outcome_ = outcome;
+  Begin();
+  // Figure 2, lines 18-21: every persistent page stays. The modified ones (the only ones that may
+  // reference transient objects, P9) are where the closure starts.
+  pages_.ForEachTouchedPage([this](size_t i) {
+    const PageInfo &pi = table_[i];
+    if (pi.space != Space::kPrevious || !pi.persistent() || pi.kind == PageKind::kLargeTail)
+      return;
+    Promote(i, false);
+    if (pi.modified()) stab_stack_.push_back(uint32_t(i));
+  });
+  roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
+  for (const StabilizeRoot &r : roots)
+    if (*r.slot) *r.slot = StabilizeRef(*r.slot, r.db);
+  StabilizerClosure();
+  return Finish();
+}
+
+void *Collector::StabilizeRef(void *ref, uint8_t db) {
+  uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
+  if (off >= covered_) return ref;
+  size_t i = off >> heap::kPageShift;
+  PageInfo &pi = table_[i];
+  if (pi.space == Space::kFree) return ref;  // not an object: the verifier reports it
+  size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+  if (pi.persistent()) {
+    if (pi.db != db && outcome_->status.ok())
+      outcome_->status = Status(
+          CAIRN_INVALID_ARGUMENT,
+          "an object of database '" + hooks_->DatabaseName(db) + "' refers to an object of "
+              "database '" + hooks_->DatabaseName(pi.db) + "'; references between databases are "
+              "not supported: the commit is refused and nothing of it was written (abort the "
+              "transaction, then keep each database's objects apart)");
+    return ref;
+  }
+  if (pi.space == Space::kPrevious) {
+    if (pi.kind != PageKind::kSmall) {
+      Promote(head, false);
+      MakePersistentInPlace(head, db, false);
+      return ref;
+    }
+    uintptr_t header = heap::HeaderOf(ref);
+    if (heap::IsForwarded(header)) {
+      // Already copied into some database's page by this stabilization.
+      return StabilizeRef(heap::ForwardedTo(header), db);
+    }
+    return PersistentCopy(ref, header, db);
+  }
+  // A transient page in current space: pinned by an ambiguous root, or a large object promoted
+  // by one. It cannot be copied, so it becomes persistent where it is.
+  MakePersistentInPlace(head, db, table_[head].kind == PageKind::kSmall);
+  return ref;
+}
+
+void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
+  PageInfo &h = table_[head];
+  size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  Status s = hooks_->AssignPageIds(db, head, n);
+  if (!s.ok()) {
+    if (outcome_->status.ok()) outcome_->status = s;
+    return;
+  }
+  for (size_t k = 0; k < n; k++) {
+    table_[head + k].db = db;
+    table_[head + k].flags |= heap::kPageResident | heap::kPageModified;
+    // No longer pinned-and-marked: all of it persists, and `scan` is a scan position again.
+    table_[head + k].flags &= uint8_t(~heap::kPagePinned);
+  }
+  outcome_->made_persistent.push_back(head);
+  if (ambiguous) outcome_->pages_ambiguous++;
+  else outcome_->pages_large += n;
+  // Everything on the page persists now, whatever was marked.
+  char *page = pages_.PageAddress(head);
+  uint32_t end = h.kind == PageKind::kLargeHead ? kWordSize : h.used;
+  for (uint32_t o = 0; o < end;) {
+    void *ref = page + o + kWordSize;
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    size_t bytes = heap::ObjectBytes(t, ref);
+    CountPersistent(t, bytes);
+    o += uint32_t(bytes);
+  }
+  h.scan = 0;
+  stab_stack_.push_back(uint32_t(head));
+}
+
+void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
+  const cairn_type *t = heap::TypeOfHeader(header);
+  size_t bytes = heap::ObjectBytes(t, ref);
+  BumpRegion &region = persistent_copy_[db];
+  char *dst = region.TryAlloc(bytes);
+  if (!dst) {
+    region.Retire(pages_);
+    size_t i = pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
+    if (i == heap::kNoPage)
+      Fatal("out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
+            "CAIRN_HEAP_RESERVE_MB higher.",
+            static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
+    Status s = hooks_->AssignPageIds(db, i, 1);
+    if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
+    PageInfo &pi = table_[i];
+    pi.db = db;
+    pi.flags |= heap::kPageResident | heap::kPageModified;
+    outcome_->made_persistent.push_back(i);
+    outcome_->pages_accurate++;
+    if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
+    region.Start(pages_, i);
+    stab_stack_.push_back(uint32_t(i));
+    dst = region.TryAlloc(bytes);
+    assert(dst);
+  }
+  const uintptr_t *from = reinterpret_cast<const uintptr_t *>(ref) - 1;
+  uintptr_t *to = reinterpret_cast<uintptr_t *>(dst);
+  to[0] = header;
+  for (size_t w = 1, n = bytes / kWordSize; w < n; w++) to[w] = from[w];
+  void *moved = dst + kWordSize;
+  heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
+  result_.bytes_copied += bytes;
+  CountPersistent(t, bytes);
+  return moved;
+}
+
+void Collector::CountPersistent(const cairn_type *t, size_t bytes) {
+  StabilizeOutcome::TypeCount &c = outcome_->per_type[t];
+  c.objects++;
+  c.bytes += bytes;
+}
+
+void Collector::StabilizeScanPage(size_t index) {
+  PageInfo &pi = table_[index];
+  const uint8_t db = pi.db;
+  char *base = pages_.PageAddress(index);
+  auto stabilize_slots = [&](const cairn_type *t, void *ref) {
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      void *v = *slot;
+      if (!v) return;
+      void *moved = StabilizeRef(v, db);
+      if (moved != v) *slot = moved;
+    });
+  };
+  if (pi.kind == PageKind::kLargeHead) {
+    void *ref = base + kWordSize;
+    if (pi.scan == 0) stabilize_slots(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+    pi.scan = pi.used;
+    return;
+  }
+  auto it = persistent_copy_.find(db);
+  for (;;) {
+    // A page being copied into grows while it is scanned.
+    const BumpRegion *region = it != persistent_copy_.end() ? &it->second : nullptr;
+    uint32_t end = region && region->page == index ? uint32_t(region->ptr - base) : pi.used;
+    if (pi.scan >= end) break;
+    void *ref = base + pi.scan + kWordSize;
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    pi.scan += uint32_t(heap::ObjectBytes(t, ref));
+    stabilize_slots(t, ref);
+    it = persistent_copy_.find(db);  // the map may have grown
+  }
+}
+
+void Collector::StabilizerClosure() {
+  for (;;) {
+    if (!stab_stack_.empty()) {
+      size_t i = stab_stack_.back();
+      stab_stack_.pop_back();
+      StabilizeScanPage(i);
+      continue;
+    }
+    bool more = false;
+    for (auto &[db, region] : persistent_copy_) {
+      if (region.page == heap::kNoPage) continue;
+      if (table_[region.page].scan < uint32_t(region.ptr - pages_.PageAddress(region.page))) {
+        stab_stack_.push_back(uint32_t(region.page));
+        more = true;
+      }
+    }
+    if (!more) break;
+  }
+}
+
+}  // namespace cairn::gc
