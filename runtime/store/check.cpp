@@ -2,6 +2,7 @@
 // from one snapshot and verifies invariants S1-S4 of cairn/store.h.
 #include <rocksdb/iterator.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <vector>
@@ -87,73 +88,98 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   }
   report->page_count = r.page_count;
 
-  // S1, S2, S3: every page 1..page_count is stored (and verifies) or free, not both.
-  enum : uint8_t { kUnseen = 0, kStored = 1, kFree = 2 };
-  std::vector<uint8_t> seen(static_cast<size_t>(r.page_count) + 1, kUnseen);
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
-  auto scan = [&](KeyKind kind, auto &&visit) -> Status {
-    std::string prefix = DatabasePrefix(kind, id);
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+  // S1, S2, S3: every page 1..page_count is stored (and verifies) or free, not both. The 'P'
+  // and 'F' keys are both in page order, so one merged walk finds gaps and overlaps without
+  // memory per page.
+  std::unique_ptr<rocksdb::Iterator> pages(db->NewIterator(ro)), frees(db->NewIterator(ro));
+  const std::string page_prefix = DatabasePrefix(KeyKind::kPage, id);
+  const std::string free_prefix = DatabasePrefix(KeyKind::kFree, id);
+  pages->Seek(page_prefix);
+  frees->Seek(free_prefix);
+  constexpr uint64_t kEnd = ~uint64_t{0};
+  auto current = [&](rocksdb::Iterator *it, const std::string &prefix) -> uint64_t {
+    while (it->Valid() && it->key().starts_with(prefix)) {
       uint64_t n = 0;
-      if (!ParseKeyNumber(View(it->key()), &n)) {
-        audit.Problem("a key of kind '" + std::string(1, static_cast<char>(kind)) +
-                      "' has a bad length (" + std::to_string(it->key().size()) + " bytes)");
-        continue;
-      }
-      visit(n, View(it->value()));
+      if (ParseKeyNumber(View(it->key()), &n)) return n;
+      audit.Problem("a key of kind '" + prefix.substr(0, 1) + "' has a bad length (" +
+                    std::to_string(it->key().size()) + " bytes)");
+      it->Next();
     }
-    if (!it->status().ok()) {
-      // RocksDB's own block checksums failed: name the key being read when we can.
-      uint64_t n = 0;
-      std::string where = it->Valid() && ParseKeyNumber(View(it->key()), &n)
-                              ? " near page " + std::to_string(n)
-                              : std::string();
-      audit.Problem("reading " + Quoted(name) + where + ": " +
-                    FromRocks(it->status(), "the store's files").message());
-    }
-    return Status::Ok();
+    return kEnd;
   };
-  Status s = scan(KeyKind::kPage, [&](uint64_t page, std::string_view v) {
-    ++report->pages_read;
-    if (page == 0 || page > r.page_count) {
-      audit.Problem("page " + std::to_string(page) + " is stored but outside 1.." +
+  auto missing = [&](uint64_t from, uint64_t to) {
+    if (from == to) {
+      audit.Problem("page " + std::to_string(from) + " is missing: neither stored nor free (S2)");
+    } else if (from < to) {
+      audit.Problem("pages " + std::to_string(from) + " to " + std::to_string(to) +
+                    " are missing: neither stored nor free (S2)");
+    }
+  };
+  uint64_t expect = 1;
+  for (;;) {
+    uint64_t p = current(pages.get(), page_prefix), f = current(frees.get(), free_prefix);
+    uint64_t next = std::min(p, f);
+    if (next == kEnd) break;
+    if (next == 0 || next > r.page_count) {
+      audit.Problem("page " + std::to_string(next) + " is " +
+                    (p == next ? "stored" : "on the free list") + " but outside 1.." +
                     std::to_string(r.page_count) + " (S1)");
-      return;
+    } else if (next >= expect) {
+      missing(expect, next - 1);
+      expect = next + 1;
     }
-    seen[page] = kStored;
-    std::string why;
-    if (!DecodePage(v, id, page, nullptr, &why)) {
-      audit.Problem("page " + std::to_string(page) + " is damaged: " + why + " (S3)");
+    if (p == next && f == next) {
+      audit.Problem("page " + std::to_string(next) + " is both stored and free (S2)");
     }
-  });
-  if (!s.ok()) return s;
-  s = scan(KeyKind::kFree, [&](uint64_t page, std::string_view) {
-    ++report->free_pages;
-    if (page == 0 || page > r.page_count) {
-      audit.Problem("page " + std::to_string(page) + " is on the free list but outside 1.." +
-                    std::to_string(r.page_count) + " (S1)");
-      return;
+    if (p == next) {
+      ++report->pages_read;
+      std::string why;
+      if (!DecodePage(View(pages->value()), id, next, nullptr, &why)) {
+        audit.Problem("page " + std::to_string(next) + " is damaged: " + why + " (S3)");
+      }
+      pages->Next();
     }
-    if (seen[page] == kStored) {
-      audit.Problem("page " + std::to_string(page) + " is both stored and free (S2)");
-    }
-    seen[page] = kFree;
-  });
-  if (!s.ok()) return s;
-  for (uint64_t p = 1; p <= r.page_count; ++p) {
-    if (seen[p] == kUnseen) {
-      audit.Problem("page " + std::to_string(p) + " is missing: neither stored nor free (S2)");
+    if (f == next) {
+      ++report->free_pages;
+      frees->Next();
     }
   }
+  for (rocksdb::Iterator *it : {pages.get(), frees.get()}) {
+    if (!it->status().ok()) {
+      // RocksDB's own block checksums failed: the walk stopped there.
+      audit.Problem("reading " + Quoted(name) + " after page " + std::to_string(expect - 1) +
+                    ": " + FromRocks(it->status(), "the store's files").message());
+      expect = kEnd;
+    }
+  }
+  if (expect != kEnd) missing(expect, r.page_count);
   if (report->free_pages != r.free_pages) {
     audit.Problem("the record counts " + std::to_string(r.free_pages) +
                   " free pages, the free list holds " + std::to_string(report->free_pages) +
                   " (S2)");
   }
 
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
+  auto scan = [&](KeyKind kind, auto &&visit) {
+    std::string prefix = DatabasePrefix(kind, id);
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      uint64_t n = 0;
+      if (!ParseKeyNumber(View(it->key()), &n)) {
+        audit.Problem("a key of kind '" + prefix.substr(0, 1) + "' has a bad length (" +
+                      std::to_string(it->key().size()) + " bytes)");
+        continue;
+      }
+      visit(n, View(it->value()));
+    }
+    if (!it->status().ok()) {
+      audit.Problem("reading the type table of " + Quoted(name) + ": " +
+                    FromRocks(it->status(), "the store's files").message());
+    }
+  };
+
   // S4: fingerprint -> index and index -> fingerprint agree, indexes are 1..type_count.
   std::map<uint32_t, uint64_t> by_index;
-  s = scan(KeyKind::kType, [&](uint64_t fingerprint, std::string_view v) {
+  scan(KeyKind::kType, [&](uint64_t fingerprint, std::string_view v) {
     ++report->types;
     uint32_t index = 0;
     std::string layout, why;
@@ -170,9 +196,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     }
     by_index[index] = fingerprint;
   });
-  if (!s.ok()) return s;
   uint64_t index_entries = 0;
-  s = scan(KeyKind::kTypeIndex, [&](uint64_t index, std::string_view v) {
+  scan(KeyKind::kTypeIndex, [&](uint64_t index, std::string_view v) {
     ++index_entries;
     uint64_t fingerprint = 0;
     std::string why;
@@ -186,7 +211,6 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
                     " does not match the fingerprint entry (S4)");
     }
   });
-  if (!s.ok()) return s;
   if (by_index.size() != r.type_count || index_entries != r.type_count) {
     audit.Problem("the record counts " + std::to_string(r.type_count) + " types; the table has " +
                   std::to_string(by_index.size()) + " entries and " +

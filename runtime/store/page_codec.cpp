@@ -9,15 +9,20 @@
 
 namespace cairn::store {
 
+void EncodePageHeader(uint64_t db, PageNo page, const void *contents, char *header) {
+  PutLe16(header + 4, kPageFormatVersion);
+  PutLe16(header + 6, 0);
+  PutLe64(header + 8, db);
+  PutLe64(header + 16, page);
+  PutLe32(header + 24, kPageSize);
+  PutLe32(header + 28, 0);
+  uint32_t crc = Crc32c(header + 4, kPageHeaderSize - 4);
+  PutLe32(header, Crc32c(contents, kPageSize, crc));
+}
+
 void EncodePage(uint64_t db, PageNo page, const void *contents, char *out) {
-  PutLe16(out + 4, kPageFormatVersion);
-  PutLe16(out + 6, 0);
-  PutLe64(out + 8, db);
-  PutLe64(out + 16, page);
-  PutLe32(out + 24, kPageSize);
-  PutLe32(out + 28, 0);
+  EncodePageHeader(db, page, contents, out);
   std::memcpy(out + kPageHeaderSize, contents, kPageSize);
-  PutLe32(out, Crc32c(out + 4, kStoredPageSize - 4));
 }
 
 bool DecodePage(std::string_view stored, uint64_t db, PageNo page, void *buffer,

@@ -27,6 +27,10 @@ inline constexpr uint16_t kPageFormatVersion = 1;
 inline constexpr size_t kPageHeaderSize = 32;
 inline constexpr size_t kStoredPageSize = kPageHeaderSize + kPageSize;
 
+// Fills header[0..kPageHeaderSize) for `contents` (kPageSize bytes), checksum included; the
+// stored value is the header followed by the contents.
+void EncodePageHeader(uint64_t db, PageNo page, const void *contents, char *header);
+
 // Fills out[0..kStoredPageSize) with the header and `contents` (kPageSize bytes).
 void EncodePage(uint64_t db, PageNo page, const void *contents, char *out);
 

@@ -44,10 +44,31 @@ std::string Quoted(std::string_view name) { return "database '" + std::string(na
 
 Store::Impl::~Impl() {
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
+  spare.clear();
   if (db) {
     db->Close().PermitUncheckedError();
     db.reset();
   }
+}
+
+rocksdb::Transaction *Store::Impl::NewRocksTransaction() {
+  std::unique_ptr<rocksdb::Transaction> old;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    if (!spare.empty()) {
+      old = std::move(spare.back());
+      spare.pop_back();
+    }
+  }
+  rocksdb::Transaction *t = db->BeginTransaction(write_options, txn_options, old.get());
+  if (t == old.get()) old.release();  // reused: now owned by the caller
+  return t;
+}
+
+void Store::Impl::RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn) {
+  if (!txn) return;
+  std::lock_guard<std::mutex> g(mu);
+  if (spare.size() < 4) spare.push_back(std::move(txn));
 }
 
 Status Store::Impl::OpenRocks(bool create) {

@@ -19,6 +19,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "cairn/store.h"
 #include "store_lock.h"
@@ -38,17 +39,24 @@ class Store::Impl {
   std::atomic<int> open_transactions{0};
 
   std::mutex ddl_mu;  // R3
-  std::mutex mu;      // R1, R2
+  std::mutex mu;      // R1, R2, and `spare`
   struct Entry {
     std::string name;
     int users = 0;
   };
   std::map<std::string, DatabaseId, std::less<>> by_name;
+  std::vector<std::unique_ptr<rocksdb::Transaction>> spare;  // ended, for reuse (at most 4)
   std::unordered_map<DatabaseId, Entry> by_id;
 
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);
   void Release(DatabaseId id);
+
+  // A RocksDB transaction, begun now, reusing an ended one when there is one (RocksDB lets an
+  // ended transaction object be begun again, which saves its allocations).
+  rocksdb::Transaction *NewRocksTransaction();
+  // Takes back an ended (committed or rolled back) RocksDB transaction for reuse.
+  void RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn);
 
   Status OpenRocks(bool create);
   Status ReadOrWriteHeader();

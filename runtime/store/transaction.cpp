@@ -28,8 +28,18 @@ const char *StateName(Transaction::State state) {
 
 Transaction::Impl::Impl(Store::Impl *s, rocksdb::Transaction *t) : store(s), txn(t) {
   read_options.snapshot = txn->GetSnapshot();
-  page_buffer.resize(kStoredPageSize);
   store->open_transactions.fetch_add(1);
+}
+
+rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const void *contents) {
+  // The value is gathered from the header and the caller's buffer: no copy of our own.
+  char header[kPageHeaderSize];
+  EncodePageHeader(id, page, contents, header);
+  PageKey k(KeyKind::kPage, id, page);
+  rocksdb::Slice key(k.view().data(), k.view().size());
+  rocksdb::Slice parts[2] = {rocksdb::Slice(header, kPageHeaderSize),
+                             rocksdb::Slice(static_cast<const char *>(contents), kPageSize)};
+  return txn->Put(rocksdb::SliceParts(&key, 1), rocksdb::SliceParts(parts, 2));
 }
 
 Transaction::Impl::~Impl() {
@@ -64,7 +74,7 @@ Status Transaction::Impl::Fail(Status s) {
 }
 
 void Transaction::Impl::End() {
-  txn.reset();
+  store->RecycleTransaction(std::move(txn));
   for (auto &db : dbs) store->Release(db->id);
   dbs.clear();
   state = State::kIdle;
@@ -140,8 +150,7 @@ Transaction::~Transaction() = default;
 Transaction::State Transaction::state() const { return impl_->state; }
 
 Status Store::BeginTransaction(std::unique_ptr<Transaction> *txn) {
-  rocksdb::Transaction *t = impl_->db->BeginTransaction(impl_->write_options,
-                                                        impl_->txn_options);
+  rocksdb::Transaction *t = impl_->NewRocksTransaction();
   if (t == nullptr) return Status(CAIRN_INTERNAL, "RocksDB could not begin a transaction");
   txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), t)));
   return Status::Ok();
@@ -152,13 +161,10 @@ Status Transaction::Commit() {
   Status s = t.Guard();
   if (!s.ok()) return s;
   t.state = State::kCommitting;
-  std::string zeros(kPageSize, '\0');
+  static const char kZeros[kPageSize] = {};
   for (auto &db : t.dbs) {
     for (PageNo page : db->unwritten) {  // X3
-      EncodePage(db->id, page, zeros.data(), t.page_buffer.data());
-      PageKey k(KeyKind::kPage, db->id, page);
-      rocksdb::Status rs = t.txn->Put(rocksdb::Slice(k.view().data(), k.view().size()),
-                                      t.page_buffer);
+      rocksdb::Status rs = t.PutPage(db->id, page, kZeros);
       if (!rs.ok()) {
         return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
                                 t.store->options.lock_timeout_ms));
@@ -244,10 +250,7 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
                                                        ": it is free (allocate it first)"));
     }
   }
-  EncodePage(id, page, buffer, t.page_buffer.data());
-  PageKey k(KeyKind::kPage, id, page);
-  rocksdb::Status rs =
-      t.txn->Put(rocksdb::Slice(k.view().data(), k.view().size()), t.page_buffer);
+  rocksdb::Status rs = t.PutPage(id, page, buffer);
   if (!rs.ok()) {
     return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
                             t.store->options.lock_timeout_ms));

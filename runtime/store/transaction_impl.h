@@ -50,6 +50,8 @@ class Transaction::Impl {
   Status CheckPageExists(const TouchedDatabase &db, PageNo page, const char *verb);
   Status IsFree(const TouchedDatabase &db, PageNo page, bool *free);
   void End();  // releases the RocksDB transaction and the registry; state IDLE
+  // Puts page `page`'s header and `contents` (X4: locks its key).
+  rocksdb::Status PutPage(DatabaseId id, PageNo page, const void *contents);
 
   Store::Impl *store;
   std::unique_ptr<rocksdb::Transaction> txn;
@@ -57,7 +59,6 @@ class Transaction::Impl {
   State state = State::kActive;
   Status first_error;
   std::vector<std::unique_ptr<TouchedDatabase>> dbs;
-  std::string page_buffer;  // one encoded page
 };
 
 // "page 5 of database 'oo7'"

@@ -143,6 +143,19 @@ TEST_F(CorruptionTest, MissingPageIsCaught) {
   EXPECT_TRUE(Contains(AllProblems(Check()), "page 5 is missing")) << AllProblems(Check());
 }
 
+TEST_F(CorruptionTest, MissingRunsAndStrayPagesAreCaught) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string v;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), RawPageKey(1), &v).ok());
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), RawPageKey(99), v).ok());
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), RawPageKey(2)).ok());
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), RawPageKey(3)).ok());
+  });
+  std::string all = AllProblems(Check());
+  EXPECT_TRUE(Contains(all, "pages 2 to 3 are missing")) << all;
+  EXPECT_TRUE(Contains(all, "page 99 is stored but outside 1..5 (S1)")) << all;
+}
+
 TEST_F(CorruptionTest, DamagedCatalogueRecordIsCaught) {
   BehindTheBack([&](rocksdb::DB *raw) {
     std::string v;

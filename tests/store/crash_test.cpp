@@ -6,7 +6,8 @@
 // SIGKILL is a crash of the process, which both durability modes promise to survive (cairn/
 // store.h), so the kills alternate between children in `sync` and in `async` mode and every
 // acknowledged commit must survive in both. (Power loss, which only `sync` survives, cannot be
-// simulated here.) $CAIRN_CRASH_KILLS sets the number of kills (default 200).
+// simulated here.) $CAIRN_CRASH_KILLS sets the number of kills (default 200);
+// $CAIRN_CRASH_VERBOSE=1 prints how long each start-up and reopen took.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
