@@ -1,0 +1,145 @@
+/* Cairn: persistence by reachability, its C API.
+ *
+ * Whatever is reachable from the root of an open database when a transaction commits is in that
+ * database; the next program that opens it reads those objects as ordinary heap objects. Nothing
+ * says which objects persist: commit runs the collector as a stabilizer (Figure 2 of the
+ * mostly-copying persistence paper) from the database roots and the persistent pages written in
+ * the transaction; newly reachable objects are copied into persistent pages of that database (or,
+ * if a root on the stack pins their page, that page becomes persistent in place). Persistent
+ * pages are faulted in on first touch and their references swizzled to plain addresses, so a
+ * persistent object is read and written at memory speed; the first write to a clean page is
+ * trapped once to mark it modified. docs/persistence.md explains the mechanism.
+ *
+ * Databases live in a store (a directory; see cairn/store.h for the format and durability). One
+ * store per process, opened by cairn_store_open or, with the defaults, by the first database
+ * call. Databases are opened by name; several may be open at once. A reference from one
+ * database's object to another's is refused at commit.
+ *
+ * Transactions follow the PM3/ODMG interface: begin, commit, abort, chain (commit and begin the
+ * next), checkpoint (write and stay open), is-open. One transaction at a time (one mutator thread
+ * in this version). A database root is read and written only inside a transaction.
+ *
+ * Errors are values (cairn_status, cairn_last_error). An error found while faulting a page in
+ * (a type this program lacks or defines differently, a damaged page, a store failure) cannot be
+ * returned to the instruction that touched the page: the program stops with a message naming
+ * the database, the page and the type, and nothing of the open transaction is written.
+ */
+#ifndef CAIRN_PERSIST_H
+#define CAIRN_PERSIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cairn/gc.h"
+#include "cairn/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An open database. Valid until it is dropped or the process ends. */
+typedef struct cairn_db cairn_db;
+
+/* How the store is opened. Zero in a field means its documented default. */
+typedef struct cairn_persist_options {
+  const char *store_dir;        /* NULL: $CAIRN_STORE if set, else ./cairn.store */
+  int durability;               /* 0: sync (default: a commit returns once it is on disk);
+                                   1: async (survives a crash of the process; the last commits
+                                   may be lost on power loss) */
+  uint32_t lock_timeout_ms;     /* store lock wait; default 1000 */
+  int no_create;                /* 1: a missing store directory is an error; default 0 creates it */
+  uint64_t max_resident_pages;  /* persistent pages kept loaded at most; beyond it, clean ones
+                                   are evicted (re-read on the next touch). Default: half the
+                                   persistent arena */
+  uint64_t max_protection_runs; /* budget of protection changes across the heap, each a piece
+                                   of the kernel's mapping (vm.max_map_count, 65530); default
+                                   30000. See docs/persistence.md */
+} cairn_persist_options;
+
+/* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,
+ * CAIRN_MISUSE if a store is already open. */
+cairn_status cairn_store_open(const cairn_persist_options *opts);
+/* The directory of the open store, or NULL. */
+const char *cairn_store_dir(void);
+
+/* --- Databases --------------------------------------------------------------------------------- */
+
+/* Creates a database (empty, root nil) and opens it. CAIRN_ALREADY_EXISTS if it exists,
+ * CAIRN_INVALID_ARGUMENT if the name is not valid. Not inside a transaction. */
+cairn_status cairn_db_create(const char *name, cairn_db **out);
+/* Opens a database. CAIRN_NOT_FOUND if there is none by that name. Opening it again returns the
+ * same handle. */
+cairn_status cairn_db_open(const char *name, cairn_db **out);
+/* *exists = 1 if a database by that name exists. */
+cairn_status cairn_db_exists(const char *name, int *exists);
+/* Deletes a database and everything in it; its handle becomes invalid. Not inside a transaction;
+ * its objects in this process become transient. */
+cairn_status cairn_db_drop(const char *name);
+/* Calls fn once per database name, in order. */
+cairn_status cairn_db_list(void (*fn)(const char *name, void *ctx), void *ctx);
+const char *cairn_db_name(const cairn_db *db);
+
+/* The root of an open database (NULL if none), inside a transaction only (CAIRN_MISUSE). */
+cairn_status cairn_db_get_root(cairn_db *db, void **root);
+/* Sets the root to any heap object (or NULL); it and what it reaches persist at commit. */
+cairn_status cairn_db_set_root(cairn_db *db, void *root);
+
+/* --- Transactions -------------------------------------------------------------------------------- */
+
+cairn_status cairn_txn_begin(void);      /* CAIRN_MISUSE if one is open */
+cairn_status cairn_txn_commit(void);     /* stabilize, write, end; CAIRN_MISUSE if none is open */
+cairn_status cairn_txn_abort(void);      /* discard changes to persistent objects, end */
+cairn_status cairn_txn_chain(void);      /* commit, then begin the next */
+cairn_status cairn_txn_checkpoint(void); /* commit's writes, and stay open */
+int cairn_txn_is_open(void);
+/* After a failed commit (a cross-database reference, a store error) the transaction is failed:
+ * nothing of it was written, and only cairn_txn_abort is allowed. */
+
+/* --- System calls -------------------------------------------------------------------------------- */
+
+/* Makes [p, p + n) resident and writable before it is handed to the kernel (read(2) into a
+ * persistent object would fail with EFAULT on a protected page instead of faulting). */
+void cairn_make_resident(void *p, size_t n);
+
+/* --- Statistics (the paper's Figure 7) ------------------------------------------------------------ */
+
+typedef struct cairn_persist_stats {
+  uint64_t commits;                 /* commits and checkpoints */
+  uint64_t aborts;
+  uint64_t pages_faulted;           /* pages read from the store on first touch */
+  uint64_t write_faults;            /* first writes to clean persistent pages */
+  uint64_t pages_written;           /* pages written to the store */
+  uint64_t bytes_written;
+  uint64_t pages_accurate;          /* new pages filled by copying newly persistent objects */
+  uint64_t pages_ambiguous;         /* transient pages pinned by the stack made persistent in place */
+  uint64_t pages_large;             /* pages of large objects made persistent in place */
+  uint64_t objects_made_persistent;
+  uint64_t bytes_made_persistent;
+  uint64_t pages_evicted;           /* clean pages unloaded to stay within max_resident_pages */
+  uint64_t frames_released;         /* frames of unreached clean pages given up (Figure 4) */
+  uint64_t resident_pages;          /* now: persistent pages loaded */
+  uint64_t reserved_frames;         /* now: frames for persistent pages not loaded */
+  uint64_t stabilize_ns;            /* time in stabilization (a collection from the roots) */
+  uint64_t write_ns;                /* time unswizzling and committing to the store */
+  uint64_t fault_ns;                /* time in page faults (reading, swizzling) */
+} cairn_persist_stats;
+
+/* Totals since the store was opened. */
+void cairn_persist_get_stats(cairn_persist_stats *out);
+/* The figures of the last commit or checkpoint alone. */
+void cairn_persist_last_commit_stats(cairn_persist_stats *out);
+
+/* Objects made persistent by the last commit, per type. Fills at most max entries, returns how
+ * many types there were. */
+typedef struct cairn_type_count {
+  const char *type;
+  uint64_t objects;
+  uint64_t bytes;
+} cairn_type_count;
+size_t cairn_persist_last_commit_types(cairn_type_count *out, size_t max);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAIRN_PERSIST_H */
