@@ -1,6 +1,7 @@
 // Persistence: the store, databases, roots, and the hooks the collector calls.
 #include "persist/persistence.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "util/fatal.h"
@@ -64,6 +65,16 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
     return Status(CAIRN_INTERNAL, "could not install the page-fault handler (sigaction)");
   instance_ = p.release();
+  // Close the store before the process's static objects go (RocksDB's threads must not outlive
+  // them). An open transaction is aborted: nothing of it is written.
+  std::atexit([] {
+    Persistence *q = instance_;
+    if (!q) return;
+    instance_ = nullptr;
+    if (q->txn_) q->txn_->Abort();
+    q->txn_.reset();
+    q->store_.reset();
+  });
   return Status::Ok();
 }
 
