@@ -1,6 +1,8 @@
 // Transactions: begin, commit (stabilize, unswizzle, write in one store transaction), abort,
 // chain, checkpoint.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "heap/object.h"
 #include "persist/persistence.h"
@@ -134,6 +136,23 @@ Status Persistence::WriteCommit(bool stay_open) {
   std::sort(last_types_.begin(), last_types_.end(),
             [](const cairn_type_count &a, const cairn_type_count &b) { return a.bytes > b.bytes; });
   last_ = c;
+  if (const char *v = std::getenv("CAIRN_PERSIST_TRACE"); v && v[0] == '1') {
+    std::fprintf(stderr,
+                 "cairn commit: stabilize %.2f ms, write %.2f ms; %llu pages written (%.1f KiB); "
+                 "made persistent: %llu objects (%.1f KiB), pages %llu by copying, %llu "
+                 "ambiguously, %llu large\n",
+                 double(c.stabilize_ns) / 1e6, double(c.write_ns) / 1e6,
+                 static_cast<unsigned long long>(c.pages_written), double(c.bytes_written) / 1024,
+                 static_cast<unsigned long long>(c.objects_made_persistent),
+                 double(c.bytes_made_persistent) / 1024,
+                 static_cast<unsigned long long>(c.pages_accurate),
+                 static_cast<unsigned long long>(c.pages_ambiguous),
+                 static_cast<unsigned long long>(c.pages_large));
+    for (const cairn_type_count &tc : last_types_)
+      std::fprintf(stderr, "  %-24s %10llu objects %12llu bytes\n", tc.type,
+                   static_cast<unsigned long long>(tc.objects),
+                   static_cast<unsigned long long>(tc.bytes));
+  }
   totals_.commits += c.commits;
   totals_.pages_written += c.pages_written;
   totals_.bytes_written += c.bytes_written;
