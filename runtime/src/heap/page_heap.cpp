@@ -162,7 +162,7 @@ size_t PageHeap::TakeRun(size_t n, Space space, Arena arena) {
   return start;
 }
 
-size_t PageHeap::TakeReservedFrames(size_t n) {
+size_t PageHeap::TakeReservedFrames(size_t n, bool large) {
   ArenaState &a = arenas_[size_t(Arena::kPersistent)];
   size_t start = kNoPage;
   if (n == 1) {
@@ -187,8 +187,8 @@ size_t PageHeap::TakeReservedFrames(size_t n) {
     pi = PageInfo{};
     pi.space = Space::kCurrent;
     pi.flags = uint8_t(kPageDirty | prot);
-    pi.kind = n == 1 ? PageKind::kSmall : k == 0 ? PageKind::kLargeHead : PageKind::kLargeTail;
-    pi.run = n == 1 ? 0 : k == 0 ? uint32_t(n) : uint32_t(k);
+    pi.kind = !large ? PageKind::kSmall : k == 0 ? PageKind::kLargeHead : PageKind::kLargeTail;
+    pi.run = !large ? 0 : k == 0 ? uint32_t(n) : uint32_t(k);
     in_use_++;
   }
   if (!all_none) Protect(start, n, Protection::kNone);

@@ -63,9 +63,9 @@ class PageHeap {
   size_t TakePage(Space space, Arena arena = Arena::kTransient);
   // Takes a run of n free pages for a large object (P3), zero-filled and read-write.
   size_t TakeRun(size_t n, Space space, Arena arena = Arena::kTransient);
-  // Takes a frame (or a run of n) for a persistent page that is not loaded yet: protection none,
-  // contents undefined. kNoPage when the arena is full.
-  size_t TakeReservedFrames(size_t n);
+  // Takes a frame for a persistent page that is not loaded yet (or, if `large`, a run of n for a
+  // large object, n >= 1): protection none, contents undefined. kNoPage when the arena is full.
+  size_t TakeReservedFrames(size_t n, bool large);
   // Frees a page or, given a large head, its whole run (P1). Contents and protection are left
   // (P7); pages of the persistent arena keep protection none while free.
   void Release(size_t index);

@@ -237,11 +237,12 @@ Status Persistence::Unswizzle(size_t head, std::string *buffer) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
   cairn_db &db = *dbs_[h.db - 1];
-  const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  const bool large = h.kind == PageKind::kLargeHead;
+  const size_t n = large ? h.run : 1;
   // The page in memory stays swizzled; the buffer gets the stored form.
   buffer->assign(pages.PageAddress(head), n * kPageSize);
   char *base = buffer->data();
-  const size_t end = n == 1 ? h.used : kWordSize;  // a large object: the one at offset 0
+  const size_t end = large ? kWordSize : h.used;  // a large object: the one at offset 0
   for (size_t off = 0; off < end;) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     const cairn_type *t = heap::TypeOfHeader(word);

@@ -75,7 +75,8 @@ void Persistence::Load(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   PageInfo &h = pages.Info(head);
   cairn_db &db = *dbs_[h.db - 1];
-  const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  const bool large = h.kind == PageKind::kLargeHead;  // a run of n >= 1 pages, one object
+  const size_t n = large ? h.run : 1;
   const uint64_t first = pages.PageId(head);
   // The store copies into the frame, so the frame must be writable first (a system call handed
   // a protected page would fail with EFAULT instead of faulting).
@@ -95,7 +96,7 @@ void Persistence::Load(size_t head) {
   // Objects lie end to end from offset 0; a zero header word ends them. A large object is alone
   // in its run.
   size_t off = 0;
-  while (off + 2 * kWordSize <= (n == 1 ? kPageSize : 2 * kWordSize)) {
+  while (off + 2 * kWordSize <= (large ? 2 * kWordSize : kPageSize)) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     if (word == 0) break;
     if (word > UINT32_MAX)
@@ -105,8 +106,8 @@ void Persistence::Load(size_t head) {
     word = reinterpret_cast<uintptr_t>(t);
     void *ref = base + off + kWordSize;
     size_t bytes = heap::ObjectBytes(t, ref);
-    if (off + bytes > limit || (n == 1 && bytes > heap::kLargeObjectBytes) ||
-        (n > 1 && bytes <= (n - 1) * kPageSize))
+    if (off + bytes > limit || (!large && bytes > heap::kLargeObjectBytes) ||
+        (large && (bytes <= heap::kLargeObjectBytes || bytes <= (n - 1) * kPageSize)))
       FaultError(db, first, "an object of type '" + std::string(t->name) + "' at offset " +
                                 std::to_string(off) + " does not fit its page (" +
                                 std::to_string(bytes) + " bytes)");
@@ -142,7 +143,7 @@ void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
     frame = it->second;
   } else {
     size_t n = r.run ? r.run : 1;
-    frame = pages.TakeReservedFrames(n);
+    frame = pages.TakeReservedFrames(n, r.run != 0);
     if (frame == heap::kNoPage)
       FaultError(db, r.page, "the heap's persistent arena has no room for " + std::to_string(n) +
                                  " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
