@@ -53,7 +53,9 @@ __attribute__((noinline)) Wide *BuildGraph(int64_t n) {
   root->r1 = text;
   void *shared = cairn_malloc_array(&cairn_ref_array_type, kShared);
   ArrayData<void *>(shared)[0] = shared;
-  for (int64_t k = 2; k < kShared; k++) ArrayData<void *>(shared)[k] = FindNode(tree, SharedId(k, n));
+  for (int64_t k = 2; k < kShared; k++) {
+    ArrayData<void *>(shared)[k] = FindNode(tree, SharedId(k, n));
+  }
   root->r2 = shared;
   auto *w = static_cast<Wide *>(cairn_malloc_typed(&kWideType));
   w->tag = 2;

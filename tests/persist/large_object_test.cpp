@@ -1,0 +1,128 @@
+// Large objects (runs of whole pages): a 100 KB text, a 320 KB integer array and a reference
+// array made persistent, read back by a fresh process, modified in the middle of their runs,
+// and read back again.
+#include <cstring>
+
+#include "child.h"
+#include "persist_test.h"
+#include "persist_types.h"
+
+using namespace cairn_ptest;
+
+namespace {
+
+constexpr size_t kTextBytes = 100 * 1024;
+int64_t IntCount() { return Scaled(40000, 40000); }
+int64_t RefCount() { return Scaled(2000, 600); }  // 600 * 8 bytes is still a large object
+constexpr size_t kTextPoke = 99000;
+int64_t IntPoke() { return IntCount() / 2; }
+int64_t RefPoke() { return RefCount() - 7; }
+
+char TextByte(size_t i) { return static_cast<char>('a' + (i * 7 + i / 8192) % 26); }
+int64_t IntAt(int64_t i) { return i * 1000003 - 17; }
+
+// root: Wide{r0 text, r1 [int], r2 [any] of nodes, r3 [Pair] referring to the text and [int]}
+__attribute__((noinline)) Wide *BuildLarge() {
+  auto *root = static_cast<Wide *>(cairn_malloc_typed(&kWideType));
+  void *text = cairn_malloc_array(&cairn_text_type, kTextBytes);
+  for (size_t i = 0; i < kTextBytes; i++) ArrayData<char>(text)[i] = TextByte(i);
+  root->r0 = text;
+  void *ints = cairn_malloc_array(&cairn_i64_array_type, IntCount());
+  for (int64_t i = 0; i < IntCount(); i++) ArrayData<int64_t>(ints)[i] = IntAt(i);
+  root->r1 = ints;
+  void *refs = cairn_malloc_array(&cairn_ref_array_type, RefCount());
+  root->r2 = refs;
+  for (int64_t k = 0; k < RefCount(); k++) ArrayData<void *>(root->r2)[k] = NewNode(k);
+  void *pairs = cairn_malloc_array(&kPairArrayType, 2);
+  ArrayData<Pair>(pairs)[0] = Pair{root->r0, 0};
+  ArrayData<Pair>(pairs)[1] = Pair{root->r1, 1};
+  root->r3 = pairs;
+  return root;
+}
+
+void CheckLarge(Wide *root, bool modified) {
+  CK(root != nullptr);
+  void *text = root->r0;
+  CK(cairn_type_of(text) == &cairn_text_type);
+  CK_EQ(cairn_array_length(text), kTextBytes);
+  const char *t = ArrayData<char>(text);
+  for (size_t i = 0; i < kTextBytes; i++) {
+    char want = modified && i == kTextPoke ? '#' : TextByte(i);
+    CK_EQ(t[i], want) << " at byte " << i << " of the text";
+  }
+  void *ints = root->r1;
+  CK(cairn_type_of(ints) == &cairn_i64_array_type);
+  CK_EQ(cairn_array_length(ints), static_cast<size_t>(IntCount()));
+  for (int64_t i = 0; i < IntCount(); i++) {
+    CK_EQ(ArrayData<int64_t>(ints)[i], modified && i == IntPoke() ? -1 : IntAt(i)) << " at " << i;
+  }
+  void *refs = root->r2;
+  CK(cairn_type_of(refs) == &cairn_ref_array_type);
+  CK_EQ(cairn_array_length(refs), static_cast<size_t>(RefCount()));
+  for (int64_t k = 0; k < RefCount(); k++) {
+    auto *n = static_cast<Node *>(ArrayData<void *>(refs)[k]);
+    CK(n != nullptr) << "element " << k;
+    int64_t id = modified && k == RefPoke() ? 3 : k;
+    CK_EQ(n->id, id) << " element " << k;
+    CK_EQ(n->value, id * 7 + 1);
+  }
+  if (modified) {
+    CK(ArrayData<void *>(refs)[RefPoke()] == ArrayData<void *>(refs)[3]) << "not shared";
+  }
+  CK(ArrayData<Pair>(root->r3)[0].ref == text);
+  CK(ArrayData<Pair>(root->r3)[1].ref == ints);
+  CK_EQ(cairn_verify_heap(10), 0u);
+}
+
+}  // namespace
+
+PERSIST_CHILD(Large_Write) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("large");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, BuildLarge()));
+  CK_OK(cairn_txn_commit());
+  cairn_persist_stats s = LastCommitStats();
+  SayStats("", s);
+  CK(s.pages_large >= kTextBytes / CAIRN_PAGE_SIZE) << "large pages made persistent in place";
+  CK(s.bytes_made_persistent >= kTextBytes + IntCount() * 8);
+  CK_OK(cairn_txn_begin());
+  CheckLarge(RootAs<Wide>(db), false);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+PERSIST_CHILD(Large_Modify) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("large");
+  CK_OK(cairn_txn_begin());
+  Wide *root = RootAs<Wide>(db);
+  CheckLarge(root, false);
+  uint64_t faults = Stats().write_faults;
+  ArrayData<char>(root->r0)[kTextPoke] = '#';
+  ArrayData<int64_t>(root->r1)[IntPoke()] = -1;
+  ArrayData<void *>(root->r2)[RefPoke()] = ArrayData<void *>(root->r2)[3];
+  CK(Stats().write_faults >= faults + 3) << "writes in three large runs were not all trapped";
+  CK_OK(cairn_txn_commit());
+  SayStats("", LastCommitStats());
+  CK(LastCommitStats().pages_written >= 3);
+  return 0;
+}
+
+PERSIST_CHILD(Large_Check) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("large");
+  CK_OK(cairn_txn_begin());
+  CheckLarge(RootAs<Wide>(db), true);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+class PersistLarge : public PersistTest {};
+
+TEST_F(PersistLarge, LargeObjectsSpanningPageRunsPersistAndUpdate) {
+  ASSERT_CHILD_OK(Run("Large_Write"));
+  ASSERT_CHILD_OK(Run("Large_Modify"));
+  ChildResult check = Run("Large_Check");
+  ASSERT_CHILD_OK(check);
+}
