@@ -107,7 +107,12 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
   BumpRegion &region = persistent_copy_[db];
   char *dst = region.TryAlloc(bytes);
   if (!dst) {
-    region.Retire(pages_);
+    if (region.page != heap::kNoPage) {
+      // Objects copied into the full page since it was last scanned still need scanning.
+      size_t full = region.page;
+      region.Retire(pages_);
+      if (table_[full].scan < table_[full].used) stab_stack_.push_back(uint32_t(full));
+    }
     size_t i = pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
     if (i == heap::kNoPage)
       Fatal("out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cairn/status.h"
 #include "cairn/type.h"

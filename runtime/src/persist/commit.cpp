@@ -1,0 +1,311 @@
+// Transactions: begin, commit (stabilize, unswizzle, write in one store transaction), abort,
+// chain, checkpoint.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "heap/object.h"
+#include "persist/persistence.h"
+#include "persist/type_layout.h"
+#include "util/clock.h"
+
+namespace cairn::persist {
+
+using heap::kPageSize;
+using heap::kWordSize;
+using heap::PageInfo;
+using heap::PageKind;
+using heap::Protection;
+
+Status Persistence::Begin() {
+  if (open_)
+    return Misuse("a transaction is already open: commit or abort it before beginning another");
+  Status s = store_->BeginTransaction(&txn_);
+  if (!s.ok()) return s;
+  open_ = true;
+  failed_ = false;
+  failure_ = Status::Ok();
+  return Status::Ok();
+}
+
+Status Persistence::Commit() {
+  if (!open_) return Misuse("commit with no transaction open: begin one first");
+  if (failed_) return Misuse("commit of a failed transaction (" + failure_.message() + "): abort it");
+  Status s = WriteCommit(false);
+  if (!s.ok()) return s;
+  txn_.reset();
+  open_ = false;
+  return Status::Ok();
+}
+
+Status Persistence::Checkpoint() {
+  if (!open_) return Misuse("checkpoint with no transaction open: begin one first");
+  if (failed_)
+    return Misuse("checkpoint of a failed transaction (" + failure_.message() + "): abort it");
+  return WriteCommit(true);
+}
+
+Status Persistence::Chain() {
+  Status s = Commit();
+  if (!s.ok()) return s;
+  return Begin();
+}
+
+Status Persistence::Abort() {
+  if (!open_) return Misuse("abort with no transaction open");
+  if (txn_) txn_->Abort();
+  txn_.reset();
+  DiscardModified();
+  for (auto &d : dbs_) {
+    if (!d) continue;
+    d->root = nullptr;  // read again from root_pref when next asked for (D2)
+    d->root_loaded = false;
+    d->root_dirty = false;
+  }
+  open_ = false;
+  failed_ = false;
+  totals_.aborts++;
+  return Status::Ok();
+}
+
+void Persistence::DiscardModified() {
+  heap::PageHeap &pages = heap_->pages();
+  pages.ForEachTouchedPage([&](size_t i) {
+    PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
+        pi.kind == PageKind::kLargeTail)
+      return;
+    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+    pages.Discard(i, n);
+    pages.Protect(i, n, Protection::kNone);
+    for (size_t k = 0; k < n; k++)
+      pages.Info(i + k).flags &= uint8_t(~(heap::kPageResident | heap::kPageModified));
+    resident_pages_ -= n;
+    reserved_frames_ += n;
+  });
+}
+
+Status Persistence::WriteCommit(bool stay_open) {
+  cairn_persist_stats c{};
+  // 1. Stabilize (Figure 2): what the roots and the modified pages reach becomes persistent.
+  std::vector<gc::StabilizeRoot> roots;
+  for (auto &d : dbs_)
+    if (d && d->root_loaded) roots.push_back(gc::StabilizeRoot{d->index, &d->root});
+  gc::StabilizeOutcome outcome;
+  c.stabilize_ns = heap_->StabilizeNow(roots, &outcome);
+  Status s = outcome.status;
+  // 2. Unswizzle every modified page into a buffer and write it, the roots and the type entries,
+  //    all in one store transaction.
+  uint64_t t0 = NowNs();
+  std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
+  if (s.ok()) s = Flush(&c, &new_roots);
+  if (s.ok()) s = txn_->Commit();
+  if (!s.ok()) {
+    Revert(outcome);
+    failed_ = true;
+    failure_ = s;
+    return s;
+  }
+  c.write_ns = NowNs() - t0;
+  // 3. Written: the modified pages are clean again (read-only, P9).
+  heap::PageHeap &pages = heap_->pages();
+  pages.ForEachTouchedPage([&](size_t i) {
+    PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
+        pi.kind == PageKind::kLargeTail)
+      return;
+    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+    for (size_t k = 0; k < n; k++) pages.Info(i + k).flags &= uint8_t(~heap::kPageModified);
+    pages.Protect(i, n, Protection::kRead);
+    resident_fifo_.push_back(uint32_t(i));
+  });
+  for (auto &[db, pref] : new_roots) {
+    db->root_pref = pref;
+    db->root_dirty = false;
+  }
+  c.commits = 1;
+  c.pages_accurate = outcome.pages_accurate;
+  c.pages_ambiguous = outcome.pages_ambiguous;
+  c.pages_large = outcome.pages_large;
+  last_types_.clear();
+  for (auto &[t, count] : outcome.per_type) {
+    c.objects_made_persistent += count.objects;
+    c.bytes_made_persistent += count.bytes;
+    last_types_.push_back(cairn_type_count{t->name, count.objects, count.bytes});
+  }
+  std::sort(last_types_.begin(), last_types_.end(),
+            [](const cairn_type_count &a, const cairn_type_count &b) { return a.bytes > b.bytes; });
+  last_ = c;
+  if (const char *v = std::getenv("CAIRN_PERSIST_TRACE"); v && v[0] == '1') {
+    std::fprintf(stderr,
+                 "cairn commit: stabilize %.2f ms, write %.2f ms; %llu pages written (%.1f KiB); "
+                 "made persistent: %llu objects (%.1f KiB), pages %llu by copying, %llu "
+                 "ambiguously, %llu large\n",
+                 double(c.stabilize_ns) / 1e6, double(c.write_ns) / 1e6,
+                 static_cast<unsigned long long>(c.pages_written), double(c.bytes_written) / 1024,
+                 static_cast<unsigned long long>(c.objects_made_persistent),
+                 double(c.bytes_made_persistent) / 1024,
+                 static_cast<unsigned long long>(c.pages_accurate),
+                 static_cast<unsigned long long>(c.pages_ambiguous),
+                 static_cast<unsigned long long>(c.pages_large));
+    for (const cairn_type_count &tc : last_types_)
+      std::fprintf(stderr, "  %-24s %10llu objects %12llu bytes\n", tc.type,
+                   static_cast<unsigned long long>(tc.objects),
+                   static_cast<unsigned long long>(tc.bytes));
+  }
+  totals_.commits += c.commits;
+  totals_.pages_written += c.pages_written;
+  totals_.bytes_written += c.bytes_written;
+  totals_.pages_accurate += c.pages_accurate;
+  totals_.pages_ambiguous += c.pages_ambiguous;
+  totals_.pages_large += c.pages_large;
+  totals_.objects_made_persistent += c.objects_made_persistent;
+  totals_.bytes_made_persistent += c.bytes_made_persistent;
+  totals_.stabilize_ns += c.stabilize_ns;
+  totals_.write_ns += c.write_ns;
+  if (stay_open) {
+    s = store_->BeginTransaction(&txn_);
+    if (!s.ok()) {
+      failed_ = true;
+      failure_ = s;
+      return s;
+    }
+  }
+  EnforceBudgets(SIZE_MAX);
+  return Status::Ok();
+}
+
+Status Persistence::Flush(cairn_persist_stats *c,
+                          std::vector<std::pair<cairn_db *, uint64_t>> *new_roots) {
+  heap::PageHeap &pages = heap_->pages();
+  Status s;
+  std::string buffer;
+  pages.ForEachTouchedPage([&](size_t i) {
+    if (!s.ok()) return;
+    const PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
+        pi.kind == PageKind::kLargeTail)
+      return;
+    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+    s = Unswizzle(i, &buffer);
+    for (size_t k = 0; s.ok() && k < n; k++)
+      s = txn_->WritePage(dbs_[pi.db - 1]->id, pages.PageId(i + k), buffer.data() + k * kPageSize);
+    c->pages_written += n;
+    c->bytes_written += n * kPageSize;
+  });
+  if (!s.ok()) return s;
+  for (auto &d : dbs_) {
+    if (!d || !d->root_dirty) continue;
+    bool ok = true;
+    uint64_t pref = d->root ? EncodeTarget(d->root, d->index, &ok) : 0;
+    if (!ok)
+      return Status(CAIRN_INVALID_ARGUMENT,
+                    "the root of database '" + d->name + "' is an object of another database; "
+                    "references between databases are not supported: abort the transaction");
+    s = txn_->SetRoot(d->id, pref);
+    if (!s.ok()) return s;
+    new_roots->emplace_back(d.get(), pref);
+  }
+  return Status::Ok();
+}
+
+uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {
+  heap::PageHeap &pages = heap_->pages();
+  if (!pages.Covers(ref)) {
+    *ok = false;
+    return 0;
+  }
+  size_t i = pages.IndexOf(ref);
+  const PageInfo &pi = pages.Info(i);
+  if (pi.space == heap::Space::kFree || pi.db != db) {
+    *ok = false;
+    return 0;
+  }
+  size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+  const PageInfo &h = pages.Info(head);
+  PersistentRef r;
+  r.page = pages.PageId(head);
+  r.offset = uint32_t(static_cast<char *>(ref) - pages.PageAddress(head));
+  r.run = h.kind == PageKind::kLargeHead ? h.run : 0;
+  if (r.run > kMaxRun || !WellFormed(r)) {
+    *ok = false;
+    return 0;
+  }
+  return EncodeRef(r);
+}
+
+Status Persistence::Unswizzle(size_t head, std::string *buffer) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  cairn_db &db = *dbs_[h.db - 1];
+  const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  // The page in memory stays swizzled; the buffer gets the stored form.
+  buffer->assign(pages.PageAddress(head), n * kPageSize);
+  char *base = buffer->data();
+  const size_t end = n == 1 ? h.used : kWordSize;  // a large object: the one at offset 0
+  for (size_t off = 0; off < end;) {
+    uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
+    const cairn_type *t = heap::TypeOfHeader(word);
+    uint32_t index = 0;
+    Status s = TypeIndex(db, t, &index);
+    if (!s.ok()) return s;
+    word = index;
+    void *ref = base + off + kWordSize;
+    Status bad;
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      if (!*slot) return;
+      bool ok = true;
+      uint64_t pref = EncodeTarget(*slot, db.index, &ok);
+      if (!ok && bad.ok())
+        bad = Status(CAIRN_INTERNAL,
+                     "an object of type '" + std::string(t->name) + "' in database '" + db.name +
+                         "' still refers to a transient object or another database's at commit "
+                         "(page " + std::to_string(pages.PageId(head)) + ")");
+      *slot = reinterpret_cast<void *>(pref);
+    });
+    if (!bad.ok()) return bad;
+    off += heap::ObjectBytes(t, ref);
+  }
+  return Status::Ok();
+}
+
+Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index) {
+  auto it = db.index_of.find(t);
+  if (it != db.index_of.end()) {
+    *index = it->second;
+    return Status::Ok();
+  }
+  Status s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
+  if (!s.ok()) return s;
+  db.index_of[t] = *index;
+  if (db.type_by_index.size() <= *index) db.type_by_index.resize(*index + 1, nullptr);
+  db.type_by_index[*index] = t;
+  return Status::Ok();
+}
+
+void Persistence::Revert(const gc::StabilizeOutcome &o) {
+  // What stabilization made persistent becomes transient again: its objects are intact, only
+  // the store transaction (which is failed now) had given them page ids.
+  heap::PageHeap &pages = heap_->pages();
+  for (size_t head : o.made_persistent) {
+    PageInfo &h = pages.Info(head);
+    if (!h.persistent()) continue;
+    size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+    frames_.erase(Key(h.db, pages.PageId(head)));
+    for (size_t k = 0; k < n; k++) {
+      pages.Info(head + k).db = 0;
+      pages.Info(head + k).flags &= uint8_t(~(heap::kPageResident | heap::kPageModified));
+      pages.PageId(head + k) = 0;
+    }
+    resident_pages_ -= n;
+  }
+  // Type indexes handed out by the failed transaction are not in the table.
+  for (auto &d : dbs_) {
+    if (!d) continue;
+    d->index_of.clear();
+    d->type_by_index.clear();
+    d->types_loaded = false;
+  }
+}
+
+}  // namespace cairn::persist

@@ -1,0 +1,278 @@
+// Faulting and swizzling at page-fault time.
+//
+// A reference to a persistent page that is not loaded gets a frame reserved for it, with no
+// access (Swizzle). The first touch traps; HandleFault reads the page from the store (checksum
+// verified by the store), swizzles every reference on it (reserving frames for the pages they
+// name: a wave-front one step ahead of the program), turns each object's type index back into
+// this program's descriptor, and makes the page readable. The first write to a clean page traps
+// again and marks it modified (read-write until the transaction ends).
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+#include "heap/object.h"
+#include "persist/persistence.h"
+#include "persist/type_layout.h"
+#include "types/type_registry.h"
+#include "util/clock.h"
+#include "util/fatal.h"
+
+namespace cairn::persist {
+
+using heap::kPageSize;
+using heap::kWordSize;
+using heap::PageInfo;
+using heap::PageKind;
+using heap::Protection;
+
+void Persistence::FaultError(const cairn_db &db, uint64_t page, const std::string &what) {
+  // We are inside a page fault: the touching instruction cannot be given an error. Stop the
+  // program with the whole story; nothing of the open transaction has been written.
+  std::string msg = "cairn: error: database '" + db.name + "', page " + std::to_string(page) +
+                    ": " + what + "\n" +
+                    (open_ ? "cairn: the open transaction is aborted: nothing of it was written\n"
+                           : "");
+  std::fflush(stdout);
+  ssize_t ignored = write(2, msg.data(), msg.size());
+  (void)ignored;
+  _exit(1);
+}
+
+store::Transaction *Persistence::ReadTransaction(std::unique_ptr<store::Transaction> *temp) {
+  if (open_ && !failed_ && txn_) return txn_.get();
+  Status s = store_->BeginTransaction(temp);
+  if (!s.ok()) Fatal("could not begin a read transaction on the store: %s", s.message().c_str());
+  return temp->get();
+}
+
+bool Persistence::HandleFault(void *addr) {
+  heap::PageHeap &pages = heap_->pages();
+  if (!pages.Covers(addr)) return false;
+  size_t i = pages.IndexOf(addr);
+  const PageInfo &pi = pages.Info(i);
+  if (pi.space == heap::Space::kFree || !pi.persistent()) return false;
+  size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+  const PageInfo &h = pages.Info(head);
+  size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  if (!h.resident()) {
+    Load(head);
+    return true;
+  }
+  if (heap::PageHeap::ProtectionOf(h) == Protection::kRead) {
+    // The first write to a clean page: from now on it is modified and written at commit.
+    pages.Protect(head, n, Protection::kReadWrite);
+    for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageModified;
+    totals_.write_faults++;
+    EnforceBudgets(head);
+    return true;
+  }
+  return false;
+}
+
+void Persistence::Load(size_t head) {
+  uint64_t t0 = NowNs();
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &h = pages.Info(head);
+  cairn_db &db = *dbs_[h.db - 1];
+  const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  const uint64_t first = pages.PageId(head);
+  // The store copies into the frame, so the frame must be writable first (a system call handed
+  // a protected page would fail with EFAULT instead of faulting).
+  pages.Protect(head, n, Protection::kReadWrite);
+  {
+    std::unique_ptr<store::Transaction> temp;
+    store::Transaction *t = ReadTransaction(&temp);
+    for (size_t k = 0; k < n; k++) {
+      Status s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
+      if (!s.ok()) FaultError(db, first + k, s.message());
+    }
+    if (temp) temp->Abort();
+  }
+  // Swizzle: type indexes to descriptors, persistent references to addresses.
+  char *base = pages.PageAddress(head);
+  const size_t limit = n * kPageSize;
+  // Objects lie end to end from offset 0; a zero header word ends them. A large object is alone
+  // in its run.
+  size_t off = 0;
+  while (off + 2 * kWordSize <= (n == 1 ? kPageSize : 2 * kWordSize)) {
+    uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
+    if (word == 0) break;
+    if (word > UINT32_MAX)
+      FaultError(db, first, "the object header at offset " + std::to_string(off) +
+                                " is not a type index; run `cairn db check " + db.name + "`");
+    const cairn_type *t = TypeForIndex(db, uint32_t(word), first);
+    word = reinterpret_cast<uintptr_t>(t);
+    void *ref = base + off + kWordSize;
+    size_t bytes = heap::ObjectBytes(t, ref);
+    if (off + bytes > limit || (n == 1 && bytes > heap::kLargeObjectBytes) ||
+        (n > 1 && bytes <= (n - 1) * kPageSize))
+      FaultError(db, first, "an object of type '" + std::string(t->name) + "' at offset " +
+                                std::to_string(off) + " does not fit its page (" +
+                                std::to_string(bytes) + " bytes)");
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      uint64_t v = reinterpret_cast<uint64_t>(*slot);
+      if (v) *slot = Swizzle(db, v, head);
+    });
+    off += bytes;
+  }
+  h.used = uint32_t(off);
+  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageResident;
+  pages.Protect(head, n, Protection::kRead);
+  resident_pages_ += n;
+  reserved_frames_ -= n;
+  resident_fifo_.push_back(uint32_t(head));
+  totals_.pages_faulted += n;
+  totals_.fault_ns += NowNs() - t0;
+  EnforceBudgets(head);
+}
+
+void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
+  PersistentRef r = DecodeRef(pref);
+  if (!WellFormed(r)) {
+    uint64_t page = from_frame == SIZE_MAX ? 0 : heap_->pages().PageId(from_frame);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
+    FaultError(db, page, std::string("a reference (") + hex + ") is malformed; run `cairn db check`");
+  }
+  heap::PageHeap &pages = heap_->pages();
+  auto it = frames_.find(Key(db.index, r.page));
+  size_t frame;
+  if (it != frames_.end()) {
+    frame = it->second;
+  } else {
+    size_t n = r.run ? r.run : 1;
+    frame = pages.TakeReservedFrames(n);
+    if (frame == heap::kNoPage)
+      FaultError(db, r.page, "the heap's persistent arena has no room for " + std::to_string(n) +
+                                 " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
+    for (size_t k = 0; k < n; k++) {
+      pages.Info(frame + k).db = db.index;
+      pages.PageId(frame + k) = r.page + k;
+    }
+    frames_[Key(db.index, r.page)] = uint32_t(frame);
+    reserved_frames_ += n;
+  }
+  return pages.PageAddress(frame) + r.offset;
+}
+
+void Persistence::LoadTypes(cairn_db &db) {
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = ReadTransaction(&temp);
+  std::vector<store::TypeEntry> entries;
+  Status s = t->ListTypes(db.id, &entries);
+  if (temp) temp->Abort();
+  if (!s.ok()) FaultError(db, 0, "reading its type table: " + s.message());
+  for (const store::TypeEntry &e : entries) {
+    if (db.type_by_index.size() <= e.index) db.type_by_index.resize(e.index + 1, nullptr);
+    if (db.type_by_index[e.index]) continue;  // checked already
+    StoredLayout layout;
+    s = DecodeLayout(e.layout, &layout);
+    if (!s.ok()) FaultError(db, 0, "type table entry " + std::to_string(e.index) + ": " + s.message());
+    const cairn_type *local = cairn_find_type(e.fingerprint);
+    if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
+      // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
+      local = types::TypeRegistry::Get().AtomicType(layout.size);
+      if (local->fingerprint != e.fingerprint) local = nullptr;
+    }
+    if (!local) continue;  // an error only if an object of it is met (TypeForIndex)
+    s = CheckLayout(layout, local, db.name);
+    if (!s.ok()) continue;
+    db.type_by_index[e.index] = local;
+    db.index_of[local] = e.index;
+  }
+  db.types_loaded = true;
+}
+
+const cairn_type *Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page) {
+  if (index < db.type_by_index.size() && db.type_by_index[index]) return db.type_by_index[index];
+  LoadTypes(db);
+  if (index < db.type_by_index.size() && db.type_by_index[index]) return db.type_by_index[index];
+  // Say exactly what is wrong with it.
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = ReadTransaction(&temp);
+  store::TypeEntry e;
+  Status s = t->GetTypeByIndex(db.id, index, &e);
+  if (temp) temp->Abort();
+  if (!s.ok())
+    FaultError(db, page, "an object names type index " + std::to_string(index) +
+                             ", which its type table lacks; run `cairn db check " + db.name + "`");
+  StoredLayout layout;
+  s = DecodeLayout(e.layout, &layout);
+  if (!s.ok()) FaultError(db, page, s.message());
+  const cairn_type *local = cairn_find_type(e.fingerprint);
+  char fp[24];
+  std::snprintf(fp, sizeof fp, "%016" PRIx64, e.fingerprint);
+  if (!local) {
+    // Maybe the program defines a type by that name, differently.
+    FaultError(db, page,
+               "it holds objects of type '" + layout.name + "' (fingerprint " + fp +
+                   "), which this program does not define, or defines with other fields (a "
+                   "type's fingerprint covers its name and its fields' names, kinds and "
+                   "order); build the program with the definition the database was written "
+                   "with");
+  }
+  s = CheckLayout(layout, local, db.name);
+  FaultError(db, page, s.message());
+}
+
+void Persistence::Evict(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &h = pages.Info(head);
+  size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  pages.Discard(head, n);
+  pages.Protect(head, n, Protection::kNone);
+  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags &= uint8_t(~heap::kPageResident);
+  resident_pages_ -= n;
+  reserved_frames_ += n;
+  totals_.pages_evicted += n;
+}
+
+void Persistence::EnforceBudgets(size_t keep) {
+  heap::PageHeap &pages = heap_->pages();
+  auto over = [&] {
+    return resident_pages_ > options_.max_resident_pages ||
+           pages.protection_boundaries() > options_.max_protection_runs;
+  };
+  size_t attempts = resident_fifo_.size();
+  while (over() && attempts-- > 0 && !resident_fifo_.empty()) {
+    size_t f = resident_fifo_.front();
+    resident_fifo_.pop_front();
+    const PageInfo &pi = pages.Info(f);
+    bool live = pi.space != heap::Space::kFree && pi.persistent() && pi.resident() &&
+                pi.kind != PageKind::kLargeTail;
+    if (!live) continue;                               // stale entry: released or evicted
+    if (f == keep || pi.modified()) {                  // cannot be evicted now
+      resident_fifo_.push_back(uint32_t(f));
+      continue;
+    }
+    Evict(f);
+  }
+  if (pages.protection_boundaries() > options_.max_protection_runs + 1000)
+    Fatal("the heap's memory mapping is split in %zu pieces, over the budget of %llu "
+          "(max_protection_runs; the kernel allows vm.max_map_count, usually 65530), and no clean "
+          "persistent page is left to unload: %llu persistent pages are modified in scattered "
+          "places. Commit more often, or raise the budget and vm.max_map_count. Nothing was "
+          "written.",
+          pages.protection_boundaries(),
+          static_cast<unsigned long long>(options_.max_protection_runs),
+          static_cast<unsigned long long>(resident_pages_));
+}
+
+void Persistence::MakeResident(void *p, size_t n) {
+  if (n == 0) return;
+  heap::PageHeap &pages = heap_->pages();
+  uintptr_t lo = uintptr_t(p) & ~uintptr_t(kPageSize - 1);
+  for (uintptr_t a = lo; a < uintptr_t(p) + n; a += kPageSize) {
+    void *addr = reinterpret_cast<void *>(a);
+    // At most two steps: load it, then make it writable (as a write would).
+    for (int step = 0; step < 2 && pages.Covers(addr); step++) {
+      const PageInfo &pi = pages.Info(pages.IndexOf(addr));
+      if (pi.space == heap::Space::kFree || !pi.persistent()) break;
+      if (pi.resident() && heap::PageHeap::ProtectionOf(pi) == Protection::kReadWrite) break;
+      HandleFault(addr);
+    }
+  }
+}
+
+}  // namespace cairn::persist

@@ -1,0 +1,228 @@
+// Persistence: the store, databases, roots, and the hooks the collector calls.
+#include "persist/persistence.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "util/fatal.h"
+
+namespace cairn::persist {
+
+Persistence *Persistence::instance_ = nullptr;
+
+namespace {
+
+struct sigaction previous_segv;
+
+// The page-fault handler: a touch of a persistent page that is not loaded, or a first write to a
+// clean one. Anything else goes to the handler that was there before (or the default: a crash).
+void OnSegv(int sig, siginfo_t *info, void *context) {
+  Persistence *p = Persistence::Instance();
+  if (p && p->HandleFault(info->si_addr)) return;
+  if (previous_segv.sa_flags & SA_SIGINFO) {
+    if (previous_segv.sa_sigaction) {
+      previous_segv.sa_sigaction(sig, info, context);
+      return;
+    }
+  } else if (previous_segv.sa_handler != SIG_DFL && previous_segv.sa_handler != SIG_IGN) {
+    previous_segv.sa_handler(sig);
+    return;
+  }
+  // The default action: returning re-runs the instruction, which faults again and kills us.
+  signal(SIGSEGV, SIG_DFL);
+}
+
+}  // namespace
+
+Status Persistence::Open(const cairn_persist_options *opts) {
+  if (instance_)
+    return Status(CAIRN_MISUSE, "a store is already open in this process (" +
+                                    instance_->dir() + "); one store per process");
+  if (!cairn_is_initialized()) {
+    cairn_status s = cairn_init(nullptr);
+    if (s != CAIRN_OK) return Status(s, cairn_last_error());
+  }
+  auto p = std::unique_ptr<Persistence>(new Persistence());
+  if (opts) p->options_ = *opts;
+  p->options_.store_dir = nullptr;  // not kept: the caller's string
+  store::StoreOptions so;
+  so.durability = p->options_.durability == 1 ? store::Durability::kAsync : store::Durability::kSync;
+  if (p->options_.lock_timeout_ms) so.lock_timeout_ms = p->options_.lock_timeout_ms;
+  so.create_if_missing = !p->options_.no_create;
+  std::string dir = store::ResolveStoreDir(opts && opts->store_dir ? opts->store_dir : "");
+  Status s = store::Store::Open(dir, so, &p->store_);
+  if (!s.ok()) return s;
+  p->heap_ = gc::GcHeap::Instance();
+  p->heap_->roots().CheckMutator("cairn_store_open");
+  if (!p->options_.max_resident_pages)
+    p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
+  if (!p->options_.max_protection_runs) p->options_.max_protection_runs = 30000;
+  p->heap_->SetPersistHooks(p.get());
+  struct sigaction sa {};
+  sa.sa_sigaction = OnSegv;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
+    return Status(CAIRN_INTERNAL, "could not install the page-fault handler (sigaction)");
+  instance_ = p.release();
+  // Close the store before the process's static objects go (RocksDB's threads must not outlive
+  // them). An open transaction is aborted: nothing of it is written.
+  std::atexit([] {
+    Persistence *q = instance_;
+    if (!q) return;
+    instance_ = nullptr;
+    if (q->txn_) q->txn_->Abort();
+    q->txn_.reset();
+    q->store_.reset();
+  });
+  return Status::Ok();
+}
+
+Status Persistence::Ensure() {
+  if (instance_) return Status::Ok();
+  return Open(nullptr);
+}
+
+Status Persistence::Misuse(const std::string &what) const { return Status(CAIRN_MISUSE, what); }
+
+Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const {
+  if (!open_)
+    return Misuse(std::string(what) + " of database '" + db->name +
+                  "' outside a transaction: begin one first (cairn_txn_begin, or `atomic`)");
+  if (failed_)
+    return Misuse(std::string(what) + " of database '" + db->name +
+                  "' in a failed transaction (" + failure_.message() + "): abort it first");
+  return Status::Ok();
+}
+
+Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
+  for (auto &d : dbs_)
+    if (d && d->name == name) {
+      *out = d.get();
+      return Status::Ok();
+    }
+  store::DatabaseInfo info;
+  Status s = store_->GetDatabaseInfo(name, &info);
+  if (!s.ok()) return s;
+  size_t slot = 0;
+  while (slot < dbs_.size() && dbs_[slot]) slot++;
+  if (slot >= 255)
+    return Status(CAIRN_BUSY, "255 databases are open in this process, the most there can be");
+  auto db = std::make_unique<cairn_db>();
+  db->index = uint8_t(slot + 1);
+  db->name = name;
+  db->id = info.id;
+  db->root_pref = info.root;
+  if (slot == dbs_.size()) dbs_.emplace_back();
+  dbs_[slot] = std::move(db);
+  cairn_add_exact_root(&dbs_[slot]->root);  // D2
+  *out = dbs_[slot].get();
+  return Status::Ok();
+}
+
+Status Persistence::CreateDb(const char *name, cairn_db **out) {
+  if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_create was given no name");
+  if (open_)
+    return Misuse("creating database '" + std::string(name) +
+                  "' inside a transaction: create databases between transactions");
+  Status s = store_->CreateDatabase(name);
+  if (!s.ok()) return s;
+  return AddDatabase(name, out);
+}
+
+Status Persistence::OpenDb(const char *name, cairn_db **out) {
+  if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_open was given no name");
+  Status s = store::ValidateDatabaseName(name);
+  if (!s.ok()) return s;
+  return AddDatabase(name, out);
+}
+
+Status Persistence::Exists(const char *name, int *exists) {
+  store::DatabaseId id;
+  Status s = store_->FindDatabase(name ? name : "", &id);
+  *exists = s.ok();
+  if (s.ok() || s.code() == CAIRN_NOT_FOUND) return Status::Ok();
+  return s;
+}
+
+Status Persistence::Drop(const char *name) {
+  if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_drop was given no name");
+  if (open_)
+    return Misuse("dropping database '" + std::string(name) +
+                  "' inside a transaction: drop databases between transactions");
+  for (auto &d : dbs_)
+    if (d && d->name == name)
+      return Status(CAIRN_BUSY, "database '" + std::string(name) +
+                                    "' is open in this process and its objects may be in use; "
+                                    "drop it from a process that has not opened it");
+  return store_->DropDatabase(name);
+}
+
+Status Persistence::List(std::vector<std::string> *names) { return store_->ListDatabases(names); }
+
+Status Persistence::GetRoot(cairn_db *db, void **root) {
+  Status s = NeedTransaction("reading the root", db);
+  if (!s.ok()) return s;
+  if (!db->root_loaded) {
+    db->root = db->root_pref ? Swizzle(*db, db->root_pref, SIZE_MAX) : nullptr;
+    db->root_loaded = true;
+  }
+  *root = db->root;
+  return Status::Ok();
+}
+
+Status Persistence::SetRoot(cairn_db *db, void *root) {
+  Status s = NeedTransaction("setting the root", db);
+  if (!s.ok()) return s;
+  if (root && !cairn_in_heap(root))
+    return Status(CAIRN_INVALID_ARGUMENT, "the root of database '" + db->name +
+                                              "' must be a heap object (or nil)");
+  db->root = root;
+  db->root_loaded = true;
+  db->root_dirty = true;
+  return Status::Ok();
+}
+
+void Persistence::ForgetFrame(size_t frame) {
+  heap::PageHeap &pages = heap_->pages();
+  const heap::PageInfo &pi = pages.Info(frame);
+  frames_.erase(Key(pi.db, pages.PageId(frame)));
+  size_t n = pi.kind == heap::PageKind::kLargeHead ? pi.run : 1;
+  if (pi.resident()) resident_pages_ -= n;
+  else reserved_frames_ -= n;
+  totals_.frames_released += n;
+}
+
+Status Persistence::AssignPageIds(uint8_t dbi, size_t frame, size_t n) {
+  cairn_db &db = *dbs_[dbi - 1];
+  if (!txn_ || failed_)
+    return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
+  store::PageNo first = 0;
+  Status s = n == 1 ? txn_->AllocatePage(db.id, &first) : txn_->AllocatePageRun(db.id, n, &first);
+  if (!s.ok()) return s;
+  if (first + n - 1 > kMaxPageId)
+    return Status(CAIRN_UNSUPPORTED, "database '" + db.name + "' has more pages than Cairn can "
+                                     "address (2^31 - 1)");
+  heap::PageHeap &pages = heap_->pages();
+  for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
+  frames_[Key(dbi, first)] = uint32_t(frame);
+  resident_pages_ += n;
+  return Status::Ok();
+}
+
+std::string Persistence::DatabaseName(uint8_t db) {
+  return db >= 1 && db <= dbs_.size() && dbs_[db - 1] ? dbs_[db - 1]->name : "?";
+}
+
+void Persistence::GetStats(cairn_persist_stats *out) const {
+  *out = totals_;
+  out->resident_pages = resident_pages_;
+  out->reserved_frames = reserved_frames_;
+}
+
+size_t Persistence::LastCommitTypes(cairn_type_count *out, size_t max) const {
+  for (size_t i = 0; i < last_types_.size() && i < max; i++) out[i] = last_types_[i];
+  return last_types_.size();
+}
+
+}  // namespace cairn::persist

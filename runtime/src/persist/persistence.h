@@ -1,0 +1,128 @@
+// Persistence: databases, roots and transactions over the page store, page faulting and
+// swizzling, and the commit that writes what stabilization made persistent. The C API in
+// cairn/persist.h is a thin layer over it. docs/persistence.md explains the mechanism.
+//
+// Invariants (with P9/P10 of heap/page_info.h):
+//   D1. frames_ maps (database, page id) to the heap frame of every persistent page (or the head
+//       of a large object's run) that has a frame; every persistent frame is in it, once.
+//   D2. A database's root slot holds the swizzled root while `root_loaded`; it is an exact root of
+//       the collector. root_pref is the root as last committed.
+//   D3. Inside a transaction, the store transaction txn_ is ACTIVE unless the transaction failed;
+//       then only Abort is allowed.
+//   D4. type_by_index_ and index_of_ agree with the database's type table: an index there names a
+//       stored layout that this program's descriptor matches (checked when first needed).
+#pragma once
+
+#include <csignal>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cairn/persist.h"
+#include "cairn/store.h"
+#include "gc/gc_heap.h"
+#include "gc/persist_hooks.h"
+#include "persist/ref_codec.h"
+
+struct cairn_db {
+  uint8_t index = 0;  // in the page table (PageInfo::db)
+  std::string name;
+  cairn::store::DatabaseId id = 0;
+  uint64_t root_pref = 0;  // D2
+  void *root = nullptr;    // D2: an exact root of the collector
+  bool root_loaded = false;
+  bool root_dirty = false;
+  bool types_loaded = false;
+  std::vector<const cairn_type *> type_by_index;  // D4, [0] unused
+  std::unordered_map<const cairn_type *, uint32_t> index_of;
+};
+
+namespace cairn::persist {
+
+class Persistence final : public gc::PersistHooks {
+ public:
+  static Persistence *Instance() { return instance_; }
+  // Opens the store and installs the page-fault handler. CAIRN_MISUSE if already open.
+  static Status Open(const cairn_persist_options *opts);
+  // Opens the store with the defaults unless one is open.
+  static Status Ensure();
+
+  const std::string &dir() const { return store_->dir(); }
+
+  Status CreateDb(const char *name, cairn_db **out);
+  Status OpenDb(const char *name, cairn_db **out);
+  Status Exists(const char *name, int *exists);
+  Status Drop(const char *name);
+  Status List(std::vector<std::string> *names);
+
+  Status GetRoot(cairn_db *db, void **root);
+  Status SetRoot(cairn_db *db, void *root);
+
+  Status Begin();
+  Status Commit();
+  Status Abort();
+  Status Chain();
+  Status Checkpoint();
+  bool IsOpen() const { return open_; }
+
+  // Called by the SIGSEGV handler: true if the fault was a persistent page's (now handled).
+  bool HandleFault(void *addr);
+  void MakeResident(void *p, size_t n);
+
+  void GetStats(cairn_persist_stats *out) const;
+  void GetLastCommitStats(cairn_persist_stats *out) const { *out = last_; }
+  size_t LastCommitTypes(cairn_type_count *out, size_t max) const;
+
+  // gc::PersistHooks
+  void ForgetFrame(size_t frame) override;
+  Status AssignPageIds(uint8_t db, size_t frame, size_t n) override;
+  std::string DatabaseName(uint8_t db) override;
+
+ private:
+  Persistence() = default;
+  static uint64_t Key(uint8_t db, uint64_t page) { return (uint64_t(db) << 56) | page; }
+  Status Misuse(const std::string &what) const;
+  Status NeedTransaction(const char *what, const cairn_db *db) const;
+  Status AddDatabase(const std::string &name, cairn_db **out);
+
+  // Faulting (fault.cpp).
+  void Load(size_t head);
+  void *Swizzle(cairn_db &db, uint64_t pref, size_t from_frame);
+  const cairn_type *TypeForIndex(cairn_db &db, uint32_t index, uint64_t page);
+  void LoadTypes(cairn_db &db);
+  [[noreturn]] void FaultError(const cairn_db &db, uint64_t page, const std::string &what);
+  void EnforceBudgets(size_t keep);
+  void Evict(size_t head);
+  store::Transaction *ReadTransaction(std::unique_ptr<store::Transaction> *temp);
+
+  // Commit (commit.cpp).
+  Status WriteCommit(bool stay_open);
+  Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots);
+  Status Unswizzle(size_t head, std::string *buffer);
+  Status TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index);
+  uint64_t EncodeTarget(void *ref, uint8_t db, bool *ok);
+  void Revert(const gc::StabilizeOutcome &o);
+  void DiscardModified();
+
+  static Persistence *instance_;
+  std::unique_ptr<store::Store> store_;
+  cairn_persist_options options_{};
+  gc::GcHeap *heap_ = nullptr;
+  std::vector<std::unique_ptr<cairn_db>> dbs_;  // index in the page table - 1
+  std::unordered_map<uint64_t, uint32_t> frames_;  // D1
+  std::unique_ptr<store::Transaction> txn_;        // D3
+  bool open_ = false;
+  bool failed_ = false;
+  Status failure_;
+  std::deque<uint32_t> resident_fifo_;  // loaded pages, oldest first (may hold stale entries)
+  uint64_t resident_pages_ = 0;
+  uint64_t reserved_frames_ = 0;
+  cairn_persist_stats totals_{};
+  cairn_persist_stats last_{};
+  std::vector<cairn_type_count> last_types_;
+};
+
+}  // namespace cairn::persist
