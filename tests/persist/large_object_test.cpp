@@ -118,7 +118,100 @@ PERSIST_CHILD(Large_Check) {
   return 0;
 }
 
+// Large objects of plain (not array) types: one of a page and one of three pages, with
+// references at both ends.
+namespace {
+
+template <size_t kWords>
+struct Big {
+  void *first;
+  int64_t words[kWords];
+  void *last;
+};
+using Big1 = Big<600>;   // 4,816 bytes: one page
+using Big3 = Big<2600>;  // 20,816 bytes: three pages
+template <class B>
+constexpr uint32_t kBigRefs[] = {offsetof(B, first), offsetof(B, last)};
+template <class B>
+constexpr cairn_field kBigFields[] = {
+    Field("first", offsetof(B, first), CAIRN_KIND_REF),
+    Field("words", offsetof(B, words), CAIRN_KIND_I64, sizeof(B::words) / 8),
+    Field("last", offsetof(B, last), CAIRN_KIND_REF),
+};
+constexpr cairn_type kBig1 = MakeType("ptest.Big1", sizeof(Big1), kBigRefs<Big1>, 2,
+                                      kBigFields<Big1>, 3);
+constexpr cairn_type kBig3 = MakeType("ptest.Big3", sizeof(Big3), kBigRefs<Big3>, 2,
+                                      kBigFields<Big3>, 3);
+
+template <class B>
+B *NewBig(const cairn_type *t, int64_t seed) {
+  auto *b = static_cast<B *>(cairn_malloc_typed(t));
+  for (size_t i = 0; i < sizeof(b->words) / 8; i++) b->words[i] = seed * 100000 + i;
+  return b;
+}
+
+template <class B>
+void CheckBig(const B *b, const cairn_type *t, int64_t seed) {
+  CK(b != nullptr);
+  CK(cairn_type_of(b) == t) << t->name;
+  for (size_t i = 0; i < sizeof(b->words) / 8; i++) {
+    CK_EQ(b->words[i], seed * 100000 + static_cast<int64_t>(i)) << " " << t->name << " " << i;
+  }
+}
+
+}  // namespace
+
+// root: Node{left: Big1{first: Big3, last: node 2}, right: Big3{first: Big1, last: nil}}
+PERSIST_CHILD(LargePlain_Write) {
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kBig1));
+  CK_OK(cairn_register_type(&kBig3));
+  cairn_db *db = CreateDb("plain");
+  CK_OK(cairn_txn_begin());
+  Node *root = NewNode(1);
+  CK_OK(cairn_db_set_root(db, root));
+  auto *b1 = NewBig<Big1>(&kBig1, 1);
+  RootAs<Node>(db)->left = reinterpret_cast<Node *>(b1);
+  auto *b3 = NewBig<Big3>(&kBig3, 3);
+  RootAs<Node>(db)->right = reinterpret_cast<Node *>(b3);
+  b1->first = b3;
+  b1->last = NewNode(2);
+  b3->first = b1;
+  root = nullptr;
+  b1 = nullptr;
+  b3 = nullptr;
+  CK_OK(cairn_txn_commit());
+  SayStats("", LastCommitStats());
+  return 0;
+}
+
+PERSIST_CHILD(LargePlain_Read) {
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kBig1));
+  CK_OK(cairn_register_type(&kBig3));
+  cairn_db *db = OpenDb("plain");
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_EQ(root->id, 1);
+  auto *b1 = reinterpret_cast<Big1 *>(root->left);
+  auto *b3 = reinterpret_cast<Big3 *>(root->right);
+  CheckBig(b1, &kBig1, 1);
+  CheckBig(b3, &kBig3, 3);
+  CK(b1->first == b3);
+  CK(b3->first == b1);
+  CK(b3->last == nullptr);
+  CK_EQ(static_cast<Node *>(b1->last)->id, 2);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
 class PersistLarge : public PersistTest {};
+
+TEST_F(PersistLarge, LargeObjectsOfPlainTypesPersist) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write"));
+  ASSERT_CHILD_OK(Run("LargePlain_Read"));
+}
 
 TEST_F(PersistLarge, LargeObjectsSpanningPageRunsPersistAndUpdate) {
   ASSERT_CHILD_OK(Run("Large_Write"));

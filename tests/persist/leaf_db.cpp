@@ -11,7 +11,17 @@
 
 namespace cairn_ptest {
 
-std::string CheckLeaf(const void *leaf, int64_t k, int64_t mod, int64_t rem) {
+Mods::Mods(const std::string &spec) {
+  std::istringstream in(spec);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t colon = item.find(':');
+    if (colon == std::string::npos) continue;  // "-"
+    p_.emplace_back(std::stoll(item.substr(0, colon)), std::stoll(item.substr(colon + 1)));
+  }
+}
+
+std::string CheckLeaf(const void *leaf, int64_t k, const Mods &mods) {
   std::ostringstream os;
   if (leaf == nullptr) {
     os << "leaf " << k << " is missing";
@@ -27,7 +37,7 @@ std::string CheckLeaf(const void *leaf, int64_t k, int64_t mod, int64_t rem) {
   }
   const int64_t *e = ArrayData<int64_t>(leaf);
   for (int64_t j = 0; j < kLeafLength; j++) {
-    int64_t want = j == 1 && LeafModified(k, mod, rem) ? -k : LeafValue(k, j);
+    int64_t want = j == 1 && mods.Has(k) ? -k : LeafValue(k, j);
     if (e[j] != want) {
       os << "leaf " << k << " element " << j << " is " << e[j] << ", not " << want;
       return os.str();
@@ -78,9 +88,10 @@ PERSIST_CHILD(LeafDb_Write) {
 }
 
 PERSIST_CHILD(LeafDb_Verify) {
-  int64_t n = args.Int(0), mod = args.Int(1), rem = args.Int(2);
+  int64_t n = args.Int(0);
+  Mods mods(args.args.at(1));
   cairn_persist_options opts{};
-  opts.max_resident_pages = static_cast<uint64_t>(args.Int(3));
+  opts.max_resident_pages = static_cast<uint64_t>(args.Int(2));
   OpenStore(args, opts);
   cairn_db *db = OpenDb("leaves");
   auto t0 = std::chrono::steady_clock::now();
@@ -88,7 +99,7 @@ PERSIST_CHILD(LeafDb_Verify) {
   void *index = Root(db);
   CK_EQ(cairn_array_length(index), static_cast<size_t>(n));
   for (int64_t k = 0; k < n; k++) {
-    std::string bad = CheckLeaf(ArrayData<void *>(index)[k], k, mod, rem);
+    std::string bad = CheckLeaf(ArrayData<void *>(index)[k], k, mods);
     CK(bad.empty()) << bad;
   }
   CK_OK(cairn_txn_abort());

@@ -36,6 +36,15 @@ inline uint64_t ValueOf(const ChildResult &r, const std::string &key) {
 
 }  // namespace cairn_ptest
 
-// A child scenario that must succeed; its output is shown when it does not.
-#define ASSERT_CHILD_OK(r) ASSERT_TRUE((r).ok()) << (r).Describe()
-#define EXPECT_CHILD_OK(r) EXPECT_TRUE((r).ok()) << (r).Describe()
+// A child scenario that must succeed; its output is shown when it does not. `r` (often a Run
+// call) is evaluated once.
+#define ASSERT_CHILD_OK(r)                                  \
+  do {                                                      \
+    const ::cairn_ptest::ChildResult &child_r_ = (r);       \
+    ASSERT_TRUE(child_r_.ok()) << child_r_.Describe();      \
+  } while (0)
+#define EXPECT_CHILD_OK(r)                                  \
+  do {                                                      \
+    const ::cairn_ptest::ChildResult &child_r_ = (r);       \
+    EXPECT_TRUE(child_r_.ok()) << child_r_.Describe();      \
+  } while (0)

@@ -141,7 +141,42 @@ PERSIST_CHILD(CrossDb_Refuse) {
   return 0;
 }
 
+// Two new roots of two databases, allocated next to each other on one page, both held on the
+// stack at the commit. The program refers from neither database to the other, so the commit
+// must succeed and each database get its own root.
+PERSIST_CHILD(TwoDb_PinnedNeighbours) {
+  OpenStore(args);
+  cairn_db *alpha = CreateDb("alpha");
+  cairn_db *beta = CreateDb("beta");
+  CK_OK(cairn_txn_begin());
+  Node *volatile a = NewNode(1000);
+  Node *volatile b = NewNode(2000);
+  Say("same_page=%d\n", PageOf(a) == PageOf(b));
+  CK_OK(cairn_db_set_root(alpha, a));
+  CK_OK(cairn_db_set_root(beta, b));
+  CK_OK(cairn_txn_commit());
+  CK(a->id == 1000 && b->id == 2000);
+  return 0;
+}
+
+PERSIST_CHILD(TwoDb_CheckPinnedNeighbours) {
+  OpenStore(args);
+  cairn_db *alpha = OpenDb("alpha");
+  cairn_db *beta = OpenDb("beta");
+  CK_OK(cairn_txn_begin());
+  CK_EQ(RootAs<Node>(alpha)->id, 1000);
+  CK_EQ(RootAs<Node>(beta)->id, 2000);
+  CK(PageOf(Root(alpha)) != PageOf(Root(beta))) << "one page holds objects of both";
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
 class PersistTwoDatabases : public PersistTest {};
+
+TEST_F(PersistTwoDatabases, NeighboursOnAPinnedPageKeepToTheirDatabases) {
+  ASSERT_CHILD_OK(Run("TwoDb_PinnedNeighbours"));
+  ASSERT_CHILD_OK(Run("TwoDb_CheckPinnedNeighbours"));
+}
 
 TEST_F(PersistTwoDatabases, TwoDatabasesOpenAtOnceKeepTheirOwnObjects) {
   ASSERT_CHILD_OK(Run("TwoDb_Write"));
