@@ -201,4 +201,5 @@ TEST_P(PersistTypeMismatch, SmallObjectOfAMismatchedTypeStopsTheProgramWhenItsPa
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, PersistTypeMismatch,
-                         ::testing::Values("lacks", "fields", "layout"));
+                         ::testing::Values("lacks", "fields", "layout"),
+                         [](const auto &info) { return std::string(info.param); });
