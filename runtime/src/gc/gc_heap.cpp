@@ -82,6 +82,17 @@ char *GcHeap::AllocateSlow(size_t bytes) {
             static_cast<unsigned long long>(stats_.live_bytes_last >> 20));
   }
   mutator_.Start(pages_, i);
+  // Keep about a collection's worth of copying prefaulted beyond the high water mark, a chunk
+  // at a time, so that the next collection does not take page faults in its pause.
+  if (++pages_since_prefault_ >= kPrefaultChunk) {
+    pages_since_prefault_ = 0;
+    uint64_t want = stats_.live_bytes_last > options_.min_trigger_bytes ? stats_.live_bytes_last
+                                                                        : options_.min_trigger_bytes;
+    // Free pages below the high water mark are touched already; prefault only what they lack.
+    size_t want_pages = size_t(want / heap::kPageSize);
+    size_t have = pages_.free_transient_pages();
+    if (want_pages > have) pages_.Prefault(want_pages - have);
+  }
   char *p = mutator_.TryAlloc(bytes);
   if (pages_.pages_in_use() > stats_.peak_heap_pages) stats_.peak_heap_pages = pages_.pages_in_use();
   return p;

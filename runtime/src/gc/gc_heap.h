@@ -84,6 +84,8 @@ class GcHeap {
   Roots roots_;
   Collector collector_;
   BumpRegion mutator_;
+  static constexpr size_t kPrefaultChunk = 64;  // pages allocated between prefault checks
+  size_t pages_since_prefault_ = 0;
   uint64_t since_last_ = 0;
   uint64_t trigger_ = 0;
   cairn_stats stats_{};

@@ -135,6 +135,19 @@ size_t PageHeap::FindRun(ArenaState &a, size_t n) {
   return start;
 }
 
+size_t PageHeap::Prefault(size_t pages) {
+  const ArenaState &a = arenas_[0];
+  size_t from = prefaulted_to_ > a.hwm ? prefaulted_to_ : a.hwm;
+  size_t to = a.hwm + pages < a.end ? a.hwm + pages : a.end;
+  if (to <= from) return 0;
+  char *p = PageAddress(from);
+  size_t bytes = (to - from) * kPageSize;
+  if (madvise(p, bytes, MADV_POPULATE_WRITE) != 0)  // Linux 5.14 and later
+    for (size_t off = 0; off < bytes; off += 4096) static_cast<volatile char *>(p)[off] = 0;
+  prefaulted_to_ = to;
+  return to - from;
+}
+
 size_t PageHeap::TakeRun(size_t n, Space space, Arena arena) {
   assert(n >= 1);
   size_t start = FindRun(arenas_[size_t(arena)], n);

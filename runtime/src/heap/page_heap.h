@@ -69,6 +69,10 @@ class PageHeap {
   // Frees a page or, given a large head, its whole run (P1). Contents and protection are left
   // (P7); pages of the persistent arena keep protection none while free.
   void Release(size_t index);
+  // Faults in (zero-filled, writable) the never-used transient pages up to `pages` beyond the
+  // high water mark, so that the next collection copies into memory that is already there
+  // instead of taking the kernel's page faults inside its pause. Returns the pages prefaulted.
+  size_t Prefault(size_t pages);
   // Rebuilds the free lists from the page table, lowest pages first; called after a collection.
   void RebuildFreeList();
 
@@ -90,6 +94,8 @@ class PageHeap {
   uint64_t &PageId(size_t index) { return page_ids_[index]; }
 
   size_t pages_in_use() const { return in_use_; }
+  // Free pages of the transient arena below its high water mark (as of the last rebuild).
+  size_t free_transient_pages() const { return arenas_[0].free.size(); }
   size_t free_pages_below_high_water() const {
     return arenas_[0].hwm - arenas_[0].start + arenas_[1].hwm - arenas_[1].start - in_use_;
   }
@@ -109,6 +115,7 @@ class PageHeap {
   size_t capacity_ = 0;
   size_t in_use_ = 0;
   size_t boundaries_ = 0;
+  size_t prefaulted_to_ = 0;  // transient pages below this index have been touched
   ArenaState arenas_[2];
   PageInfo *table_ = nullptr;
   uint64_t *page_ids_ = nullptr;

@@ -17,6 +17,19 @@ using heap::PageInfo;
 using heap::PageKind;
 using heap::Protection;
 
+// Calls f(head, pages) for every modified persistent page, or large object's run, in page order.
+template <class F>
+void Persistence::ForEachModified(F &&f) {
+  heap::PageHeap &pages = heap_->pages();
+  pages.ForEachTouchedPage([&](size_t i) {
+    const PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
+        pi.kind == PageKind::kLargeTail)
+      return;
+    f(i, size_t(pi.kind == PageKind::kLargeHead ? pi.run : 1));
+  });
+}
+
 Status Persistence::Begin() {
   if (open_)
     return Misuse("a transaction is already open: commit or abort it before beginning another");
@@ -70,12 +83,7 @@ Status Persistence::Abort() {
 
 void Persistence::DiscardModified() {
   heap::PageHeap &pages = heap_->pages();
-  pages.ForEachTouchedPage([&](size_t i) {
-    PageInfo &pi = pages.Info(i);
-    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
-        pi.kind == PageKind::kLargeTail)
-      return;
-    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+  ForEachModified([&](size_t i, size_t n) {
     pages.Discard(i, n);
     pages.Protect(i, n, Protection::kNone);
     for (size_t k = 0; k < n; k++)
@@ -109,12 +117,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   c.write_ns = NowNs() - t0;
   // 3. Written: the modified pages are clean again (read-only, P9).
   heap::PageHeap &pages = heap_->pages();
-  pages.ForEachTouchedPage([&](size_t i) {
-    PageInfo &pi = pages.Info(i);
-    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
-        pi.kind == PageKind::kLargeTail)
-      return;
-    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
+  ForEachModified([&](size_t i, size_t n) {
     for (size_t k = 0; k < n; k++) pages.Info(i + k).flags &= uint8_t(~heap::kPageModified);
     pages.Protect(i, n, Protection::kRead);
     resident_fifo_.push_back(uint32_t(i));
@@ -180,16 +183,12 @@ Status Persistence::Flush(cairn_persist_stats *c,
   heap::PageHeap &pages = heap_->pages();
   Status s;
   std::string buffer;
-  pages.ForEachTouchedPage([&](size_t i) {
+  ForEachModified([&](size_t i, size_t n) {
     if (!s.ok()) return;
-    const PageInfo &pi = pages.Info(i);
-    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
-        pi.kind == PageKind::kLargeTail)
-      return;
-    size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
     s = Unswizzle(i, &buffer);
+    const store::DatabaseId id = dbs_[pages.Info(i).db - 1]->id;
     for (size_t k = 0; s.ok() && k < n; k++)
-      s = txn_->WritePage(dbs_[pi.db - 1]->id, pages.PageId(i + k), buffer.data() + k * kPageSize);
+      s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize);
     c->pages_written += n;
     c->bytes_written += n * kPageSize;
   });

@@ -105,6 +105,8 @@ class Persistence final : public gc::PersistHooks {
   Status TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index);
   uint64_t EncodeTarget(void *ref, uint8_t db, bool *ok);
   void Revert(const gc::StabilizeOutcome &o);
+  template <class F>
+  void ForEachModified(F &&f);
   void DiscardModified();
 
   static Persistence *instance_;
