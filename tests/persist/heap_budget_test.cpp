@@ -14,7 +14,7 @@ using namespace cairn_ptest;
 
 namespace {
 
-int64_t Leaves() { return Scaled(24000, 600); }  // 12,000 pages (94 MiB), or 300
+int64_t Leaves() { return Scaled(24000, 1200); }  // 12,000 pages (94 MiB), or 600
 uint64_t Budget() { return static_cast<uint64_t>(Scaled(64, 16)); }
 constexpr int64_t kModMod = 97, kModRem = 5;  // leaves modified by Budget_Read
 const char kMods[] = "97:5";

@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kTextBytes = 100 * 1024;
 int64_t IntCount() { return Scaled(40000, 40000); }
-int64_t RefCount() { return Scaled(2000, 600); }  // 600 * 8 bytes is still a large object
+int64_t RefCount() { return Scaled(2000, 1100); }  // at least two pages
 constexpr size_t kTextPoke = 99000;
 int64_t IntPoke() { return IntCount() / 2; }
 int64_t RefPoke() { return RefCount() - 7; }
@@ -130,6 +130,7 @@ struct Big {
 };
 using Big1 = Big<600>;   // 4,816 bytes: one page
 using Big3 = Big<2600>;  // 20,816 bytes: three pages
+constexpr int64_t kOnePageRefs = 600;  // a reference array of 4,816 bytes: one page
 template <class B>
 constexpr uint32_t kBigRefs[] = {offsetof(B, first), offsetof(B, last)};
 template <class B>
@@ -161,31 +162,44 @@ void CheckBig(const B *b, const cairn_type *t, int64_t seed) {
 
 }  // namespace
 
-// root: Node{left: Big1{first: Big3, last: node 2}, right: Big3{first: Big1, last: nil}}
+// args: which large objects (big1: plain, one page; big3: plain, three pages; refs: a
+// reference array of one page). root: Node{id 1, left: the object, right: node 2}. A Big's
+// `first` refers to the root, its `last` to node 2; the array holds node 2 at both ends.
 PERSIST_CHILD(LargePlain_Write) {
+  std::string kind = args.args.at(0);
   OpenStore(args);
   CK_OK(cairn_register_type(&kBig1));
   CK_OK(cairn_register_type(&kBig3));
   cairn_db *db = CreateDb("plain");
   CK_OK(cairn_txn_begin());
-  Node *root = NewNode(1);
-  CK_OK(cairn_db_set_root(db, root));
-  auto *b1 = NewBig<Big1>(&kBig1, 1);
-  RootAs<Node>(db)->left = reinterpret_cast<Node *>(b1);
-  auto *b3 = NewBig<Big3>(&kBig3, 3);
-  RootAs<Node>(db)->right = reinterpret_cast<Node *>(b3);
-  b1->first = b3;
-  b1->last = NewNode(2);
-  b3->first = b1;
-  root = nullptr;
-  b1 = nullptr;
-  b3 = nullptr;
+  CK_OK(cairn_db_set_root(db, NewNode(1)));
+  RootAs<Node>(db)->right = NewNode(2);
+  void *big = nullptr;
+  if (kind == "big1") {
+    auto *b = NewBig<Big1>(&kBig1, 1);
+    b->first = Root(db);
+    b->last = RootAs<Node>(db)->right;
+    big = b;
+  } else if (kind == "big3") {
+    auto *b = NewBig<Big3>(&kBig3, 3);
+    b->first = Root(db);
+    b->last = RootAs<Node>(db)->right;
+    big = b;
+  } else {
+    big = cairn_malloc_array(&cairn_ref_array_type, kOnePageRefs);
+    ArrayData<void *>(big)[0] = RootAs<Node>(db)->right;
+    ArrayData<void *>(big)[kOnePageRefs - 1] = RootAs<Node>(db)->right;
+  }
+  RootAs<Node>(db)->left = static_cast<Node *>(big);
+  big = nullptr;
   CK_OK(cairn_txn_commit());
   SayStats("", LastCommitStats());
+  CK(LastCommitStats().pages_large >= 1);
   return 0;
 }
 
 PERSIST_CHILD(LargePlain_Read) {
+  std::string kind = args.args.at(0);
   OpenStore(args);
   CK_OK(cairn_register_type(&kBig1));
   CK_OK(cairn_register_type(&kBig3));
@@ -193,14 +207,23 @@ PERSIST_CHILD(LargePlain_Read) {
   CK_OK(cairn_txn_begin());
   Node *root = RootAs<Node>(db);
   CK_EQ(root->id, 1);
-  auto *b1 = reinterpret_cast<Big1 *>(root->left);
-  auto *b3 = reinterpret_cast<Big3 *>(root->right);
-  CheckBig(b1, &kBig1, 1);
-  CheckBig(b3, &kBig3, 3);
-  CK(b1->first == b3);
-  CK(b3->first == b1);
-  CK(b3->last == nullptr);
-  CK_EQ(static_cast<Node *>(b1->last)->id, 2);
+  Node *two = root->right;
+  CK_EQ(two->id, 2);
+  if (kind == "big1") {
+    auto *b = reinterpret_cast<Big1 *>(root->left);
+    CheckBig(b, &kBig1, 1);
+    CK(b->first == root && b->last == two);
+  } else if (kind == "big3") {
+    auto *b = reinterpret_cast<Big3 *>(root->left);
+    CheckBig(b, &kBig3, 3);
+    CK(b->first == root && b->last == two);
+  } else {
+    void *a = root->left;
+    CK(cairn_type_of(a) == &cairn_ref_array_type);
+    CK_EQ(cairn_array_length(a), static_cast<size_t>(kOnePageRefs));
+    CK(ArrayData<void *>(a)[0] == two && ArrayData<void *>(a)[kOnePageRefs - 1] == two);
+    for (int64_t i = 1; i < kOnePageRefs - 1; i++) CK(ArrayData<void *>(a)[i] == nullptr);
+  }
   CK_EQ(cairn_verify_heap(10), 0u);
   CK_OK(cairn_txn_abort());
   return 0;
@@ -208,9 +231,20 @@ PERSIST_CHILD(LargePlain_Read) {
 
 class PersistLarge : public PersistTest {};
 
-TEST_F(PersistLarge, LargeObjectsOfPlainTypesPersist) {
-  ASSERT_CHILD_OK(Run("LargePlain_Write"));
-  ASSERT_CHILD_OK(Run("LargePlain_Read"));
+// Large objects of less than a page: more than 4 KiB with the header, so a page run of one.
+TEST_F(PersistLarge, OnePagePlainLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"big1"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"big1"}));
+}
+
+TEST_F(PersistLarge, OnePageArrayLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"refs"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"refs"}));
+}
+
+TEST_F(PersistLarge, ThreePagePlainLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"big3"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"big3"}));
 }
 
 TEST_F(PersistLarge, LargeObjectsSpanningPageRunsPersistAndUpdate) {

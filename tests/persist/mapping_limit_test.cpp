@@ -133,7 +133,7 @@ class PersistMappingLimit : public PersistTest {
 
 TEST_F(PersistMappingLimit, MorePagesThanMaxMapCountTouchedInScatteredOrder) {
   // 140,000 leaves: 70,000 pages (547 MiB) in the normal build.
-  int64_t n = Scaled(140000, 1000);
+  int64_t n = Scaled(140000, 1100);  // (an index of two pages or more)
   ASSERT_NO_FATAL_FAILURE(Build(n));
   // Reads everywhere and writes to every 20th leaf (3,500 pages): must work.
   std::string mods = Scatter(n, 0, "-", "20:3", true);
@@ -142,8 +142,8 @@ TEST_F(PersistMappingLimit, MorePagesThanMaxMapCountTouchedInScatteredOrder) {
 }
 
 TEST_F(PersistMappingLimit, ProtectionRunBudgetIsKept) {
-  int64_t n = Scaled(6000, 600);
+  int64_t n = Scaled(6000, 1200);
   ASSERT_NO_FATAL_FAILURE(Build(n));
-  // 3,000 pages (or 300) read with a budget of 300 (or 60) runs, writing to 60 (or 6) leaves.
+  // 3,000 pages (or 600) read with a budget of 300 (or 60) runs, writing to 60 (or 12) leaves.
   Scatter(n, static_cast<uint64_t>(Scaled(300, 60)), "-", "100:7", true);
 }
