@@ -1,0 +1,87 @@
+// A database larger than the heap budget: with max_resident_pages small, clean persistent pages
+// are dropped and faulted in again, the number loaded never exceeds the budget, memory stays
+// bounded, and reads and writes are still right.
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "child.h"
+#include "leaf_db.h"
+#include "persist_test.h"
+#include "persist_types.h"
+
+using namespace cairn_ptest;
+
+namespace {
+
+int64_t Leaves() { return Scaled(24000, 1200); }  // 12,000 pages (94 MiB), or 600
+uint64_t Budget() { return static_cast<uint64_t>(Scaled(64, 16)); }
+constexpr int64_t kModMod = 97, kModRem = 5;  // leaves modified by Budget_Read
+const char kMods[] = "97:5";
+
+}  // namespace
+
+// Reads every leaf in order, then in a random order, then modifies a few and commits, under
+// max_resident_pages = Budget().
+PERSIST_CHILD(Budget_Read) {
+  int64_t n = Leaves();
+  cairn_persist_options opts{};
+  opts.max_resident_pages = Budget();
+  OpenStore(args, opts);
+  cairn_db *db = OpenDb("leaves");
+  CK_OK(cairn_txn_begin());
+  void *index = Root(db);
+  size_t rss_base = RssKiB(), rss_max = rss_base;
+  uint64_t most_resident = 0;
+  auto sample = [&] {
+    cairn_persist_stats s = Stats();
+    most_resident = std::max(most_resident, s.resident_pages);
+    rss_max = std::max(rss_max, RssKiB());
+  };
+  for (int pass = 0; pass < 2; pass++) {
+    std::vector<int64_t> order(n);
+    for (int64_t k = 0; k < n; k++) order[k] = k;
+    if (pass == 1) std::shuffle(order.begin(), order.end(), std::mt19937_64(7));
+    for (int64_t i = 0; i < n; i++) {
+      int64_t k = order[i];
+      std::string bad = CheckLeaf(ArrayData<void *>(index)[k], k, Mods("-"));
+      CK(bad.empty()) << bad << " (pass " << pass << ")";
+      if (i % 50 == 0) sample();
+    }
+    sample();
+  }
+  cairn_persist_stats s = Stats();
+  Say("rss_base_kib=%zu rss_max_kib=%zu most_resident=%lu\n", rss_base, rss_max, most_resident);
+  SayStats("read_", s);
+  CK(most_resident <= Budget()) << most_resident << " pages loaded, budget " << Budget();
+  CK(s.pages_evicted > 0) << "nothing was evicted";
+  // Two passes over n / 2 pages with room for Budget() of them: each page faulted twice.
+  uint64_t pages = n / kLeavesPerPage;
+  CK(s.pages_faulted >= 2 * pages - Budget()) << s.pages_faulted << " faults for " << pages;
+
+  // Modified pages stay until the commit.
+  for (int64_t k = 0; k < n; k++) {
+    if (k % kModMod == kModRem) ModifyLeaf(ArrayData<void *>(index)[k], k);
+  }
+  CK_OK(cairn_txn_commit());
+  SayStats("commit_", LastCommitStats());
+  CK(LastCommitStats().pages_written >= static_cast<uint64_t>(n / kModMod));
+  if (!Stress()) {
+    // The database is ~n * 4 KB; what stays resident is a fraction of it.
+    size_t db_kib = static_cast<size_t>(n) * 4;
+    CK(rss_max - rss_base < db_kib / 2) << "memory grew by " << (rss_max - rss_base)
+                                        << " KiB reading " << db_kib << " KiB";
+  }
+  return 0;
+}
+
+class PersistHeapBudget : public PersistTest {};
+
+TEST_F(PersistHeapBudget, DatabaseLargerThanTheBudgetIsEvictedAndFaultedAgain) {
+  std::string n = std::to_string(Leaves()), budget = std::to_string(Budget());
+  ASSERT_CHILD_OK(Run("LeafDb_Write", {n, std::to_string(Scaled(2000, 100)), budget}));
+  ChildResult r = Run("Budget_Read");
+  ASSERT_CHILD_OK(r);
+  std::printf("%s", r.out.c_str());
+  ASSERT_CHILD_OK(Run("LeafDb_Verify", {n, kMods, budget}));
+}

@@ -1,0 +1,255 @@
+// Large objects (runs of whole pages): a 100 KB text, a 320 KB integer array and a reference
+// array made persistent, read back by a fresh process, modified in the middle of their runs,
+// and read back again.
+#include <cstring>
+
+#include "child.h"
+#include "persist_test.h"
+#include "persist_types.h"
+
+using namespace cairn_ptest;
+
+namespace {
+
+constexpr size_t kTextBytes = 100 * 1024;
+int64_t IntCount() { return Scaled(40000, 40000); }
+int64_t RefCount() { return Scaled(2000, 1100); }  // at least two pages
+constexpr size_t kTextPoke = 99000;
+int64_t IntPoke() { return IntCount() / 2; }
+int64_t RefPoke() { return RefCount() - 7; }
+
+char TextByte(size_t i) { return static_cast<char>('a' + (i * 7 + i / 8192) % 26); }
+int64_t IntAt(int64_t i) { return i * 1000003 - 17; }
+
+// root: Wide{r0 text, r1 [int], r2 [any] of nodes, r3 [Pair] referring to the text and [int]}
+__attribute__((noinline)) Wide *BuildLarge() {
+  auto *root = static_cast<Wide *>(cairn_malloc_typed(&kWideType));
+  void *text = cairn_malloc_array(&cairn_text_type, kTextBytes);
+  for (size_t i = 0; i < kTextBytes; i++) ArrayData<char>(text)[i] = TextByte(i);
+  root->r0 = text;
+  void *ints = cairn_malloc_array(&cairn_i64_array_type, IntCount());
+  for (int64_t i = 0; i < IntCount(); i++) ArrayData<int64_t>(ints)[i] = IntAt(i);
+  root->r1 = ints;
+  void *refs = cairn_malloc_array(&cairn_ref_array_type, RefCount());
+  root->r2 = refs;
+  for (int64_t k = 0; k < RefCount(); k++) ArrayData<void *>(root->r2)[k] = NewNode(k);
+  void *pairs = cairn_malloc_array(&kPairArrayType, 2);
+  ArrayData<Pair>(pairs)[0] = Pair{root->r0, 0};
+  ArrayData<Pair>(pairs)[1] = Pair{root->r1, 1};
+  root->r3 = pairs;
+  return root;
+}
+
+void CheckLarge(Wide *root, bool modified) {
+  CK(root != nullptr);
+  void *text = root->r0;
+  CK(cairn_type_of(text) == &cairn_text_type);
+  CK_EQ(cairn_array_length(text), kTextBytes);
+  const char *t = ArrayData<char>(text);
+  for (size_t i = 0; i < kTextBytes; i++) {
+    char want = modified && i == kTextPoke ? '#' : TextByte(i);
+    CK_EQ(t[i], want) << " at byte " << i << " of the text";
+  }
+  void *ints = root->r1;
+  CK(cairn_type_of(ints) == &cairn_i64_array_type);
+  CK_EQ(cairn_array_length(ints), static_cast<size_t>(IntCount()));
+  for (int64_t i = 0; i < IntCount(); i++) {
+    CK_EQ(ArrayData<int64_t>(ints)[i], modified && i == IntPoke() ? -1 : IntAt(i)) << " at " << i;
+  }
+  void *refs = root->r2;
+  CK(cairn_type_of(refs) == &cairn_ref_array_type);
+  CK_EQ(cairn_array_length(refs), static_cast<size_t>(RefCount()));
+  for (int64_t k = 0; k < RefCount(); k++) {
+    auto *n = static_cast<Node *>(ArrayData<void *>(refs)[k]);
+    CK(n != nullptr) << "element " << k;
+    int64_t id = modified && k == RefPoke() ? 3 : k;
+    CK_EQ(n->id, id) << " element " << k;
+    CK_EQ(n->value, id * 7 + 1);
+  }
+  if (modified) {
+    CK(ArrayData<void *>(refs)[RefPoke()] == ArrayData<void *>(refs)[3]) << "not shared";
+  }
+  CK(ArrayData<Pair>(root->r3)[0].ref == text);
+  CK(ArrayData<Pair>(root->r3)[1].ref == ints);
+  CK_EQ(cairn_verify_heap(10), 0u);
+}
+
+}  // namespace
+
+PERSIST_CHILD(Large_Write) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("large");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, BuildLarge()));
+  CK_OK(cairn_txn_commit());
+  cairn_persist_stats s = LastCommitStats();
+  SayStats("", s);
+  CK(s.pages_large >= kTextBytes / CAIRN_PAGE_SIZE) << "large pages made persistent in place";
+  CK(s.bytes_made_persistent >= kTextBytes + IntCount() * 8);
+  CK_OK(cairn_txn_begin());
+  CheckLarge(RootAs<Wide>(db), false);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+PERSIST_CHILD(Large_Modify) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("large");
+  CK_OK(cairn_txn_begin());
+  Wide *root = RootAs<Wide>(db);
+  CheckLarge(root, false);
+  uint64_t faults = Stats().write_faults;
+  ArrayData<char>(root->r0)[kTextPoke] = '#';
+  ArrayData<int64_t>(root->r1)[IntPoke()] = -1;
+  ArrayData<void *>(root->r2)[RefPoke()] = ArrayData<void *>(root->r2)[3];
+  CK(Stats().write_faults >= faults + 3) << "writes in three large runs were not all trapped";
+  CK_OK(cairn_txn_commit());
+  SayStats("", LastCommitStats());
+  CK(LastCommitStats().pages_written >= 3);
+  return 0;
+}
+
+PERSIST_CHILD(Large_Check) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("large");
+  CK_OK(cairn_txn_begin());
+  CheckLarge(RootAs<Wide>(db), true);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+// Large objects of plain (not array) types: one of a page and one of three pages, with
+// references at both ends.
+namespace {
+
+template <size_t kWords>
+struct Big {
+  void *first;
+  int64_t words[kWords];
+  void *last;
+};
+using Big1 = Big<600>;   // 4,816 bytes: one page
+using Big3 = Big<2600>;  // 20,816 bytes: three pages
+constexpr int64_t kOnePageRefs = 600;  // a reference array of 4,816 bytes: one page
+template <class B>
+constexpr uint32_t kBigRefs[] = {offsetof(B, first), offsetof(B, last)};
+template <class B>
+constexpr cairn_field kBigFields[] = {
+    Field("first", offsetof(B, first), CAIRN_KIND_REF),
+    Field("words", offsetof(B, words), CAIRN_KIND_I64, sizeof(B::words) / 8),
+    Field("last", offsetof(B, last), CAIRN_KIND_REF),
+};
+constexpr cairn_type kBig1 = MakeType("ptest.Big1", sizeof(Big1), kBigRefs<Big1>, 2,
+                                      kBigFields<Big1>, 3);
+constexpr cairn_type kBig3 = MakeType("ptest.Big3", sizeof(Big3), kBigRefs<Big3>, 2,
+                                      kBigFields<Big3>, 3);
+
+template <class B>
+B *NewBig(const cairn_type *t, int64_t seed) {
+  auto *b = static_cast<B *>(cairn_malloc_typed(t));
+  for (size_t i = 0; i < sizeof(b->words) / 8; i++) b->words[i] = seed * 100000 + i;
+  return b;
+}
+
+template <class B>
+void CheckBig(const B *b, const cairn_type *t, int64_t seed) {
+  CK(b != nullptr);
+  CK(cairn_type_of(b) == t) << t->name;
+  for (size_t i = 0; i < sizeof(b->words) / 8; i++) {
+    CK_EQ(b->words[i], seed * 100000 + static_cast<int64_t>(i)) << " " << t->name << " " << i;
+  }
+}
+
+}  // namespace
+
+// args: which large objects (big1: plain, one page; big3: plain, three pages; refs: a
+// reference array of one page). root: Node{id 1, left: the object, right: node 2}. A Big's
+// `first` refers to the root, its `last` to node 2; the array holds node 2 at both ends.
+PERSIST_CHILD(LargePlain_Write) {
+  std::string kind = args.args.at(0);
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kBig1));
+  CK_OK(cairn_register_type(&kBig3));
+  cairn_db *db = CreateDb("plain");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, NewNode(1)));
+  RootAs<Node>(db)->right = NewNode(2);
+  void *big = nullptr;
+  if (kind == "big1") {
+    auto *b = NewBig<Big1>(&kBig1, 1);
+    b->first = Root(db);
+    b->last = RootAs<Node>(db)->right;
+    big = b;
+  } else if (kind == "big3") {
+    auto *b = NewBig<Big3>(&kBig3, 3);
+    b->first = Root(db);
+    b->last = RootAs<Node>(db)->right;
+    big = b;
+  } else {
+    big = cairn_malloc_array(&cairn_ref_array_type, kOnePageRefs);
+    ArrayData<void *>(big)[0] = RootAs<Node>(db)->right;
+    ArrayData<void *>(big)[kOnePageRefs - 1] = RootAs<Node>(db)->right;
+  }
+  RootAs<Node>(db)->left = static_cast<Node *>(big);
+  big = nullptr;
+  CK_OK(cairn_txn_commit());
+  SayStats("", LastCommitStats());
+  CK(LastCommitStats().pages_large >= 1);
+  return 0;
+}
+
+PERSIST_CHILD(LargePlain_Read) {
+  std::string kind = args.args.at(0);
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kBig1));
+  CK_OK(cairn_register_type(&kBig3));
+  cairn_db *db = OpenDb("plain");
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_EQ(root->id, 1);
+  Node *two = root->right;
+  CK_EQ(two->id, 2);
+  if (kind == "big1") {
+    auto *b = reinterpret_cast<Big1 *>(root->left);
+    CheckBig(b, &kBig1, 1);
+    CK(b->first == root && b->last == two);
+  } else if (kind == "big3") {
+    auto *b = reinterpret_cast<Big3 *>(root->left);
+    CheckBig(b, &kBig3, 3);
+    CK(b->first == root && b->last == two);
+  } else {
+    void *a = root->left;
+    CK(cairn_type_of(a) == &cairn_ref_array_type);
+    CK_EQ(cairn_array_length(a), static_cast<size_t>(kOnePageRefs));
+    CK(ArrayData<void *>(a)[0] == two && ArrayData<void *>(a)[kOnePageRefs - 1] == two);
+    for (int64_t i = 1; i < kOnePageRefs - 1; i++) CK(ArrayData<void *>(a)[i] == nullptr);
+  }
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
+class PersistLarge : public PersistTest {};
+
+// Large objects of less than a page: more than 4 KiB with the header, so a page run of one.
+TEST_F(PersistLarge, OnePagePlainLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"big1"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"big1"}));
+}
+
+TEST_F(PersistLarge, OnePageArrayLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"refs"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"refs"}));
+}
+
+TEST_F(PersistLarge, ThreePagePlainLargeObjectPersists) {
+  ASSERT_CHILD_OK(Run("LargePlain_Write", {"big3"}));
+  ASSERT_CHILD_OK(Run("LargePlain_Read", {"big3"}));
+}
+
+TEST_F(PersistLarge, LargeObjectsSpanningPageRunsPersistAndUpdate) {
+  ASSERT_CHILD_OK(Run("Large_Write"));
+  ASSERT_CHILD_OK(Run("Large_Modify"));
+  ChildResult check = Run("Large_Check");
+  ASSERT_CHILD_OK(check);
+}
