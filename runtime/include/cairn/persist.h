@@ -49,8 +49,8 @@ typedef struct cairn_persist_options {
   uint32_t lock_timeout_ms;     /* store lock wait; default 1000 */
   int no_create;                /* 1: a missing store directory is an error; default 0 creates it */
   uint64_t max_resident_pages;  /* persistent pages kept loaded at most; beyond it, clean ones
-                                   are evicted (re-read on the next touch). Default: half the
-                                   persistent arena */
+                                   are evicted (re-read on the next touch). Default: a quarter
+                                   of the heap's pages (half the persistent arena) */
   uint64_t max_protection_runs; /* budget of protection changes across the heap, each a piece
                                    of the kernel's mapping (vm.max_map_count, 65530); default
                                    30000. See docs/persistence.md */
@@ -72,8 +72,8 @@ cairn_status cairn_db_create(const char *name, cairn_db **out);
 cairn_status cairn_db_open(const char *name, cairn_db **out);
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
-/* Deletes a database and everything in it; its handle becomes invalid. Not inside a transaction;
- * its objects in this process become transient. */
+/* Deletes a database and everything in it. Not inside a transaction; CAIRN_BUSY if this process
+ * has opened it (its objects may be in use here): drop it from a process that has not. */
 cairn_status cairn_db_drop(const char *name);
 /* Calls fn once per database name, in order. */
 cairn_status cairn_db_list(void (*fn)(const char *name, void *ctx), void *ctx);

@@ -26,6 +26,7 @@ void Collector::Begin() {
   pinned_.clear();
   stab_stack_.clear();
   persistent_copy_.clear();
+  in_place_.clear();
   base_ = pages_.base();
   covered_ = uintptr_t(pages_.capacity()) * kPageSize;
   table_ = pages_.table();
@@ -121,17 +122,42 @@ void Collector::MarkPinned(size_t index, void *ref) {
   mark_stack_.push_back(ref);
 }
 
+bool Collector::IsMarked(size_t index, const void *ref) const {
+  const PinnedPage &pp = pinned_[pages_.Info(index).scan];
+  size_t w = (uintptr_t(ref) & (kPageSize - 1)) / kWordSize;
+  return pp.marks[w / 64] >> (w % 64) & 1;
+}
+
+// A reference into a pinned page: its object stays and is marked, unless the stabilizer copied it
+// out (it was not pointed into by an ambiguous root), in which case the reference follows it.
+void *Collector::MovePinned(size_t index, void *ref) {
+  uintptr_t header = heap::HeaderOf(ref);
+  if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
+  MarkPinned(index, ref);
+  return ref;
+}
+
+size_t Collector::SlotBytes(void *ref) {
+  uintptr_t h = heap::HeaderOf(ref);
+  if (heap::IsForwarded(h)) ref = heap::ForwardedTo(h);
+  return heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+}
+
 void Collector::FillDeadPinnedObjects() {
   auto &registry = types::TypeRegistry::Get();
   for (const PinnedPage &pp : pinned_) {
     PageInfo &pi = pages_.Info(pp.index);
-    if (pi.persistent()) continue;  // made persistent in place: all of it persists
+    // A page made persistent in place keeps all its objects (they persist); only the places of
+    // objects copied out of it become fillers. A transient one also loses its dead objects.
+    const bool keep_unmarked = pi.persistent();
     char *page = pages_.PageAddress(pp.index);
     for (uint32_t o = 0; o < pi.used;) {
       void *ref = page + o + kWordSize;
-      uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
+      uint32_t bytes = uint32_t(SlotBytes(ref));  // an object copied out leaves a forwarding word
       size_t w = (o + kWordSize) / kWordSize;
-      if (!(pp.marks[w / 64] >> (w % 64) & 1))
+      bool dead = heap::IsForwarded(heap::HeaderOf(ref)) ||
+                  (!keep_unmarked && !(pp.marks[w / 64] >> (w % 64) & 1));
+      if (dead)
         heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
       o += bytes;
     }
@@ -156,7 +182,7 @@ inline void *Collector::Move(void *ref) {
   PageInfo &pi = table_[i];
   if (pi.space != Space::kPrevious) {
     if (pi.flags & heap::kPagePinned) [[unlikely]]
-      MarkPinned(i, ref);
+      return MovePinned(i, ref);
     return ref;
   }
   if (pi.kind != PageKind::kSmall || pi.persistent()) [[unlikely]]

@@ -25,9 +25,10 @@
 //      the stabilizer's stack.
 //   2. Ambiguous roots as in Collect.
 //   3. Stabilizer closure, from each database's root and its modified pages: a transient object
-//      they reach in previous space is copied into a new persistent page of that database
-//      (clustered in the order the scan reaches it); a transient page pinned by an ambiguous
-//      root, or a promoted large object, that they reach becomes persistent in place; a
+//      they reach in previous space, or on a pinned page but not itself pointed into by an
+//      ambiguous root, is copied into a new persistent page of that database (clustered in the
+//      order the scan reaches it); a pinned page holding an object an ambiguous root points
+//      into, or a promoted large object, that they reach becomes persistent in place; a
 //      reference to another database's object is recorded as an error.
 //   4. Steps 3 (exact roots) to 5 of Collect for the transient objects.
 // After it, every modified persistent page references only persistent objects of its own
@@ -101,6 +102,9 @@ class Collector {
   void PinAmbiguous(uintptr_t word);
   void PinPage(size_t index);
   void MarkPinned(size_t index, void *ref);
+  bool IsMarked(size_t index, const void *ref) const;
+  void *MovePinned(size_t index, void *ref);
+  static size_t SlotBytes(void *ref);  // bytes of the object or forwarded slot at ref
   void FillDeadPinnedObjects();
   void Promote(size_t index, bool scan);
   inline void *Move(void *ref);
@@ -141,6 +145,7 @@ class Collector {
   // Stabilization state.
   std::vector<uint32_t> stab_stack_;  // persistent pages still to scan with the stabilizer
   std::unordered_map<uint8_t, BumpRegion> persistent_copy_;  // per database
+  std::unordered_map<size_t, uint8_t> in_place_;  // pinned pages made persistent in place
   StabilizeOutcome *outcome_ = nullptr;
 };
 

@@ -4,6 +4,7 @@
 
 #include "gc/collector.h"
 #include "heap/object.h"
+#include "types/type_registry.h"
 #include "util/fatal.h"
 
 namespace cairn::gc {
@@ -41,6 +42,31 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return ref;  // not an object: the verifier reports it
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+  if (pi.kind == PageKind::kSmall && (pi.flags & heap::kPagePinned)) {
+    // A page pinned by an ambiguous root (perhaps made persistent in place already). An object
+    // copied out of it left a forwarding word, followed until the collection ends.
+    uintptr_t header = heap::HeaderOf(ref);
+    if (heap::IsForwarded(header)) return StabilizeRef(heap::ForwardedTo(header), db);
+    if (pi.persistent()) {
+      if (pi.db != db && outcome_->status.ok())
+        outcome_->status = Status(
+            CAIRN_INVALID_ARGUMENT,
+            "database '" + hooks_->DatabaseName(db) + "' reaches an object of type '" +
+                heap::TypeOfHeader(header)->name + "' that lies on the same heap page as an "
+                "object of database '" + hooks_->DatabaseName(pi.db) + "', and a local variable "
+                "or register holds both (or words on the stack that look like their addresses). "
+                "Objects that the stack holds cannot move, and a page belongs to one database, "
+                "so the commit is refused and nothing of it was written. Abort the transaction; "
+                "then commit with fewer objects of different databases held in variables, or "
+                "create each database's objects in a separate phase (docs/persistence.md)");
+      return ref;
+    }
+    // Only the objects ambiguous roots point into must stay where they are; any other object
+    // on the page is copied like one in previous space.
+    if (!IsMarked(head, ref)) return PersistentCopy(ref, header, db);
+    MakePersistentInPlace(head, db, true);
+    return ref;
+  }
   if (pi.persistent()) {
     if (pi.db != db && outcome_->status.ok())
       outcome_->status = Status(
@@ -64,9 +90,8 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
     }
     return PersistentCopy(ref, header, db);
   }
-  // A transient page in current space: pinned by an ambiguous root, or a large object promoted
-  // by one. It cannot be copied, so it becomes persistent where it is.
-  MakePersistentInPlace(head, db, table_[head].kind == PageKind::kSmall);
+  // A large object an ambiguous root promoted: it becomes persistent where it is.
+  MakePersistentInPlace(head, db, false);
   return ref;
 }
 
@@ -79,25 +104,30 @@ void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
     return;
   }
   for (size_t k = 0; k < n; k++) {
+    // A pinned page stays pinned until the collection ends: its mark table and forwarding
+    // words are still in use (FillDeadPinnedObjects turns the latter into fillers).
     table_[head + k].db = db;
     table_[head + k].flags |= heap::kPageResident | heap::kPageModified;
-    // No longer pinned-and-marked: all of it persists, and `scan` is a scan position again.
-    table_[head + k].flags &= uint8_t(~heap::kPagePinned);
   }
   outcome_->made_persistent.push_back(head);
-  if (ambiguous) outcome_->pages_ambiguous++;
-  else outcome_->pages_large += n;
-  // Everything on the page persists now, whatever was marked.
+  if (ambiguous) {
+    outcome_->pages_ambiguous++;
+    in_place_[head] = db;
+  } else {
+    outcome_->pages_large += n;
+  }
+  // Everything on the page persists now, whatever was marked (objects copied out of it already
+  // are counted where they went).
   char *page = pages_.PageAddress(head);
   uint32_t end = h.kind == PageKind::kLargeHead ? kWordSize : h.used;
   for (uint32_t o = 0; o < end;) {
     void *ref = page + o + kWordSize;
-    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-    size_t bytes = heap::ObjectBytes(t, ref);
-    CountPersistent(t, bytes);
+    size_t bytes = SlotBytes(ref);
+    if (!heap::IsForwarded(heap::HeaderOf(ref)))
+      CountPersistent(heap::TypeOfHeader(heap::HeaderOf(ref)), bytes);
     o += uint32_t(bytes);
   }
-  h.scan = 0;
+  if (!ambiguous) h.scan = 0;  // a pinned page keeps its mark-table slot in `scan`
   stab_stack_.push_back(uint32_t(head));
 }
 
@@ -164,6 +194,16 @@ void Collector::StabilizeScanPage(size_t index) {
     void *ref = base + kWordSize;
     if (pi.scan == 0) stabilize_slots(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
     pi.scan = pi.used;
+    return;
+  }
+  if (pi.flags & heap::kPagePinned) {  // made persistent in place: scanned whole, once
+    for (uint32_t o = 0; o < pi.used;) {
+      void *ref = base + o + kWordSize;
+      size_t bytes = SlotBytes(ref);
+      if (!heap::IsForwarded(heap::HeaderOf(ref)))
+        stabilize_slots(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+      o += uint32_t(bytes);
+    }
     return;
   }
   auto it = persistent_copy_.find(db);

@@ -23,10 +23,12 @@
 //   P6. Pages at index >= high water mark have never been used: free, zero-filled, not dirty.
 //   P7. A dirty free page may hold old bytes; it is zero-filled when it is taken again, so every
 //       new object starts zeroed.
-//   P8. A small page pinned by an ambiguous root keeps every object at its address. After the
-//       collection its objects that nothing reached (no root, no live reference) are fillers:
-//       their header names a pointer-free descriptor of the same size, so the page stays walkable
-//       and dead objects keep nothing else alive. (Persistent pages are never filled.)
+//   P8. A small page pinned by an ambiguous root keeps every object that an ambiguous root points
+//       into, and in an ordinary collection every live object, at its address (stabilization
+//       may copy the others into persistent pages). After the collection its objects that
+//       nothing reached, and the places of objects copied out, are fillers: their header names a
+//       pointer-free descriptor of the same size, so the page stays walkable and dead objects
+//       keep nothing else alive. (Persistent pages are never filled.)
 //   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the
 //       first touch faults it in), resident-clean (resident, protection read-only: the first
 //       write traps and marks it modified), resident-modified (resident, modified, read-write).

@@ -59,6 +59,7 @@ Status Persistence::Checkpoint() {
 }
 
 Status Persistence::Chain() {
+  if (!open_) return Misuse("chain with no transaction open: begin one first");
   Status s = Commit();
   if (!s.ok()) return s;
   return Begin();
