@@ -28,6 +28,7 @@ double NowSeconds() {
 
 struct Figures {
   double seconds = 0, max_pause_ms = 0, total_pause_ms = 0, collections = 0, rss_mb = 0;
+  int markers = 1;
   bool ok = false;
 };
 
@@ -41,9 +42,11 @@ int RunChild(const char *backend) {
   }
   rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("%d %.6f %.6f %.6f %llu %.3f\n", r.ok ? 1 : 0, r.seconds,
+  int markers = std::strcmp(backend, "boehm") == 0 ? gcbench::BoehmMarkers() : 1;
+  std::printf("%d %.6f %.6f %.6f %llu %.3f %d\n", r.ok ? 1 : 0, r.seconds,
               double(r.stats.max_pause_ns) / 1e6, double(r.stats.total_pause_ns) / 1e6,
-              static_cast<unsigned long long>(r.stats.collections), double(ru.ru_maxrss) / 1024);
+              static_cast<unsigned long long>(r.stats.collections), double(ru.ru_maxrss) / 1024,
+              markers);
   return r.ok ? 0 : 1;
 }
 
@@ -68,8 +71,8 @@ bool RunOnce(const char *self, const char *backend, Figures *f) {
   waitpid(pid, &status, 0);
   int ok = 0;
   unsigned long long collections = 0;
-  if (std::sscanf(out.c_str(), "%d %lf %lf %lf %llu %lf", &ok, &f->seconds, &f->max_pause_ms,
-                  &f->total_pause_ms, &collections, &f->rss_mb) != 6)
+  if (std::sscanf(out.c_str(), "%d %lf %lf %lf %llu %lf %d", &ok, &f->seconds, &f->max_pause_ms,
+                  &f->total_pause_ms, &collections, &f->rss_mb, &f->markers) != 7)
     return false;
   f->collections = double(collections);
   f->ok = ok == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -108,9 +111,9 @@ int main(int argc, char **argv) {
               "depth %d..%d; median of %d runs each, every run in a fresh process\n",
               gcbench::kStretchTreeDepth, gcbench::kLongLivedTreeDepth, gcbench::kArraySize,
               gcbench::kMinTreeDepth, gcbench::kMaxTreeDepth, runs);
-  std::printf("baseline: Boehm-Demers-Weiser (Debian libgc %s), default settings, %d marker "
-              "thread(s)\n",
-              "8.2", gcbench::BoehmMarkers());
+  std::printf("baseline: Boehm-Demers-Weiser (Debian libgc 8.2), default settings, %d marker "
+              "thread(s) (it starts parallel markers only once a program has threads)\n",
+              results[1][0].markers);
   std::printf("%-8s %10s %14s %14s %12s %12s\n", "", "time (s)", "max pause (ms)",
               "gc total (ms)", "collections", "peak RSS (MB)");
   double med[2][5];
