@@ -7,7 +7,7 @@ BUILD ?= build
 STRESS_BUILD ?= build-stress
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-main test-stress bench clean
+.PHONY: all setup configure build run test test-main test-stress bench format clean
 
 all: build
 
@@ -38,6 +38,12 @@ test-stress: setup
 
 bench: build
 	@./scripts/bench $(BUILD)/bin
+
+# clang-format (.clang-format) over our C and C++ sources; needs Debian's clang-format-19.
+format:
+	@command -v clang-format-19 >/dev/null || { echo "format: apt-get install clang-format-19"; exit 1; }
+	@git ls-files '*.cpp' '*.h' '*.hpp' '*.c' | grep -v -e '^tests/plugin/ir/' -e '^tests/plugin/fingerprint/' | \
+	  xargs clang-format-19 -i
 
 clean:
 	rm -rf $(BUILD) $(STRESS_BUILD)

@@ -96,8 +96,8 @@ Result Run(double (*now)()) {
 
   for (int d = kMinTreeDepth; d <= kMaxTreeDepth; d += 2) TimeConstruction<Heap>(d);
 
-  r.ok = CountNodes<Heap>(long_lived) == TreeSize(kLongLivedTreeDepth) &&
-         array[1000] == 1.0 / 1000.0;
+  r.ok =
+      CountNodes<Heap>(long_lived) == TreeSize(kLongLivedTreeDepth) && array[1000] == 1.0 / 1000.0;
   r.seconds = now() - t0;
   r.stats = Heap::Stats();
   return r;

@@ -34,8 +34,10 @@ struct Figures {
 
 int RunChild(const char *backend) {
   gcbench::Result r;
-  if (std::strcmp(backend, "cairn") == 0) r = gcbench::RunCairn(NowSeconds);
-  else if (std::strcmp(backend, "boehm") == 0) r = gcbench::RunBoehm(NowSeconds);
+  if (std::strcmp(backend, "cairn") == 0)
+    r = gcbench::RunCairn(NowSeconds);
+  else if (std::strcmp(backend, "boehm") == 0)
+    r = gcbench::RunBoehm(NowSeconds);
   else {
     std::fprintf(stderr, "cairn-gcbench: unknown backend '%s' (cairn or boehm)\n", backend);
     return 2;
@@ -89,7 +91,8 @@ double Median(std::vector<double> v) {
 int main(int argc, char **argv) {
   if (argc == 3 && std::strcmp(argv[1], "--run") == 0) return RunChild(argv[2]);
   int runs = 3;
-  if (argc == 3 && std::strcmp(argv[1], "--runs") == 0) runs = std::max(1, std::atoi(argv[2]));
+  if (argc == 3 && std::strcmp(argv[1], "--runs") == 0)
+    runs = std::max(1, std::atoi(argv[2]));
   else if (argc != 1) {
     std::fprintf(stderr, "usage: cairn-gcbench [--runs N]\n");
     return 2;
@@ -107,15 +110,17 @@ int main(int argc, char **argv) {
       }
       results[b].push_back(f);
     }
-  std::printf("GCBench: stretch tree depth %d, long-lived tree depth %d, %zu doubles, trees of "
-              "depth %d..%d; median of %d runs each, every run in a fresh process\n",
-              gcbench::kStretchTreeDepth, gcbench::kLongLivedTreeDepth, gcbench::kArraySize,
-              gcbench::kMinTreeDepth, gcbench::kMaxTreeDepth, runs);
-  std::printf("baseline: Boehm-Demers-Weiser (Debian libgc 8.2), default settings, %d marker "
-              "thread(s) (it starts parallel markers only once a program has threads)\n",
-              results[1][0].markers);
-  std::printf("%-8s %10s %14s %14s %12s %12s\n", "", "time (s)", "max pause (ms)",
-              "gc total (ms)", "collections", "peak RSS (MB)");
+  std::printf(
+      "GCBench: stretch tree depth %d, long-lived tree depth %d, %zu doubles, trees of "
+      "depth %d..%d; median of %d runs each, every run in a fresh process\n",
+      gcbench::kStretchTreeDepth, gcbench::kLongLivedTreeDepth, gcbench::kArraySize,
+      gcbench::kMinTreeDepth, gcbench::kMaxTreeDepth, runs);
+  std::printf(
+      "baseline: Boehm-Demers-Weiser (Debian libgc 8.2), default settings, %d marker "
+      "thread(s) (it starts parallel markers only once a program has threads)\n",
+      results[1][0].markers);
+  std::printf("%-8s %10s %14s %14s %12s %12s\n", "", "time (s)", "max pause (ms)", "gc total (ms)",
+              "collections", "peak RSS (MB)");
   double med[2][5];
   for (int b = 0; b < 2; b++) {
     std::vector<double> t, p, g, c, r;

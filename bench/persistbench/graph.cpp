@@ -22,8 +22,8 @@ __attribute__((noinline)) Node *BuildGraph(int64_t n) {
   for (int64_t i = 0; i < n; i++) {
     auto *x = static_cast<Node *>(cairn_malloc_typed(&kNodeType));
     x->id = i;
-    auto **all = reinterpret_cast<Node **>(static_cast<char *>(index.slot_) +
-                                           CAIRN_ARRAY_DATA_OFFSET);
+    auto **all =
+        reinterpret_cast<Node **>(static_cast<char *>(index.slot_) + CAIRN_ARRAY_DATA_OFFSET);
     all[i] = x;
   }
   auto **all =

@@ -89,10 +89,11 @@ int PhaseBuild(const std::string &store, int64_t n) {
   double commit_ms = Ms(t1);
   cairn_persist_stats s{};
   cairn_persist_last_commit_stats(&s);
-  std::printf("build_ms=%.1f commit_ms=%.1f pages_written=%lu pages_accurate=%lu "
-              "ambiguous_pages=%lu pages_large=%lu objects=%lu stabilize_ms=%.1f write_ms=%.1f\n",
-              build_ms, commit_ms, s.pages_written, s.pages_accurate, s.pages_ambiguous,
-              s.pages_large, s.objects_made_persistent, s.stabilize_ns / 1e6, s.write_ns / 1e6);
+  std::printf(
+      "build_ms=%.1f commit_ms=%.1f pages_written=%lu pages_accurate=%lu "
+      "ambiguous_pages=%lu pages_large=%lu objects=%lu stabilize_ms=%.1f write_ms=%.1f\n",
+      build_ms, commit_ms, s.pages_written, s.pages_accurate, s.pages_ambiguous, s.pages_large,
+      s.objects_made_persistent, s.stabilize_ns / 1e6, s.write_ns / 1e6);
   return 0;
 }
 
@@ -146,13 +147,14 @@ int PhaseTraverse(const std::string &store, int64_t n, int hot) {
   uint64_t f3 = Faulted();
   std::vector<double> hots = hot1;
   if (f3 == f2) hots.insert(hots.end(), hot2.begin(), hot2.end());
-  std::printf("cold_ms=%.2f cold_pages=%lu cold_fault_ms=%.2f hot_ms=%.3f hot_min_ms=%.3f "
-              "transient_ms=%.3f transient_min_ms=%.3f hot_faults=%lu hot2_faults=%lu "
-              "gc_faults=%lu first_faults=%lu\n",
-              cold[0], cold_pages, (s1.fault_ns - s0.fault_ns) / 1e6, Median(hots),
-              *std::min_element(hots.begin(), hots.end()), Median(transient),
-              *std::min_element(transient.begin(), transient.end()), f1 - (f0 + cold_pages),
-              f3 - f2, f2 - f1, f0);
+  std::printf(
+      "cold_ms=%.2f cold_pages=%lu cold_fault_ms=%.2f hot_ms=%.3f hot_min_ms=%.3f "
+      "transient_ms=%.3f transient_min_ms=%.3f hot_faults=%lu hot2_faults=%lu "
+      "gc_faults=%lu first_faults=%lu\n",
+      cold[0], cold_pages, (s1.fault_ns - s0.fault_ns) / 1e6, Median(hots),
+      *std::min_element(hots.begin(), hots.end()), Median(transient),
+      *std::min_element(transient.begin(), transient.end()), f1 - (f0 + cold_pages), f3 - f2,
+      f2 - f1, f0);
   Check(cairn_txn_abort(), "abort");
   return 0;
 }
@@ -216,8 +218,7 @@ int Drive(int64_t n, int runs, int hot, std::string dir) {
   bool temporary = dir.empty();
   if (temporary) {
     const char *base = std::getenv("TMPDIR");
-    std::string templ =
-        std::string(base && base[0] ? base : "/tmp") + "/cairn-persistbench-XXXXXX";
+    std::string templ = std::string(base && base[0] ? base : "/tmp") + "/cairn-persistbench-XXXXXX";
     if (!mkdtemp(templ.data())) Die("mkdtemp failed");
     dir = templ;
   }
@@ -238,13 +239,16 @@ int Drive(int64_t n, int runs, int hot, std::string dir) {
   double cold = Median(cold_us), raw_us = Median(Column(raw, "raw_us_per_page"));
   double hot_ratio = Median(ratio);
 
-  std::printf("cairn-persistbench: %ld nodes (3 references each), %d fresh processes, %d hot "
-              "walks each\n", n, runs, hot);
-  std::printf("  build: %.0f ms, commit %.0f ms (stabilize %.0f, write %.0f); %.0f pages "
-              "written (%.0f accurate, %.0f ambiguous, %.0f large), %.0f objects\n",
-              build["build_ms"], build["commit_ms"], build["stabilize_ms"], build["write_ms"],
-              build["pages_written"], build["pages_accurate"], build["ambiguous_pages"],
-              build["pages_large"], build["objects"]);
+  std::printf(
+      "cairn-persistbench: %ld nodes (3 references each), %d fresh processes, %d hot "
+      "walks each\n",
+      n, runs, hot);
+  std::printf(
+      "  build: %.0f ms, commit %.0f ms (stabilize %.0f, write %.0f); %.0f pages "
+      "written (%.0f accurate, %.0f ambiguous, %.0f large), %.0f objects\n",
+      build["build_ms"], build["commit_ms"], build["stabilize_ms"], build["write_ms"],
+      build["pages_written"], build["pages_accurate"], build["ambiguous_pages"],
+      build["pages_large"], build["objects"]);
   std::printf("  %-34s %12s %12s %12s\n", "", "median", "min", "max");
   Row("cold traversal (ms)", Column(trav, "cold_ms"));
   Row("pages faulted in it", Column(trav, "cold_pages"));
@@ -281,11 +285,16 @@ int main(int argc, char **argv) {
   std::string dir;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--nodes" && i + 1 < argc) n = std::atoll(argv[++i]);
-    else if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
-    else if (a == "--hot" && i + 1 < argc) hot = std::atoi(argv[++i]);
-    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
-    else Die("usage: cairn-persistbench [--nodes N] [--runs R] [--hot H] [--dir DIR]");
+    if (a == "--nodes" && i + 1 < argc)
+      n = std::atoll(argv[++i]);
+    else if (a == "--runs" && i + 1 < argc)
+      runs = std::atoi(argv[++i]);
+    else if (a == "--hot" && i + 1 < argc)
+      hot = std::atoi(argv[++i]);
+    else if (a == "--dir" && i + 1 < argc)
+      dir = argv[++i];
+    else
+      Die("usage: cairn-persistbench [--nodes N] [--runs R] [--hot H] [--dir DIR]");
   }
   if (n < 1 || runs < 1 || hot < 1) Die("--nodes, --runs and --hot must be at least 1");
   return Drive(n, runs, hot, dir);

@@ -77,11 +77,11 @@ RawFigures MeasureRawFaults(const std::string &store_dir, const std::string &db_
   g_base = static_cast<char *>(region);
   g_txn = txn.get();
   g_db = info.id;
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_sigaction = OnFault;
   sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
-  struct sigaction old {};
+  struct sigaction old{};
   sigaction(SIGSEGV, &sa, &old);
 
   std::vector<size_t> order(g_frames);

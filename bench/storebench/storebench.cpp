@@ -101,8 +101,8 @@ struct Ours {
               size_t k) {
     std::unique_ptr<Transaction> t;
     Check(store->BeginTransaction(&t), "begin");
-    for (PageNo p : pages) Check(t->WritePage(db, p, contents[(p + k) % contents.size()].data()),
-                                 "write");
+    for (PageNo p : pages)
+      Check(t->WritePage(db, p, contents[(p + k) % contents.size()].data()), "write");
     Check(t->Commit(), "commit");
   }
 };
@@ -183,9 +183,10 @@ int main(int argc, char **argv) {
     base = templ;
   }
   std::vector<std::string> contents = MakeContents();
-  std::printf("cairn-storebench: commits of random 8 KiB pages (out of %llu), ours = cairn::store "
-              "transaction, raw = RocksDB WriteBatch with the same options\n",
-              static_cast<unsigned long long>(kPages));
+  std::printf(
+      "cairn-storebench: commits of random 8 KiB pages (out of %llu), ours = cairn::store "
+      "transaction, raw = RocksDB WriteBatch with the same options\n",
+      static_cast<unsigned long long>(kPages));
   std::printf("directory %s, %.2f s a round, median of %d rounds, CRC32C in %s\n\n", base.c_str(),
               seconds, kRounds, Crc32cIsHardware() ? "hardware (SSE4.2)" : "software");
   std::printf("%-6s %5s  %14s %14s  %12s %12s  %6s\n", "mode", "pages", "ours commits/s",
@@ -200,17 +201,15 @@ int main(int argc, char **argv) {
       std::vector<double> ours_rates, raw_rates;
       for (int round = 0; round < kRounds; ++round) {
         uint64_t seed = 1000 * pages + round;
-        raw_rates.push_back(Rate(seconds, pages, seed, [&](auto p, size_t k) {
-          raw.Commit(p, contents, k);
-        }));
-        ours_rates.push_back(Rate(seconds, pages, seed, [&](auto p, size_t k) {
-          ours.Commit(p, contents, k);
-        }));
+        raw_rates.push_back(
+            Rate(seconds, pages, seed, [&](auto p, size_t k) { raw.Commit(p, contents, k); }));
+        ours_rates.push_back(
+            Rate(seconds, pages, seed, [&](auto p, size_t k) { ours.Commit(p, contents, k); }));
       }
       double o = Median(ours_rates), r = Median(raw_rates);
       double ratio = r / o;  // ours' time per commit over raw's
-      std::printf("%-6s %5d  %14.0f %14.0f  %12.1f %12.1f  %6.3f\n", mode, pages, o, r,
-                  1e6 / o, 1e6 / r, ratio);
+      std::printf("%-6s %5d  %14.0f %14.0f  %12.1f %12.1f  %6.3f\n", mode, pages, o, r, 1e6 / o,
+                  1e6 / r, ratio);
       std::fflush(stdout);
       if (d == Durability::kSync && pages == 8) ratio_8_sync = ratio;
       if (d == Durability::kSync && pages == 1) ours_1_sync = o;

@@ -1,18 +1,18 @@
 // Cairn compiler plugin: the pass, from markers to registered descriptors.
 #include "cairn_plugin/descriptor_pass.h"
 
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+
+#include <map>
+#include <utility>
+
 #include "diagnostics.h"
 #include "emit.h"
 #include "field_names.h"
 #include "layout.h"
 #include "markers.h"
 #include "union_access.h"
-
-#include <llvm/IR/Module.h>
-#include <llvm/Passes/PassBuilder.h>
-
-#include <map>
-#include <utility>
 
 namespace cairn::plugin {
 namespace {
@@ -42,7 +42,8 @@ llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAn
     if (layout == nullptr || !usesOk) continue;
     auto [it, fresh] = byFingerprint.emplace(layout->fingerprint, layout);
     if (!fresh && !sameLayout(*it->second, *layout)) {
-      diagnostics.error("two heap types named '" + layout->name + "' in this module have the "
+      diagnostics.error("two heap types named '" + layout->name +
+                        "' in this module have the "
                         "same fields but different layouts (marker @" +
                         marker.global->getName() + "); rename one of them");
       continue;
@@ -63,13 +64,12 @@ llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAn
 }
 
 void registerDescriptorPass(llvm::PassBuilder &builder) {
-  builder.registerPipelineParsingCallback(
-      [](llvm::StringRef name, llvm::ModulePassManager &passes,
-         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name != kPassName) return false;
-        passes.addPass(DescriptorPass());
-        return true;
-      });
+  builder.registerPipelineParsingCallback([](llvm::StringRef name, llvm::ModulePassManager &passes,
+                                             llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+    if (name != kPassName) return false;
+    passes.addPass(DescriptorPass());
+    return true;
+  });
   builder.registerPipelineStartEPCallback(
       [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
         passes.addPass(DescriptorPass());

@@ -1,8 +1,6 @@
 // Cairn compiler plugin: building descriptor constants in the runtime's format.
 #include "emit.h"
 
-#include "layout.h"
-
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
@@ -10,6 +8,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include "layout.h"
 
 namespace cairn::plugin {
 namespace {
@@ -33,8 +33,9 @@ DescriptorEmitter::DescriptorEmitter(llvm::Module &module) : module_(module) {
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   // struct cairn_type: abi, flags, fingerprint, name, size, align, elem_kind, nrefs, nfields,
   // refs, fields, super, methods, nmethods, reserved.
-  typeType_ = namedStruct(context, "cairn.type",
-                          {i32, i32, i64, ptr, i64, i32, i32, i32, i32, ptr, ptr, ptr, ptr, i32, i32});
+  typeType_ =
+      namedStruct(context, "cairn.type",
+                  {i32, i32, i64, ptr, i64, i32, i32, i32, i32, ptr, ptr, ptr, ptr, i32, i32});
   // struct cairn_field: name, offset, kind, reserved, count, size, nested.
   fieldType_ = namedStruct(context, "cairn.field", {ptr, i32, i16, i16, i32, i32, ptr});
 }
@@ -76,10 +77,9 @@ llvm::Constant *DescriptorEmitter::fieldsArray(const TypeLayout &layout, const s
                      i32(field.count), i32(field.size), nested}));
   }
   auto *arrayType = llvm::ArrayType::get(fieldType_, fields.size());
-  auto *global = new llvm::GlobalVariable(module_, arrayType, true,
-                                          llvm::GlobalValue::PrivateLinkage,
-                                          llvm::ConstantArray::get(arrayType, fields),
-                                          base + ".fields");
+  auto *global =
+      new llvm::GlobalVariable(module_, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                               llvm::ConstantArray::get(arrayType, fields), base + ".fields");
   global->setAlignment(llvm::Align(8));
   return global;
 }
@@ -115,24 +115,22 @@ void DescriptorEmitter::emitRegistration(const std::vector<llvm::GlobalVariable 
   auto *ptr = llvm::PointerType::getUnqual(context);
   auto *arrayType = llvm::ArrayType::get(ptr, descriptors.size());
   std::vector<llvm::Constant *> elements(descriptors.begin(), descriptors.end());
-  auto *table = new llvm::GlobalVariable(module_, arrayType, true,
-                                         llvm::GlobalValue::PrivateLinkage,
-                                         llvm::ConstantArray::get(arrayType, elements),
-                                         "cairn.module_types");
+  auto *table =
+      new llvm::GlobalVariable(module_, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                               llvm::ConstantArray::get(arrayType, elements), "cairn.module_types");
   table->setAlignment(llvm::Align(8));
 
   llvm::Type *sizeType = module_.getDataLayout().getIntPtrType(context);
   llvm::FunctionCallee registerTypes = module_.getOrInsertFunction(
       "cairn_register_module_types",
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, sizeType, ptr}, false));
-  auto *constructor = llvm::Function::Create(
-      llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
-      llvm::GlobalValue::InternalLinkage, "cairn.register_types", module_);
+  auto *constructor =
+      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
+                             llvm::GlobalValue::InternalLinkage, "cairn.register_types", module_);
   constructor->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", constructor));
-  const std::string moduleName = module_.getSourceFileName().empty()
-                                     ? module_.getModuleIdentifier()
-                                     : module_.getSourceFileName();
+  const std::string moduleName = module_.getSourceFileName().empty() ? module_.getModuleIdentifier()
+                                                                     : module_.getSourceFileName();
   builder.CreateCall(registerTypes, {table, llvm::ConstantInt::get(sizeType, descriptors.size()),
                                      string(moduleName)});
   builder.CreateRetVoid();

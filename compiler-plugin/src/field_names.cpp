@@ -1,8 +1,6 @@
 // Cairn compiler plugin: field names from metadata, debug info, or numbers.
 #include "field_names.h"
 
-#include "diagnostics.h"
-
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -11,6 +9,8 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+
+#include "diagnostics.h"
 
 namespace cairn::plugin {
 namespace {
@@ -84,16 +84,18 @@ FieldNames::FieldNames(const llvm::Module &module, Diagnostics &diagnostics) {
     bool ok = true;
     for (unsigned i = 1; i < node->getNumOperands(); ++i) {
       const auto *name = llvm::dyn_cast_or_null<llvm::MDString>(node->getOperand(i).get());
-      if (name == nullptr || name->getString().empty()) ok = false;
-      else names.push_back(name->getString().str());
+      if (name == nullptr || name->getString().empty())
+        ok = false;
+      else
+        names.push_back(name->getString().str());
     }
     const std::string typeName = type->hasName() ? type->getName().str() : "<literal struct>";
     if (!ok) {
       diagnostics.error(llvm::Twine("malformed !") + kFieldsMetadata + " entry for %" + typeName +
                         ": every field name must be a non-empty metadata string");
     } else if (names.size() != type->getNumElements()) {
-      diagnostics.error(llvm::Twine("!") + kFieldsMetadata + " entry for %" + typeName +
-                        " names " + llvm::Twine(names.size()) + " fields but the type has " +
+      diagnostics.error(llvm::Twine("!") + kFieldsMetadata + " entry for %" + typeName + " names " +
+                        llvm::Twine(names.size()) + " fields but the type has " +
                         llvm::Twine(type->getNumElements()) + "; give one name per element");
     } else if (!fromMetadata_.emplace(type, std::move(names)).second) {
       diagnostics.error(llvm::Twine("two !") + kFieldsMetadata + " entries name %" + typeName +
@@ -102,8 +104,7 @@ FieldNames::FieldNames(const llvm::Module &module, Diagnostics &diagnostics) {
   }
 }
 
-std::vector<ElementInfo> FieldNames::elements(llvm::StructType *type,
-                                              const llvm::DIType *debugType,
+std::vector<ElementInfo> FieldNames::elements(llvm::StructType *type, const llvm::DIType *debugType,
                                               const llvm::DataLayout &layout) const {
   const unsigned count = type->getNumElements();
   std::vector<ElementInfo> result(count);

@@ -1,10 +1,10 @@
 // Cairn compiler plugin: fingerprints through the runtime's own function.
 #include "fingerprint.h"
 
-#include "layout.h"
-
 #include <memory>
 #include <vector>
+
+#include "layout.h"
 
 namespace cairn::plugin {
 namespace {

@@ -1,11 +1,6 @@
 // Cairn compiler plugin: computing layouts from IR struct types and the DataLayout.
 #include "layout.h"
 
-#include "diagnostics.h"
-#include "field_names.h"
-#include "fingerprint.h"
-#include "markers.h"
-
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/DerivedTypes.h>
@@ -16,6 +11,11 @@
 #include <cctype>
 #include <limits>
 
+#include "diagnostics.h"
+#include "field_names.h"
+#include "fingerprint.h"
+#include "markers.h"
+
 namespace cairn::plugin {
 namespace {
 
@@ -25,17 +25,24 @@ constexpr uint64_t kRefSize = 8;
 // More reference slots than this in one type is surely a mistake (a huge fixed array).
 constexpr uint64_t kMaxRefs = uint64_t{1} << 20;
 constexpr const char *kSupported =
-    "i1, i8, i16, i32, i64, float, double, ptr, ptr addrspace(1), structs and fixed arrays of these";
+    "i1, i8, i16, i32, i64, float, double, ptr, ptr addrspace(1), structs and fixed arrays of "
+    "these";
 
 cairn_kind scalarKind(const llvm::Type *type) {
   if (const auto *integer = llvm::dyn_cast<llvm::IntegerType>(type)) {
     switch (integer->getBitWidth()) {
-      case 1: return CAIRN_KIND_BOOL;
-      case 8: return CAIRN_KIND_I8;
-      case 16: return CAIRN_KIND_I16;
-      case 32: return CAIRN_KIND_I32;
-      case 64: return CAIRN_KIND_I64;
-      default: return CAIRN_KIND_NONE;
+      case 1:
+        return CAIRN_KIND_BOOL;
+      case 8:
+        return CAIRN_KIND_I8;
+      case 16:
+        return CAIRN_KIND_I16;
+      case 32:
+        return CAIRN_KIND_I32;
+      case 64:
+        return CAIRN_KIND_I64;
+      default:
+        return CAIRN_KIND_NONE;
     }
   }
   if (type->isFloatTy()) return CAIRN_KIND_F32;
@@ -45,9 +52,7 @@ cairn_kind scalarKind(const llvm::Type *type) {
   return CAIRN_KIND_NONE;
 }
 
-bool hasFixedSize(llvm::Type *type) {
-  return type->isSized() && !type->isScalableTy();
-}
+bool hasFixedSize(llvm::Type *type) { return type->isSized() && !type->isScalableTy(); }
 
 bool allDigits(llvm::StringRef text) {
   if (text.empty()) return false;
@@ -96,7 +101,8 @@ std::string LayoutBuilder::describe(const llvm::Type *type) const {
 const TypeLayout *LayoutBuilder::forMarker(const Marker &marker) {
   const llvm::GlobalVariable &global = *marker.global;
   if (marker.name.empty()) {
-    diagnostics_.error("marker @" + global.getName() + " names no type: put the type's name "
+    diagnostics_.error("marker @" + global.getName() +
+                       " names no type: put the type's name "
                        "after the prefix (cairn_heap_type_<Name>)");
     return nullptr;
   }
@@ -132,7 +138,8 @@ const TypeLayout *LayoutBuilder::structLayout(llvm::StructType *type,
 TypeLayout *LayoutBuilder::buildStruct(llvm::StructType *type, std::string name,
                                        const Marker *marker, const llvm::DIType *debugType) {
   if (type->isOpaque() || !hasFixedSize(type)) {
-    diagnostics_.error("type '" + name + "' (" + describe(type) + ") has no fixed layout in "
+    diagnostics_.error("type '" + name + "' (" + describe(type) +
+                       ") has no fixed layout in "
                        "this module (an opaque or scalable struct); define the struct before "
                        "its marker or its use as a field");
     return nullptr;
@@ -148,9 +155,9 @@ TypeLayout *LayoutBuilder::buildStruct(llvm::StructType *type, std::string name,
   const std::vector<ElementInfo> elements = names_.elements(type, debugType, dataLayout_);
   bool ok = true;
   for (unsigned i = 0; i < type->getNumElements(); ++i)
-    ok &= addField(layout, type->getElementType(i),
-                   structLayout->getElementOffset(i).getFixedValue(), elements[i].name,
-                   elements[i].debugType);
+    ok &=
+        addField(layout, type->getElementType(i), structLayout->getElementOffset(i).getFixedValue(),
+                 elements[i].name, elements[i].debugType);
   if (!ok) return nullptr;
 
   // An inherited prefix: element 0 is a marked heap type, or debug info says it is a base.
@@ -161,7 +168,8 @@ TypeLayout *LayoutBuilder::buildStruct(llvm::StructType *type, std::string name,
   }
   if (isUnionType(type) && !layout.refs.empty()) {
     diagnostics_.error("type '" + layout.name + "' is a union holding a reference (" +
-                       describe(type) + "); the collector cannot know which member a union "
+                       describe(type) +
+                       "); the collector cannot know which member a union "
                        "holds: use a struct with a separate reference field, or a tag and "
                        "separate fields");
     return nullptr;
@@ -174,14 +182,14 @@ TypeLayout *LayoutBuilder::buildArray(const Marker &marker, const llvm::DIType *
   llvm::Type *element = marker.global->getValueType();
   const std::string what = marker.kind == MarkerKind::Text ? "text type" : "array type";
   if (marker.kind == MarkerKind::Text && !element->isIntegerTy(8)) {
-    diagnostics_.error("marker @" + marker.global->getName() + " of " + what + " '" +
-                       marker.name + "' has type " + describe(element) +
+    diagnostics_.error("marker @" + marker.global->getName() + " of " + what + " '" + marker.name +
+                       "' has type " + describe(element) +
                        "; a text marker must be an i8 (a C char)");
     return nullptr;
   }
   if (element->isArrayTy() || !hasFixedSize(element)) {
-    diagnostics_.error("marker @" + marker.global->getName() + " of " + what + " '" +
-                       marker.name + "' has type " + describe(element) +
+    diagnostics_.error("marker @" + marker.global->getName() + " of " + what + " '" + marker.name +
+                       "' has type " + describe(element) +
                        "; an array marker must be a global of the element type, which must be "
                        "a scalar, a reference or a struct");
     return nullptr;
@@ -203,20 +211,22 @@ TypeLayout *LayoutBuilder::buildArray(const Marker &marker, const llvm::DIType *
     layout.elemKind = scalarKind(element);
     if (layout.elemKind == CAIRN_KIND_NONE) {
       diagnostics_.error("the elements of array type '" + marker.name + "' have IR type " +
-                         describe(element) + ", which Cairn cannot describe (supported: " +
-                         kSupported + ")");
+                         describe(element) +
+                         ", which Cairn cannot describe (supported: " + kSupported + ")");
       return nullptr;
     }
     if (layout.elemKind == CAIRN_KIND_REF) layout.refs.push_back(0);
   }
   if (layout.size == 0) {
-    diagnostics_.error("the elements of array type '" + marker.name + "' are empty (size 0); "
+    diagnostics_.error("the elements of array type '" + marker.name +
+                       "' are empty (size 0); "
                        "an array element needs at least one byte");
     return nullptr;
   }
   if (!layout.refs.empty() && layout.size % kRefSize != 0) {
     diagnostics_.error("the elements of array type '" + marker.name + "' are " +
-                       llvm::Twine(layout.size) + " bytes, not a multiple of 8, so the "
+                       llvm::Twine(layout.size) +
+                       " bytes, not a multiple of 8, so the "
                        "references in all but the first would be misaligned");
     return nullptr;
   }
@@ -224,8 +234,8 @@ TypeLayout *LayoutBuilder::buildArray(const Marker &marker, const llvm::DIType *
   return &finish(layout);
 }
 
-bool LayoutBuilder::addField(TypeLayout &owner, llvm::Type *type, uint64_t offset,
-                             std::string name, const llvm::DIType *debugType) {
+bool LayoutBuilder::addField(TypeLayout &owner, llvm::Type *type, uint64_t offset, std::string name,
+                             const llvm::DIType *debugType) {
   uint64_t count = 1;
   while (auto *array = llvm::dyn_cast<llvm::ArrayType>(type)) {
     count *= array->getNumElements();
@@ -266,7 +276,8 @@ bool LayoutBuilder::addField(TypeLayout &owner, llvm::Type *type, uint64_t offse
   }
   if (!elementRefs.empty()) {
     if (count == 0) {
-      diagnostics_.error(where + " is a flexible array member holding references; the "
+      diagnostics_.error(where +
+                         " is a flexible array member holding references; the "
                          "collector only knows fixed layouts: make it an array heap type "
                          "(cairn_heap_array_<Name>) and keep a reference to it");
       return false;
@@ -289,9 +300,12 @@ bool LayoutBuilder::checkRefs(const TypeLayout &layout) {
   for (size_t i = 0; i < layout.refs.size(); ++i) {
     const uint32_t ref = layout.refs[i];
     const char *problem = nullptr;
-    if (ref % kRefSize != 0) problem = "is not a multiple of 8 (a packed struct?)";
-    else if (ref + kRefSize > layout.size) problem = "does not fit in the object";
-    else if (i > 0 && ref <= layout.refs[i - 1]) problem = "overlaps another reference";
+    if (ref % kRefSize != 0)
+      problem = "is not a multiple of 8 (a packed struct?)";
+    else if (ref + kRefSize > layout.size)
+      problem = "does not fit in the object";
+    else if (i > 0 && ref <= layout.refs[i - 1])
+      problem = "overlaps another reference";
     if (problem != nullptr) {
       diagnostics_.error("type '" + layout.name + "' has a reference at offset " +
                          llvm::Twine(ref) + " that " + problem +

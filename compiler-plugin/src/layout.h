@@ -14,13 +14,13 @@
 #ifndef CAIRN_PLUGIN_LAYOUT_H
 #define CAIRN_PLUGIN_LAYOUT_H
 
-#include "cairn/type.h"
-
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "cairn/type.h"
 
 namespace llvm {
 class DataLayout;
@@ -41,8 +41,8 @@ struct FieldLayout {
   std::string name;
   uint32_t offset = 0;  // from the start of the containing struct (or array element)
   cairn_kind kind = CAIRN_KIND_NONE;
-  uint32_t count = 1;   // N for a fixed array T[N] (nested arrays are flattened)
-  uint32_t size = 0;    // bytes of one element
+  uint32_t count = 1;                  // N for a fixed array T[N] (nested arrays are flattened)
+  uint32_t size = 0;                   // bytes of one element
   const TypeLayout *nested = nullptr;  // kind == CAIRN_KIND_STRUCT
 };
 
@@ -83,8 +83,8 @@ class LayoutBuilder {
   const FieldNames &names_;
   Diagnostics &diagnostics_;
   std::map<const llvm::StructType *, const Marker *> primaryMarker_;  // first marker per type
-  std::map<const llvm::StructType *, const TypeLayout *> structs_;   // null: failed
-  std::deque<TypeLayout> storage_;                                   // stable addresses
+  std::map<const llvm::StructType *, const TypeLayout *> structs_;    // null: failed
+  std::deque<TypeLayout> storage_;                                    // stable addresses
 };
 
 // The IR struct's name as a Cairn type name: "struct.Node.3" -> "Node", literal -> "anon".

@@ -1,8 +1,6 @@
 // Cairn compiler plugin: finding marker globals, checking and replacing their uses.
 #include "markers.h"
 
-#include "diagnostics.h"
-
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -12,6 +10,8 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <cctype>
+
+#include "diagnostics.h"
 
 namespace cairn::plugin {
 namespace {
@@ -50,9 +50,12 @@ llvm::StringRef allocatorFor(MarkerKind kind) {
 
 llvm::StringRef macroFor(MarkerKind kind) {
   switch (kind) {
-    case MarkerKind::Type: return "CAIRN_NEW(T)";
-    case MarkerKind::Array: return "CAIRN_NEW_ARRAY(Name, n)";
-    case MarkerKind::Text: return "CAIRN_NEW_TEXT(Name, n)";
+    case MarkerKind::Type:
+      return "CAIRN_NEW(T)";
+    case MarkerKind::Array:
+      return "CAIRN_NEW_ARRAY(Name, n)";
+    case MarkerKind::Text:
+      return "CAIRN_NEW_TEXT(Name, n)";
   }
   return "";
 }
@@ -113,10 +116,11 @@ bool checkMarkerUses(const Marker &marker, Diagnostics &diagnostics) {
           callee->getName() == expected)
         continue;
       if (callee != nullptr && isArgument &&
-          (callee->getName() == "cairn_malloc_typed" || callee->getName() == "cairn_malloc_array")) {
-        diagnostics.error("heap type '" + marker.name + "' is allocated with " +
-                              callee->getName() + " but its marker @" + global.getName() +
-                              " names " + (marker.kind == MarkerKind::Type ? "a plain" : "an array") +
+          (callee->getName() == "cairn_malloc_typed" ||
+           callee->getName() == "cairn_malloc_array")) {
+        diagnostics.error("heap type '" + marker.name + "' is allocated with " + callee->getName() +
+                              " but its marker @" + global.getName() + " names " +
+                              (marker.kind == MarkerKind::Type ? "a plain" : "an array") +
                               " type; allocate it with " + expected + " (" + macroFor(marker.kind) +
                               " in cairn/heap_c.h)",
                           call);
@@ -126,8 +130,10 @@ bool checkMarkerUses(const Marker &marker, Diagnostics &diagnostics) {
     }
     std::string where;
     const auto *instruction = llvm::dyn_cast<llvm::Instruction>(user);
-    if (instruction == nullptr) where = " in the constant `" + printed(*user) + "`";
-    else where = " by `" + printed(*instruction) + "`";
+    if (instruction == nullptr)
+      where = " in the constant `" + printed(*user) + "`";
+    else
+      where = " by `" + printed(*instruction) + "`";
     diagnostics.error("unknown allocation form for heap type '" + marker.name + "': its marker @" +
                           global.getName() + " is used" + where + "; a marker may only be the " +
                           "first argument of a direct call to " + expected + " (" +

@@ -5,9 +5,10 @@
 //   cairn_heap_array_<Name>  value type: the element of an array type (scalar, ref or struct)
 //   cairn_heap_text_<Name>   value type: i8; an array type holding text
 // A local (static) marker may carry a ".<digits>" suffix that the linker or clang added, and
-// clang++ mangles a static as _ZL<length><identifier>; neither is part of the name. The only uses a marker may have are the first argument of the runtime's
-// allocation call for its kind (cairn_malloc_typed for types, cairn_malloc_array for arrays and
-// text) and llvm.used / llvm.compiler.used; anything else is reported.
+// clang++ mangles a static as _ZL<length><identifier>; neither is part of the name. The only uses a
+// marker may have are the first argument of the runtime's allocation call for its kind
+// (cairn_malloc_typed for types, cairn_malloc_array for arrays and text) and llvm.used /
+// llvm.compiler.used; anything else is reported.
 #ifndef CAIRN_PLUGIN_MARKERS_H
 #define CAIRN_PLUGIN_MARKERS_H
 

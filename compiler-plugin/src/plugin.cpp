@@ -1,8 +1,8 @@
 // Cairn compiler plugin: the entry point opt and clang look up in CairnDescriptors.so.
-#include "cairn_plugin/descriptor_pass.h"
-
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
+
+#include "cairn_plugin/descriptor_pass.h"
 
 extern "C" __attribute__((visibility("default"))) LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {

@@ -1,14 +1,14 @@
 // Cairn compiler plugin: finding references accessed through unions on the heap.
 #include "union_access.h"
 
-#include "diagnostics.h"
-#include "layout.h"
-
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+
+#include "diagnostics.h"
+#include "layout.h"
 
 namespace cairn::plugin {
 namespace {

@@ -136,9 +136,9 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   }
   if (operands.size() < want_min) return ReportUsage("db " + cmd + " needs a NAME", "cairn db");
   if (operands.size() > want_max) {
-    return ReportUsage("db " + cmd + " takes " +
-                           std::string(want_max == 0 ? "no arguments" : "one NAME"),
-                       "cairn db");
+    return ReportUsage(
+        "db " + cmd + " takes " + std::string(want_max == 0 ? "no arguments" : "one NAME"),
+        "cairn db");
   }
   // Names are checked before the store is opened (or created).
   for (const auto &n : operands) {

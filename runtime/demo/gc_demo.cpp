@@ -75,11 +75,12 @@ __attribute__((noinline)) void Scrub() {
 void PrintStats(const char *when) {
   cairn_stats s;
   cairn_get_stats(&s);
-  std::printf("  %-26s collections %llu, copied %.1f KiB in all, live %.1f KiB, %llu pages in "
-              "use, %llu pinned last time, longest pause %.3f ms\n",
-              when, static_cast<unsigned long long>(s.collections), double(s.bytes_copied) / 1024,
-              double(s.live_bytes_last) / 1024, static_cast<unsigned long long>(s.heap_pages),
-              static_cast<unsigned long long>(s.pages_pinned_last), double(s.max_pause_ns) / 1e6);
+  std::printf(
+      "  %-26s collections %llu, copied %.1f KiB in all, live %.1f KiB, %llu pages in "
+      "use, %llu pinned last time, longest pause %.3f ms\n",
+      when, static_cast<unsigned long long>(s.collections), double(s.bytes_copied) / 1024,
+      double(s.live_bytes_last) / 1024, static_cast<unsigned long long>(s.heap_pages),
+      static_cast<unsigned long long>(s.pages_pinned_last), double(s.max_pause_ns) / 1e6);
 }
 
 }  // namespace
@@ -108,8 +109,9 @@ int main() {
   std::printf("  %zu of %zu parts were copied to new pages and every reference to them updated\n",
               moved, before.size());
   if (moved < before.size())
-    std::printf("  (the others share a page with an object that a word on the stack pointed at:\n"
-                "  that page was pinned and kept in place)\n");
+    std::printf(
+        "  (the others share a page with an object that a word on the stack pointed at:\n"
+        "  that page was pinned and kept in place)\n");
   int count = 0;
   int64_t sum = 0;
   for (Part *p = after; p; p = p->next) {
@@ -138,6 +140,7 @@ int main() {
   PrintStats("after dropping the list:");
 
   size_t problems = cairn_verify_heap(10);
-  std::printf("\nheap verifier: %s\n", problems ? "PROBLEMS FOUND (see above)" : "the heap is sound");
+  std::printf("\nheap verifier: %s\n",
+              problems ? "PROBLEMS FOUND (see above)" : "the heap is sound");
   return problems ? 1 : 0;
 }

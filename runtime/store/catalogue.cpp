@@ -19,8 +19,7 @@ std::string Seal(const std::string &rest) {
 }
 
 // Checks the checksum and that the rest has at least `min_rest` bytes; `*rest` gets it.
-bool Unseal(std::string_view value, size_t min_rest, std::string_view *rest,
-            std::string *problem) {
+bool Unseal(std::string_view value, size_t min_rest, std::string_view *rest, std::string *problem) {
   char why[120];
   if (value.size() < 4 + min_rest) {
     std::snprintf(why, sizeof why, "value is %zu bytes, too short", value.size());
@@ -30,8 +29,7 @@ bool Unseal(std::string_view value, size_t min_rest, std::string_view *rest,
   uint32_t want = GetLe32(value.data());
   uint32_t got = Crc32c(value.data() + 4, value.size() - 4);
   if (want != got) {
-    std::snprintf(why, sizeof why, "checksum mismatch (stored 0x%08x, computed 0x%08x)", want,
-                  got);
+    std::snprintf(why, sizeof why, "checksum mismatch (stored 0x%08x, computed 0x%08x)", want, got);
     *problem = why;
     return false;
   }

@@ -83,8 +83,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     return Status::Ok();
   }
   if (r.id != id || r.name != name) {
-    audit.Problem("catalogue: the record of #" + std::to_string(id) + " names '" + r.name +
-                  "' #" + std::to_string(r.id));
+    audit.Problem("catalogue: the record of #" + std::to_string(id) + " names '" + r.name + "' #" +
+                  std::to_string(r.id));
   }
   report->page_count = r.page_count;
 
@@ -147,8 +147,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   for (rocksdb::Iterator *it : {pages.get(), frees.get()}) {
     if (!it->status().ok()) {
       // RocksDB's own block checksums failed: the walk stopped there.
-      audit.Problem("reading " + Quoted(name) + " after page " + std::to_string(expect - 1) +
-                    ": " + FromRocks(it->status(), "the store's files").message());
+      audit.Problem("reading " + Quoted(name) + " after page " + std::to_string(expect - 1) + ": " +
+                    FromRocks(it->status(), "the store's files").message());
       expect = kEnd;
     }
   }

@@ -38,8 +38,7 @@ bool DecodePage(std::string_view stored, uint64_t db, PageNo page, void *buffer,
   uint32_t want = GetLe32(p);
   uint32_t got = Crc32c(p + 4, kStoredPageSize - 4);
   if (want != got) {
-    std::snprintf(why, sizeof why, "checksum mismatch (stored 0x%08x, computed 0x%08x)", want,
-                  got);
+    std::snprintf(why, sizeof why, "checksum mismatch (stored 0x%08x, computed 0x%08x)", want, got);
     *problem = why;
     return false;
   }

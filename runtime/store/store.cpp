@@ -75,8 +75,8 @@ Status Store::Impl::OpenRocks(bool create) {
   rocksdb::Options o = MakeRocksOptions(create);
   rocksdb::TransactionDB *raw = nullptr;
   std::string path = dir + "/" + kRocksSubdir;
-  rocksdb::Status s = rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), path,
-                                                   &raw);
+  rocksdb::Status s =
+      rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), path, &raw);
   if (!s.ok()) return FromRocks(s, "opening store " + dir);
   db.reset(raw);
   write_options = MakeWriteOptions(options.durability);
@@ -111,17 +111,15 @@ Status Store::Impl::ReadOrWriteHeader() {
     return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem);
   }
   if (h.format_version != kStoreFormatVersion) {
-    return Status(CAIRN_UNSUPPORTED, "store " + dir + " has format version " +
-                                         std::to_string(h.format_version) +
-                                         "; this build of Cairn reads version " +
-                                         std::to_string(kStoreFormatVersion) +
-                                         " (use the Cairn that made it)");
+    return Status(CAIRN_UNSUPPORTED,
+                  "store " + dir + " has format version " + std::to_string(h.format_version) +
+                      "; this build of Cairn reads version " + std::to_string(kStoreFormatVersion) +
+                      " (use the Cairn that made it)");
   }
   if (h.page_size != kPageSize) {
-    return Status(CAIRN_UNSUPPORTED, "store " + dir + " has pages of " +
-                                         std::to_string(h.page_size) +
-                                         " bytes; this build of Cairn uses " +
-                                         std::to_string(kPageSize));
+    return Status(CAIRN_UNSUPPORTED,
+                  "store " + dir + " has pages of " + std::to_string(h.page_size) +
+                      " bytes; this build of Cairn uses " + std::to_string(kPageSize));
   }
   return Status::Ok();
 }
@@ -152,8 +150,7 @@ Status Store::Impl::LoadRegistry() {
     std::string name = it->key().ToString().substr(1);
     uint64_t id = 0;
     std::string problem;
-    if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id,
-                         &problem)) {
+    if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id, &problem)) {
       return Status(CAIRN_CORRUPTION, "the catalogue entry of " + Quoted(name) + " in store " +
                                           dir + " is damaged: " + problem);
     }
@@ -200,14 +197,13 @@ Status Store::Open(const std::string &dir, const StoreOptions &options,
                                          " does not exist (`cairn db create NAME` makes it; or "
                                          "give another with --store DIR or $CAIRN_STORE)");
     }
-    return Status(CAIRN_NOT_FOUND, "directory " + dir +
-                                       " holds no Cairn store (no " + kRocksSubdir +
+    return Status(CAIRN_NOT_FOUND, "directory " + dir + " holds no Cairn store (no " +
+                                       kRocksSubdir +
                                        "/ in it); give the right one with --store DIR");
   }
   if (!is_store) {
     if (!exists && !fs::create_directories(dir, ec)) {
-      return Status(CAIRN_IO_ERROR, "cannot create store directory " + dir + ": " +
-                                        ec.message());
+      return Status(CAIRN_IO_ERROR, "cannot create store directory " + dir + ": " + ec.message());
     }
     if (!LooksFresh(dir)) {
       return Status(CAIRN_INVALID_ARGUMENT, "directory " + dir +

@@ -44,8 +44,7 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
       long pid = ReadHolder(fd);
       close(fd);
       if (pid == static_cast<long>(getpid())) {
-        return Status(CAIRN_BUSY, "store " + dir + " is in use by process " +
-                                      std::to_string(pid) +
+        return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + std::to_string(pid) +
                                       " (this process: it is already open here; use that Store)");
       }
       std::string who = pid > 0 ? std::to_string(pid) : std::string("(pid not known yet)");
@@ -60,8 +59,7 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
       pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
     int err = errno;
     close(fd);
-    return Status(CAIRN_IO_ERROR, "cannot write the lock file " + path + ": " +
-                                      std::strerror(err));
+    return Status(CAIRN_IO_ERROR, "cannot write the lock file " + path + ": " + std::strerror(err));
   }
   lock->reset(new StoreLock(fd));
   return Status::Ok();

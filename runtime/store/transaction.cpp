@@ -16,10 +16,14 @@ std::string PageName(const TouchedDatabase &db, PageNo page) {
 
 const char *StateName(Transaction::State state) {
   switch (state) {
-    case Transaction::State::kIdle: return "idle";
-    case Transaction::State::kActive: return "active";
-    case Transaction::State::kCommitting: return "committing";
-    case Transaction::State::kFailed: return "failed";
+    case Transaction::State::kIdle:
+      return "idle";
+    case Transaction::State::kActive:
+      return "active";
+    case Transaction::State::kCommitting:
+      return "committing";
+    case Transaction::State::kFailed:
+      return "failed";
   }
   return "unknown";
 }
@@ -51,16 +55,19 @@ Transaction::Impl::~Impl() {
 
 Status Transaction::Impl::Guard() const {
   switch (state) {
-    case State::kActive: return Status::Ok();
+    case State::kActive:
+      return Status::Ok();
     case State::kIdle:
-      return Status(CAIRN_MISUSE, "the transaction has ended (committed or aborted); begin a "
-                                  "new one");
+      return Status(CAIRN_MISUSE,
+                    "the transaction has ended (committed or aborted); begin a "
+                    "new one");
     case State::kFailed:
       return Status(CAIRN_MISUSE, "the transaction failed earlier (" + first_error.ToString() +
                                       "); only Abort() is allowed now");
     case State::kCommitting:
-      return Status(CAIRN_MISUSE, "the transaction is committing (a Transaction is used by one "
-                                  "thread at a time)");
+      return Status(CAIRN_MISUSE,
+                    "the transaction is committing (a Transaction is used by one "
+                    "thread at a time)");
   }
   return Status(CAIRN_INTERNAL, "transaction in an unknown state");
 }
@@ -97,14 +104,15 @@ Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
   std::string value;
   rocksdb::Status rs = txn->Get(read_options, DatabaseKey(id), &value);
   if (rs.IsNotFound()) {
-    return Status(CAIRN_NOT_FOUND, Quoted(d->name) + " was created after this transaction "
-                                                     "began; begin a new transaction to use it");
+    return Status(CAIRN_NOT_FOUND, Quoted(d->name) +
+                                       " was created after this transaction "
+                                       "began; begin a new transaction to use it");
   }
   if (!rs.ok()) return FromRocks(rs, "reading the record of " + Quoted(d->name));
   std::string problem;
   if (!DecodeDatabaseRecord(value, &d->record, &problem)) {
-    return Status(CAIRN_CORRUPTION, "the record of " + Quoted(d->name) + " is damaged: " +
-                                        problem + "; run `cairn db check " + d->name + "`");
+    return Status(CAIRN_CORRUPTION, "the record of " + Quoted(d->name) + " is damaged: " + problem +
+                                        "; run `cairn db check " + d->name + "`");
   }
   *out = d;
   return Status::Ok();
@@ -126,16 +134,15 @@ Status Transaction::Impl::CheckPageExists(const TouchedDatabase &db, PageNo page
                                           const char *verb) {
   if (page >= 1 && page <= db.record.page_count) return Status::Ok();
   return Status(CAIRN_NOT_FOUND, std::string("cannot ") + verb + " " + PageName(db, page) +
-                                     ": it has pages 1 to " +
-                                     std::to_string(db.record.page_count) +
+                                     ": it has pages 1 to " + std::to_string(db.record.page_count) +
                                      " (allocate pages with AllocatePage)");
 }
 
 Status Transaction::Impl::IsFree(const TouchedDatabase &db, PageNo page, bool *free) {
   PageKey fk(KeyKind::kFree, db.id, page);
   rocksdb::PinnableSlice v;
-  rocksdb::Status rs = txn->Get(read_options, 
-                                rocksdb::Slice(fk.view().data(), fk.view().size()), &v);
+  rocksdb::Status rs =
+      txn->Get(read_options, rocksdb::Slice(fk.view().data(), fk.view().size()), &v);
   if (rs.ok()) {
     *free = true;
     return Status::Ok();
@@ -166,8 +173,8 @@ Status Transaction::Commit() {
     for (PageNo page : db->unwritten) {  // X3
       rocksdb::Status rs = t.PutPage(db->id, page, kZeros);
       if (!rs.ok()) {
-        return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
-                                t.store->options.lock_timeout_ms));
+        return t.Fail(
+            FromRocks(rs, "writing " + PageName(*db, page), t.store->options.lock_timeout_ms));
       }
     }
     db->unwritten.clear();
@@ -208,8 +215,8 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
   }
   PageKey k(KeyKind::kPage, id, page);
   rocksdb::PinnableSlice v;
-  rocksdb::Status rs = t.txn->Get(t.read_options, 
-                                  rocksdb::Slice(k.view().data(), k.view().size()), &v);
+  rocksdb::Status rs =
+      t.txn->Get(t.read_options, rocksdb::Slice(k.view().data(), k.view().size()), &v);
   if (rs.IsNotFound()) {
     bool free = false;
     s = t.IsFree(*db, page, &free);
@@ -252,8 +259,8 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
   }
   rocksdb::Status rs = t.PutPage(id, page, buffer);
   if (!rs.ok()) {
-    return t.Fail(FromRocks(rs, "writing " + PageName(*db, page),
-                            t.store->options.lock_timeout_ms));
+    return t.Fail(
+        FromRocks(rs, "writing " + PageName(*db, page), t.store->options.lock_timeout_ms));
   }
   return Status::Ok();
 }
@@ -292,13 +299,14 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
                                                  " is empty but its record counts " +
                                                  std::to_string(r.free_pages) +
                                                  " free pages (invariant S2); run `cairn db "
-                                                 "check " + db->name + "`"));
+                                                 "check " +
+                                                 db->name + "`"));
     }
     PageKey fk(KeyKind::kFree, id, found);
     rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(fk.view().data(), fk.view().size()));
     if (!rs.ok()) {
-      return t.Fail(FromRocks(rs, "allocating " + PageName(*db, found),
-                              t.store->options.lock_timeout_ms));
+      return t.Fail(
+          FromRocks(rs, "allocating " + PageName(*db, found), t.store->options.lock_timeout_ms));
     }
     --r.free_pages;
     if (db->freed_here > 0) --db->freed_here;
@@ -333,8 +341,8 @@ Status Transaction::FreePage(DatabaseId id, PageNo page) {
   PageKey fk(KeyKind::kFree, id, page);
   if (rs.ok()) rs = t.txn->Put(rocksdb::Slice(fk.view().data(), fk.view().size()), "");
   if (!rs.ok()) {
-    return t.Fail(FromRocks(rs, "freeing " + PageName(*db, page),
-                            t.store->options.lock_timeout_ms));
+    return t.Fail(
+        FromRocks(rs, "freeing " + PageName(*db, page), t.store->options.lock_timeout_ms));
   }
   ++db->record.free_pages;
   ++db->freed_here;

@@ -63,9 +63,8 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
     if (stored_layout != layout) {
       return t.Fail(Status(CAIRN_TYPE_MISMATCH,
                            TypeName(fingerprint) + " is stored in " + Quoted(db->name) +
-                               " with a different layout (" +
-                               std::to_string(stored_layout.size()) + " bytes, not " +
-                               std::to_string(layout.size()) +
+                               " with a different layout (" + std::to_string(stored_layout.size()) +
+                               " bytes, not " + std::to_string(layout.size()) +
                                " or different contents); the program and the database "
                                "disagree on this type"));
     }
@@ -125,8 +124,8 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
   if (rs.IsNotFound()) {
     return t.Fail(Status(CAIRN_NOT_FOUND, "type index " + std::to_string(index) +
                                               " is not in the type table of " + Quoted(db->name) +
-                                              " (it has " +
-                                              std::to_string(db->record.type_count) + " types)"));
+                                              " (it has " + std::to_string(db->record.type_count) +
+                                              " types)"));
   }
   if (!rs.ok()) return t.Fail(FromRocks(rs, "reading the type table of " + Quoted(db->name)));
   uint64_t fingerprint = 0;
@@ -160,8 +159,8 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
     if (!ParseKeyNumber(key, &e.fingerprint) ||
         !DecodeTypeEntry(std::string_view(it->value().data(), it->value().size()), &e.index,
                          &e.layout, &problem)) {
-      return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
-                                                 " is damaged: " + problem));
+      return t.Fail(Status(CAIRN_CORRUPTION,
+                           "the type table of " + Quoted(db->name) + " is damaged: " + problem));
     }
     entries->push_back(std::move(e));
   }

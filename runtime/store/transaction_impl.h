@@ -43,7 +43,7 @@ class Transaction::Impl {
   Impl(Store::Impl *store, rocksdb::Transaction *txn);
   ~Impl();
 
-  Status Guard() const;  // OK only when ACTIVE
+  Status Guard() const;   // OK only when ACTIVE
   Status Fail(Status s);  // ACTIVE -> FAILED, returns s
   Status Touch(DatabaseId id, TouchedDatabase **db);
   Status LockRecord(TouchedDatabase *db);

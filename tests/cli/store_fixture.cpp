@@ -96,7 +96,6 @@ int main(int argc, char **argv) {
   if (argc == 5 && std::strcmp(argv[3], "corrupt") == 0) {
     return Corrupt(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
   }
-  std::fprintf(stderr, "usage: %s DIR NAME fill N | DIR NAME corrupt PAGE | DIR hold\n",
-               argv[0]);
+  std::fprintf(stderr, "usage: %s DIR NAME fill N | DIR NAME corrupt PAGE | DIR hold\n", argv[0]);
   return 2;
 }

@@ -102,8 +102,7 @@ PERSIST_CHILD(Ambiguous_Write) {
     shared += SamePage(at.chain[i].get(), pinned) + SamePage(at.side[i].get(), pinned);
     shared_also += SamePage(at.chain[i].get(), also);
   }
-  Say("neighbours_on_pinned_page=%d chain_nodes_on_second_pinned_page=%d\n", shared,
-      shared_also);
+  Say("neighbours_on_pinned_page=%d chain_nodes_on_second_pinned_page=%d\n", shared, shared_also);
   if (!Stress()) {
     // (In the stress build every allocation collects first and continues on another page.)
     CK_EQ(shared, 2 * kGroup) << " neighbours share the pinned node's page";

@@ -29,10 +29,10 @@ bool RegisterChild(const char *name, ChildFn fn);
 // Runs child `name` (main's --child=NAME); returns its exit status.
 int RunChildMain(const std::string &name, const ChildArgs &args);
 
-#define PERSIST_CHILD(Name)                                                          \
-  static int Name##_Child(const ::cairn_ptest::ChildArgs &args);                   \
-  [[maybe_unused]] static const bool Name##_registered =                            \
-      ::cairn_ptest::RegisterChild(#Name, Name##_Child);                            \
+#define PERSIST_CHILD(Name)                                      \
+  static int Name##_Child(const ::cairn_ptest::ChildArgs &args); \
+  [[maybe_unused]] static const bool Name##_registered =         \
+      ::cairn_ptest::RegisterChild(#Name, Name##_Child);         \
   static int Name##_Child([[maybe_unused]] const ::cairn_ptest::ChildArgs &args)
 
 // --- Checks -------------------------------------------------------------------------------------
@@ -76,33 +76,32 @@ std::string StatusText(cairn_status s);  // "misuse: <cairn_last_error()>"
   } else         \
     ::cairn_ptest::Failure(__FILE__, __LINE__, "CK(" #cond ") ")
 
-#define CK_EQ(a, b)                                                      \
-  CK_BLOCKER_                                                            \
+#define CK_EQ(a, b)                                                              \
+  CK_BLOCKER_                                                                    \
   if (std::string ck_eq_ = ::cairn_ptest::CompareEq((a), (b)); ck_eq_.empty()) { \
-  } else                                                                 \
+  } else                                                                         \
     ::cairn_ptest::Failure(__FILE__, __LINE__, "CK_EQ(" #a ", " #b "): " + ck_eq_ + " ")
 
-#define CK_OK(expr)                                                                   \
-  CK_BLOCKER_                                                                         \
-  if (cairn_status ck_s_ = (expr); ck_s_ == CAIRN_OK) {                               \
-  } else                                                                              \
-    ::cairn_ptest::Failure(__FILE__, __LINE__,                                        \
+#define CK_OK(expr)                                     \
+  CK_BLOCKER_                                           \
+  if (cairn_status ck_s_ = (expr); ck_s_ == CAIRN_OK) { \
+  } else                                                \
+    ::cairn_ptest::Failure(__FILE__, __LINE__,          \
                            #expr " returned " + ::cairn_ptest::StatusText(ck_s_) + " ")
 
-#define CK_STATUS(expr, want)                                                          \
-  CK_BLOCKER_                                                                          \
-  if (cairn_status ck_s_ = (expr); ck_s_ == (want)) {                                  \
-  } else                                                                               \
-    ::cairn_ptest::Failure(__FILE__, __LINE__,                                         \
-                           #expr " returned " + ::cairn_ptest::StatusText(ck_s_) +      \
-                               ", expected " + cairn_status_name(want) + " ")
+#define CK_STATUS(expr, want)                                                                      \
+  CK_BLOCKER_                                                                                      \
+  if (cairn_status ck_s_ = (expr); ck_s_ == (want)) {                                              \
+  } else                                                                                           \
+    ::cairn_ptest::Failure(__FILE__, __LINE__,                                                     \
+                           #expr " returned " + ::cairn_ptest::StatusText(ck_s_) + ", expected " + \
+                               cairn_status_name(want) + " ")
 
 // --- Store, databases, transactions ------------------------------------------------------------
 
 // Sets up the heap, registers the test types (unless register_types is false) and opens the
 // store of `args` with `opts` (its store_dir is set here).
-void OpenStore(const ChildArgs &args, cairn_persist_options opts = {},
-               bool register_types = true);
+void OpenStore(const ChildArgs &args, cairn_persist_options opts = {}, bool register_types = true);
 cairn_db *CreateDb(const char *name);
 cairn_db *OpenDb(const char *name);
 // The root of `db`, inside a transaction.

@@ -69,8 +69,8 @@ PERSIST_CHILD(Budget_Read) {
   if (!Stress()) {
     // The database is ~n * 4 KB; what stays resident is a fraction of it.
     size_t db_kib = static_cast<size_t>(n) * 4;
-    CK(rss_max - rss_base < db_kib / 2) << "memory grew by " << (rss_max - rss_base)
-                                        << " KiB reading " << db_kib << " KiB";
+    CK(rss_max - rss_base < db_kib / 2)
+        << "memory grew by " << (rss_max - rss_base) << " KiB reading " << db_kib << " KiB";
   }
   return 0;
 }

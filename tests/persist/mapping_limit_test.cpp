@@ -89,15 +89,16 @@ class PersistMappingLimit : public PersistTest {
   // database holds afterwards. `must_work`: a clear error is not an acceptable outcome.
   std::string Scatter(int64_t n, uint64_t runs, const std::string &before,
                       const std::string &writes, bool must_work) {
-    ChildResult r = Run("Mapping_Scatter", {std::to_string(n), "12345", std::to_string(runs),
-                                            before, writes});
+    ChildResult r =
+        Run("Mapping_Scatter", {std::to_string(n), "12345", std::to_string(runs), before, writes});
     uint64_t base = ValueOf(r, "maps_base"), most = ValueOf(r, "maps_max");
     uint64_t budget = runs ? runs : kDefaultRuns;
-    std::printf("scatter over %ld pages, writing %s: %.1f s; maps: base %lu, max %lu (budget "
-                "%lu, limit %lu); pages faulted %s, evicted %s, written %s\n",
-                n / kLeavesPerPage, writes.c_str(), r.seconds, base, most, budget, kMaxMapCount,
-                r.Value("read_pages_faulted").c_str(), r.Value("read_pages_evicted").c_str(),
-                r.Value("commit_pages_written").c_str());
+    std::printf(
+        "scatter over %ld pages, writing %s: %.1f s; maps: base %lu, max %lu (budget "
+        "%lu, limit %lu); pages faulted %s, evicted %s, written %s\n",
+        n / kLeavesPerPage, writes.c_str(), r.seconds, base, most, budget, kMaxMapCount,
+        r.Value("read_pages_faulted").c_str(), r.Value("read_pages_evicted").c_str(),
+        r.Value("commit_pages_written").c_str());
     bool committed = r.out.find("COMMITTED") != std::string::npos;
     std::string after = committed ? before + "," + writes : before;
     if (r.ok() || must_work) {
@@ -112,7 +113,8 @@ class PersistMappingLimit : public PersistTest {
       EXPECT_EQ(r.err.find("CHECK FAILED"), std::string::npos) << r.Describe();
       EXPECT_TRUE(all.find("max_protection_runs") != std::string::npos ||
                   all.find("max_map_count") != std::string::npos)
-          << "the error does not say which limit\n" << r.Describe();
+          << "the error does not say which limit\n"
+          << r.Describe();
       if (most) {
         EXPECT_LT(most, kMaxMapCount);
       }
@@ -124,8 +126,8 @@ class PersistMappingLimit : public PersistTest {
   }
 
   void Build(int64_t n) {
-    ChildResult w = Run("LeafDb_Write", {std::to_string(n), std::to_string(Scaled(10000, 100)),
-                                         "0"});
+    ChildResult w =
+        Run("LeafDb_Write", {std::to_string(n), std::to_string(Scaled(10000, 100)), "0"});
     ASSERT_CHILD_OK(w);
     std::printf("built %ld leaves (%ld pages) in %.1f s\n", n, n / kLeavesPerPage, w.seconds);
   }

@@ -27,8 +27,8 @@ void ExpectMessage(const char *call, const char *word) {
   std::string msg = cairn_last_error();
   Say("%s: \"%s\"\n", call, msg.c_str());
   CK(!msg.empty()) << call << ": no message";
-  CK(Lower(msg).find(word) != std::string::npos) << call << ": \"" << msg
-                                                 << "\" does not mention " << word;
+  CK(Lower(msg).find(word) != std::string::npos)
+      << call << ": \"" << msg << "\" does not mention " << word;
 }
 
 }  // namespace

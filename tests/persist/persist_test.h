@@ -18,8 +18,7 @@ class PersistTest : public ::testing::Test {
   ChildResult Run(const std::string &name, const std::vector<std::string> &args = {},
                   const std::vector<std::string> &env = {}, double timeout_s = 300) {
     ChildResult r = RunChild(name, dir_.Sub("store"), args, env, timeout_s);
-    std::printf("[child] %-36s %s in %.2f s\n", name.c_str(),
-                r.ok() ? "ok" : "FAILED", r.seconds);
+    std::printf("[child] %-36s %s in %.2f s\n", name.c_str(), r.ok() ? "ok" : "FAILED", r.seconds);
     return r;
   }
   const std::string &dir() const { return dir_.path(); }
@@ -38,13 +37,13 @@ inline uint64_t ValueOf(const ChildResult &r, const std::string &key) {
 
 // A child scenario that must succeed; its output is shown when it does not. `r` (often a Run
 // call) is evaluated once.
-#define ASSERT_CHILD_OK(r)                                  \
-  do {                                                      \
-    const ::cairn_ptest::ChildResult &child_r_ = (r);       \
-    ASSERT_TRUE(child_r_.ok()) << child_r_.Describe();      \
+#define ASSERT_CHILD_OK(r)                             \
+  do {                                                 \
+    const ::cairn_ptest::ChildResult &child_r_ = (r);  \
+    ASSERT_TRUE(child_r_.ok()) << child_r_.Describe(); \
   } while (0)
-#define EXPECT_CHILD_OK(r)                                  \
-  do {                                                      \
-    const ::cairn_ptest::ChildResult &child_r_ = (r);       \
-    EXPECT_TRUE(child_r_.ok()) << child_r_.Describe();      \
+#define EXPECT_CHILD_OK(r)                             \
+  do {                                                 \
+    const ::cairn_ptest::ChildResult &child_r_ = (r);  \
+    EXPECT_TRUE(child_r_.ok()) << child_r_.Describe(); \
   } while (0)

@@ -11,9 +11,9 @@
 
 namespace cairn_ptest {
 
-constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs,
-                              uint32_t nrefs, const cairn_field *fields, uint32_t nfields,
-                              uint32_t flags = 0, uint32_t elem_kind = CAIRN_KIND_NONE) {
+constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs, uint32_t nrefs,
+                              const cairn_field *fields, uint32_t nfields, uint32_t flags = 0,
+                              uint32_t elem_kind = CAIRN_KIND_NONE) {
   cairn_type t{};
   t.abi = CAIRN_TYPE_ABI;
   t.flags = flags;
@@ -29,8 +29,8 @@ constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *r
   return t;
 }
 
-constexpr cairn_field Field(const char *name, uint32_t offset, cairn_kind kind,
-                            uint32_t count = 1, uint32_t size = 8) {
+constexpr cairn_field Field(const char *name, uint32_t offset, cairn_kind kind, uint32_t count = 1,
+                            uint32_t size = 8) {
   return cairn_field{name, offset, static_cast<uint16_t>(kind), 0, count, size, nullptr};
 }
 
@@ -61,8 +61,8 @@ struct Wide {
   void *r3;
   int64_t sum;
 };
-inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1),
-                                         offsetof(Wide, r2), offsetof(Wide, r3)};
+inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1), offsetof(Wide, r2),
+                                         offsetof(Wide, r3)};
 inline constexpr cairn_field kWideFields[] = {
     Field("tag", offsetof(Wide, tag), CAIRN_KIND_I64),
     Field("r0", offsetof(Wide, r0), CAIRN_KIND_REF),
@@ -85,9 +85,9 @@ inline constexpr cairn_field kPairFields[] = {
     Field("ref", offsetof(Pair, ref), CAIRN_KIND_REF),
     Field("n", offsetof(Pair, n), CAIRN_KIND_I64),
 };
-inline constexpr cairn_type kPairArrayType = MakeType(
-    "ptest.[Pair]", sizeof(Pair), kPairRefs, 1, kPairFields, 2, CAIRN_TYPE_ARRAY,
-    CAIRN_KIND_STRUCT);
+inline constexpr cairn_type kPairArrayType =
+    MakeType("ptest.[Pair]", sizeof(Pair), kPairRefs, 1, kPairFields, 2, CAIRN_TYPE_ARRAY,
+             CAIRN_KIND_STRUCT);
 
 // Garbage: objects that must never reach a database. `mark` holds kGarbageMark ^ serial, a
 // pattern that no other test object holds, so a store's raw pages can be searched for it.

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -118,10 +118,13 @@ std::string ChildResult::Describe() const {
   std::ostringstream os;
   os << "child " << name;
   if (timed_out) os << " timed out and was killed";
-  if (signal) os << " was killed by signal " << signal << " (" << strsignal(signal) << ")";
-  else os << " exited with status " << exit_code;
-  os << " after " << seconds << " s\n--- stdout ---\n" << Tail(out, 4000)
-     << "\n--- stderr ---\n" << Tail(err, 6000);
+  if (signal)
+    os << " was killed by signal " << signal << " (" << strsignal(signal) << ")";
+  else
+    os << " exited with status " << exit_code;
+  os << " after " << seconds << " s\n--- stdout ---\n"
+     << Tail(out, 4000) << "\n--- stderr ---\n"
+     << Tail(err, 6000);
   return os.str();
 }
 
@@ -140,8 +143,8 @@ std::string ChildResult::Value(const std::string &key) const {
 
 TempDir::TempDir() {
   const char *base = std::getenv("TMPDIR");
-  std::string templ = std::string(base != nullptr && base[0] ? base : "/tmp") +
-                      "/cairn-persist-test-XXXXXX";
+  std::string templ =
+      std::string(base != nullptr && base[0] ? base : "/tmp") + "/cairn-persist-test-XXXXXX";
   if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   path_ = templ;
 }

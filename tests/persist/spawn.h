@@ -12,13 +12,13 @@
 namespace cairn_ptest {
 
 struct ChildResult {
-  std::string name;     // the child scenario
-  int exit_code = -1;   // when it exited normally
-  int signal = 0;       // when a signal ended it
+  std::string name;    // the child scenario
+  int exit_code = -1;  // when it exited normally
+  int signal = 0;      // when a signal ended it
   bool timed_out = false;
-  std::string out;      // its standard output
-  std::string err;      // its standard error
-  double seconds = 0;   // wall time
+  std::string out;     // its standard output
+  std::string err;     // its standard error
+  double seconds = 0;  // wall time
   bool ok() const { return exit_code == 0 && signal == 0 && !timed_out; }
   // "child NAME exited with status 1 after 0.2 s; stdout: ...; stderr: ..."
   std::string Describe() const;

@@ -74,8 +74,7 @@ PERSIST_CHILD(TwoDb_Write) {
   AttachChain(beta, 2000, kBetaNodes);
   ScrubStack();
   CK_OK(cairn_txn_commit());
-  CK_EQ(LastCommitStats().objects_made_persistent,
-        static_cast<uint64_t>(kAlphaNodes + kBetaNodes));
+  CK_EQ(LastCommitStats().objects_made_persistent, static_cast<uint64_t>(kAlphaNodes + kBetaNodes));
   return 0;
 }
 

@@ -32,7 +32,9 @@ constexpr cairn_type kVersioned =
 
 // Another program's ptest.Versioned with one more field: another fingerprint.
 constexpr cairn_field kMoreFields[] = {
-    kVersionedFields[0], kVersionedFields[1], kVersionedFields[2],
+    kVersionedFields[0],
+    kVersionedFields[1],
+    kVersionedFields[2],
     Field("extra", sizeof(Versioned), CAIRN_KIND_I64),
 };
 constexpr cairn_type kVersionedMoreFields =
@@ -172,10 +174,11 @@ class PersistTypeMismatch : public PersistTest {
     EXPECT_FALSE(r.timed_out) << r.Describe();
     EXPECT_NE(r.exit_code, 3) << "read a mismatched object without an error\n" << r.Describe();
     EXPECT_EQ(r.err.find("CHECK FAILED"), std::string::npos) << r.Describe();
-    EXPECT_NE(r.err.find(type), std::string::npos) << "the message does not name " << type
-                                                  << "\n" << r.Describe();
-    EXPECT_NE(r.err.find(db), std::string::npos) << "the message does not name the database "
-                                                << db << "\n" << r.Describe();
+    EXPECT_NE(r.err.find(type), std::string::npos) << "the message does not name " << type << "\n"
+                                                   << r.Describe();
+    EXPECT_NE(r.err.find(db), std::string::npos)
+        << "the message does not name the database " << db << "\n"
+        << r.Describe();
     std::printf("stderr of the stopped child: %s\n", r.err.c_str());
   }
 

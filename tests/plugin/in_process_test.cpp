@@ -1,9 +1,5 @@
 // The pass linked into a program and run in-process, as the front end will: through the static
 // library cairn_descriptor_pass and the shared libLLVM, with a diagnostic handler of its own.
-#include "cairn_plugin/descriptor_pass.h"
-
-#include "cairn/type.h"
-
 #include <gtest/gtest.h>
 #include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Constants.h>
@@ -19,6 +15,9 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "cairn/type.h"
+#include "cairn_plugin/descriptor_pass.h"
 
 namespace {
 
@@ -133,7 +132,8 @@ TEST(PluginInProcess, EveryErrorReachesTheHandler) {
 @cairn_heap_type_Count = internal global i64 0
 @cairn_heap_type_Node = internal global { i64, ptr addrspace(1) } zeroinitializer
 @sink = global ptr @cairn_heap_type_Node
-)", "cairn-descriptors");
+)",
+                          "cairn-descriptors");
   ASSERT_EQ(compiled->errors.size(), 3u);
   EXPECT_NE(compiled->errors[0].find("union holding a reference"), std::string::npos);
   EXPECT_NE(compiled->errors[1].find("not a struct"), std::string::npos);

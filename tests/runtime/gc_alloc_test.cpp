@@ -107,8 +107,7 @@ TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
   static struct {
     int64_t a, b;
   } marker = {};
-  EXPECT_EQ(cairn_register_type(reinterpret_cast<const cairn_type *>(&marker)),
-            CAIRN_UNSUPPORTED);
+  EXPECT_EQ(cairn_register_type(reinterpret_cast<const cairn_type *>(&marker)), CAIRN_UNSUPPORTED);
   EXPECT_NE(std::string(cairn_last_error()).find("without the Cairn compiler plugin"),
             std::string::npos);
 

@@ -30,8 +30,7 @@ class ExactRoot {
   void **slot_;
 };
 
-__attribute__((noinline)) void BuildChain(ExactRoot &root, int n,
-                                          std::vector<HiddenAddress> &old) {
+__attribute__((noinline)) void BuildChain(ExactRoot &root, int n, std::vector<HiddenAddress> &old) {
   Node *head = nullptr;
   for (int i = n - 1; i >= 0; i--) head = NewNode(i, head);
   root.set(head);

@@ -93,9 +93,12 @@ class RandomGraph {
       }
     } else {  // garbage of other shapes: atomic blocks, text, an occasional large array
       uint32_t r = rng_() % 100;
-      if (r < 2) cairn_malloc_array(&cairn_ref_array_type, 2000 + rng_() % 3000);
-      else if (r < 50) cairn_malloc_atomic(rng_() % 300);
-      else cairn_malloc_array(&cairn_text_type, rng_() % 200);
+      if (r < 2)
+        cairn_malloc_array(&cairn_ref_array_type, 2000 + rng_() % 3000);
+      else if (r < 50)
+        cairn_malloc_atomic(rng_() % 300);
+      else
+        cairn_malloc_array(&cairn_text_type, rng_() % 200);
     }
   }
 
@@ -123,8 +126,8 @@ class RandomGraph {
       EXPECT_EQ(n->value, m.value) << "node " << id;
       EXPECT_EQ(n->left ? n->left->id : kNil, m.left) << "node " << id;
       EXPECT_EQ(n->right ? n->right->id : kNil, m.right) << "node " << id;
-      heap_sum += Mix(n->id, n->value, n->left ? n->left->id : kNil,
-                      n->right ? n->right->id : kNil);
+      heap_sum +=
+          Mix(n->id, n->value, n->left ? n->left->id : kNil, n->right ? n->right->id : kNil);
       model_sum += Mix(id, m.value, m.left, m.right);
       if (n->left) work.emplace_back(n->left, m.left);
       if (n->right) work.emplace_back(n->right, m.right);
@@ -175,8 +178,10 @@ TEST(GcRandomGraph, ManyCollectionsWithMutationsBetweenThem) {
     size_t max_reachable = 0;
     for (int r = 0; r < rounds; r++) {
       for (int i = 0; i < steps; i++) g.Step();
-      if (r % 3 == 0) CollectScrubbed();
-      else cairn_collect();
+      if (r % 3 == 0)
+        CollectScrubbed();
+      else
+        cairn_collect();
       ASSERT_EQ(cairn_verify_heap(10), 0u) << "round " << r;
       size_t reachable = g.Check();
       if (reachable > max_reachable) max_reachable = reachable;

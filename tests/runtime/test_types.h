@@ -35,12 +35,12 @@ inline constexpr cairn_field kNodeFields[] = {
     {"id", offsetof(Node, id), CAIRN_KIND_I64, 0, 1, 8, nullptr},
     {"value", offsetof(Node, value), CAIRN_KIND_I64, 0, 1, 8, nullptr},
 };
-inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1),
-                                         offsetof(Wide, r2), offsetof(Wide, r3)};
+inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1), offsetof(Wide, r2),
+                                         offsetof(Wide, r3)};
 
-constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs,
-                              uint32_t nrefs, const cairn_field *fields, uint32_t nfields,
-                              uint32_t flags = 0, uint32_t elem_kind = CAIRN_KIND_NONE) {
+constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs, uint32_t nrefs,
+                              const cairn_field *fields, uint32_t nfields, uint32_t flags = 0,
+                              uint32_t elem_kind = CAIRN_KIND_NONE) {
   cairn_type t{};
   t.abi = CAIRN_TYPE_ABI;
   t.flags = flags;
@@ -56,10 +56,10 @@ constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *r
   return t;
 }
 
-inline constexpr cairn_type kNodeType = MakeType("test.Node", sizeof(Node), kNodeRefs, 2,
-                                                 kNodeFields, 4);
-inline constexpr cairn_type kWideType = MakeType("test.Wide", sizeof(Wide), kWideRefs, 4,
-                                                 nullptr, 0);
+inline constexpr cairn_type kNodeType =
+    MakeType("test.Node", sizeof(Node), kNodeRefs, 2, kNodeFields, 4);
+inline constexpr cairn_type kWideType =
+    MakeType("test.Wide", sizeof(Wide), kWideRefs, 4, nullptr, 0);
 // An array whose elements are Node-shaped structs (two references each).
 inline constexpr cairn_type kNodeArrayType =
     MakeType("test.[NodeValue]", sizeof(Node), kNodeRefs, 2, kNodeFields, 4, CAIRN_TYPE_ARRAY,

@@ -192,9 +192,7 @@ TEST_F(CorruptionTest, InconsistentCatalogueIsCaught) {
 // Damage to the bytes of a table file: RocksDB's own block checksum catches it, and the store
 // reports it as corruption of that page.
 TEST_F(CorruptionTest, DamagedTableFileIsReportedForThePage) {
-  BehindTheBack([&](rocksdb::DB *raw) {
-    ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok());
-  });
+  BehindTheBack([&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok()); });
   store_.reset();
   bool damaged = false;
   for (const auto &e : std::filesystem::directory_iterator(dir_ + "/db")) {

@@ -16,8 +16,8 @@ namespace cairn::test {
 inline constexpr uint64_t kCrashMaxPages = 256;
 
 struct CommitPlan {
-  bool grow = false;             // allocate page page_count + 1 and write it
-  std::set<uint64_t> pages;      // every page written (including the new one)
+  bool grow = false;         // allocate page page_count + 1 and write it
+  std::set<uint64_t> pages;  // every page written (including the new one)
 };
 
 inline CommitPlan PlanCommit(uint64_t c, uint64_t page_count) {

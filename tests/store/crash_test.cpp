@@ -134,12 +134,12 @@ TEST(CrashTest, AcknowledgedCommitsSurviveSigkillAndNoneIsPartlyThere) {
     ASSERT_TRUE(report.clean()) << "round " << round << ": " << report.problems[0];
   }
   EXPECT_GE(killed, kills);
-  std::printf("crash test: %d kills (%d after commits had begun), %llu commits acknowledged, "
-              "%llu on disk, %llu pages\n",
-              killed, killed_while_committing,
-              static_cast<unsigned long long>(acknowledged_total),
-              static_cast<unsigned long long>(model.last),
-              static_cast<unsigned long long>(model.page_count));
+  std::printf(
+      "crash test: %d kills (%d after commits had begun), %llu commits acknowledged, "
+      "%llu on disk, %llu pages\n",
+      killed, killed_while_committing, static_cast<unsigned long long>(acknowledged_total),
+      static_cast<unsigned long long>(model.last),
+      static_cast<unsigned long long>(model.page_count));
   EXPECT_GE(killed_while_committing, kills / 2);
 }
 

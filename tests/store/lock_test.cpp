@@ -47,9 +47,8 @@ TEST(StoreLock, WeAreRefusedWhileAnotherProcessHoldsTheStore) {
   std::unique_ptr<Store> store;
   Status s = Store::Open(dir, StoreOptions(), &store);
   EXPECT_EQ(s.code(), CAIRN_BUSY);
-  EXPECT_EQ(s.message().rfind("store " + dir + " is in use by process " +
-                                  std::to_string(holder.pid()),
-                              0),
+  EXPECT_EQ(s.message().rfind(
+                "store " + dir + " is in use by process " + std::to_string(holder.pid()), 0),
             0u)
       << s.message();
   holder.CloseInput();  // the holder closes the store and exits

@@ -1,11 +1,12 @@
 // Opening stores and defining databases: every operation and every error it can report.
+#include "cairn/store.h"
+
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
 #include <cstdlib>
 #include <fstream>
 
-#include "cairn/store.h"
 #include "catalogue.h"
 #include "keys.h"
 #include "temp_dir.h"
@@ -35,12 +36,16 @@ TEST(StoreDir, FlagThenEnvironmentThenDefault) {
   EXPECT_EQ(ResolveStoreDir("/tmp/from-flag"), "/tmp/from-flag");
   setenv("CAIRN_STORE", "", 1);
   EXPECT_EQ(ResolveStoreDir(""), "./cairn.store");
-  if (saved) setenv("CAIRN_STORE", keep.c_str(), 1); else unsetenv("CAIRN_STORE");
+  if (saved)
+    setenv("CAIRN_STORE", keep.c_str(), 1);
+  else
+    unsetenv("CAIRN_STORE");
 }
 
 TEST(DatabaseName, ValidAndInvalid) {
-  for (const char *ok : {"a", "oo7", "_x", "My.db-2", "A234567890123456789012345678901234567890"
-                                                       "123456789012345678901234"}) {
+  for (const char *ok : {"a", "oo7", "_x", "My.db-2",
+                         "A234567890123456789012345678901234567890"
+                         "123456789012345678901234"}) {
     EXPECT_TRUE(ValidateDatabaseName(ok).ok()) << ok;
   }
   for (const char *bad : {"", "7up", "-x", ".x", "a b", "a/b", "ä", "x\n",
@@ -97,8 +102,8 @@ TEST(StoreOpen, SecondOpenInTheSameProcessIsBusy) {
   ASSERT_TRUE(Store::Open(tmp.Sub("s"), Creating(), &a).ok());
   Status s = Store::Open(tmp.Sub("s"), Creating(), &b);
   EXPECT_EQ(s.code(), CAIRN_BUSY);
-  EXPECT_TRUE(Contains(s, "store " + tmp.Sub("s") + " is in use by process " +
-                              std::to_string(getpid())))
+  EXPECT_TRUE(
+      Contains(s, "store " + tmp.Sub("s") + " is in use by process " + std::to_string(getpid())))
       << s.message();
   a.reset();
   EXPECT_TRUE(Store::Open(tmp.Sub("s"), StoreOptions(), &b).ok());
@@ -115,7 +120,10 @@ void WriteHeader(const std::string &dir, const std::string &value) {
 TEST(StoreOpen, BadMagicVersionOrPageSize) {
   TempDir tmp;
   std::string dir = tmp.Sub("s");
-  { std::unique_ptr<Store> s; ASSERT_TRUE(Store::Open(dir, Creating(), &s).ok()); }
+  {
+    std::unique_ptr<Store> s;
+    ASSERT_TRUE(Store::Open(dir, Creating(), &s).ok());
+  }
   StoreHeader h;
   h.page_size = kPageSize;
   h.format_version = kStoreFormatVersion + 1;

@@ -13,8 +13,8 @@ class TempDir {
  public:
   TempDir() {
     const char *base = std::getenv("TMPDIR");
-    std::string templ = std::string(base != nullptr && base[0] ? base : "/tmp") +
-                        "/cairn-store-test-XXXXXX";
+    std::string templ =
+        std::string(base != nullptr && base[0] ? base : "/tmp") + "/cairn-store-test-XXXXXX";
     if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = templ;
   }

@@ -69,10 +69,10 @@ void cairn_register_module_types(const cairn_type *const *types, size_t n, const
 const cairn_type *cairn_find_type(uint64_t fingerprint);
 
 /* Built-in descriptors, registered by the runtime itself. */
-extern const cairn_type cairn_text_type;      /* text: an array of bytes (I8), CAIRN_TYPE_TEXT */
-extern const cairn_type cairn_ref_array_type; /* [any]: an array of references */
-extern const cairn_type cairn_i64_array_type; /* [int]: an array of 64-bit integers */
-extern const cairn_type cairn_f64_array_type; /* [float]: an array of doubles */
+extern const cairn_type cairn_text_type;       /* text: an array of bytes (I8), CAIRN_TYPE_TEXT */
+extern const cairn_type cairn_ref_array_type;  /* [any]: an array of references */
+extern const cairn_type cairn_i64_array_type;  /* [int]: an array of 64-bit integers */
+extern const cairn_type cairn_f64_array_type;  /* [float]: an array of doubles */
 extern const cairn_type cairn_bool_array_type; /* [bool]: an array of one-byte booleans */
 
 /* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
@@ -119,17 +119,17 @@ void cairn_remove_exact_root(void **slot);
 void cairn_collect(void);
 
 typedef struct cairn_stats {
-  uint64_t collections;         /* collections so far */
-  uint64_t total_pause_ns;      /* time spent in collections */
-  uint64_t max_pause_ns;        /* the longest collection */
-  uint64_t bytes_allocated;     /* total bytes ever allocated (headers included) */
-  uint64_t bytes_copied;        /* total bytes copied by collections */
-  uint64_t pages_promoted;      /* total pages kept in place (pinned or large) by collections */
-  uint64_t pages_pinned_last;   /* pages pinned by ambiguous roots in the last collection */
-  uint64_t live_bytes_last;     /* bytes in use right after the last collection */
-  uint64_t heap_pages;          /* pages in use now (objects or reserved for allocation) */
-  uint64_t peak_heap_pages;     /* the most pages ever in use at once */
-  uint64_t free_pages;          /* pages touched before and free now */
+  uint64_t collections;       /* collections so far */
+  uint64_t total_pause_ns;    /* time spent in collections */
+  uint64_t max_pause_ns;      /* the longest collection */
+  uint64_t bytes_allocated;   /* total bytes ever allocated (headers included) */
+  uint64_t bytes_copied;      /* total bytes copied by collections */
+  uint64_t pages_promoted;    /* total pages kept in place (pinned or large) by collections */
+  uint64_t pages_pinned_last; /* pages pinned by ambiguous roots in the last collection */
+  uint64_t live_bytes_last;   /* bytes in use right after the last collection */
+  uint64_t heap_pages;        /* pages in use now (objects or reserved for allocation) */
+  uint64_t peak_heap_pages;   /* the most pages ever in use at once */
+  uint64_t free_pages;        /* pages touched before and free now */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);

@@ -62,7 +62,8 @@ cairn_status cairn_store_open(const cairn_persist_options *opts);
 /* The directory of the open store, or NULL. */
 const char *cairn_store_dir(void);
 
-/* --- Databases --------------------------------------------------------------------------------- */
+/* --- Databases ---------------------------------------------------------------------------------
+ */
 
 /* Creates a database (empty, root nil) and opens it. CAIRN_ALREADY_EXISTS if it exists,
  * CAIRN_INVALID_ARGUMENT if the name is not valid. Not inside a transaction. */
@@ -84,7 +85,8 @@ cairn_status cairn_db_get_root(cairn_db *db, void **root);
 /* Sets the root to any heap object (or NULL); it and what it reaches persist at commit. */
 cairn_status cairn_db_set_root(cairn_db *db, void *root);
 
-/* --- Transactions -------------------------------------------------------------------------------- */
+/* --- Transactions --------------------------------------------------------------------------------
+ */
 
 cairn_status cairn_txn_begin(void);      /* CAIRN_MISUSE if one is open */
 cairn_status cairn_txn_commit(void);     /* stabilize, write, end; CAIRN_MISUSE if none is open */
@@ -95,33 +97,35 @@ int cairn_txn_is_open(void);
 /* After a failed commit (a cross-database reference, a store error) the transaction is failed:
  * nothing of it was written, and only cairn_txn_abort is allowed. */
 
-/* --- System calls -------------------------------------------------------------------------------- */
+/* --- System calls --------------------------------------------------------------------------------
+ */
 
 /* Makes [p, p + n) resident and writable before it is handed to the kernel (read(2) into a
  * persistent object would fail with EFAULT on a protected page instead of faulting). */
 void cairn_make_resident(void *p, size_t n);
 
-/* --- Statistics (the paper's Figure 7) ------------------------------------------------------------ */
+/* --- Statistics (the paper's Figure 7)
+ * ------------------------------------------------------------ */
 
 typedef struct cairn_persist_stats {
-  uint64_t commits;                 /* commits and checkpoints */
+  uint64_t commits; /* commits and checkpoints */
   uint64_t aborts;
-  uint64_t pages_faulted;           /* pages read from the store on first touch */
-  uint64_t write_faults;            /* first writes to clean persistent pages */
-  uint64_t pages_written;           /* pages written to the store */
+  uint64_t pages_faulted; /* pages read from the store on first touch */
+  uint64_t write_faults;  /* first writes to clean persistent pages */
+  uint64_t pages_written; /* pages written to the store */
   uint64_t bytes_written;
-  uint64_t pages_accurate;          /* new pages filled by copying newly persistent objects */
-  uint64_t pages_ambiguous;         /* transient pages pinned by the stack made persistent in place */
-  uint64_t pages_large;             /* pages of large objects made persistent in place */
+  uint64_t pages_accurate;  /* new pages filled by copying newly persistent objects */
+  uint64_t pages_ambiguous; /* transient pages pinned by the stack made persistent in place */
+  uint64_t pages_large;     /* pages of large objects made persistent in place */
   uint64_t objects_made_persistent;
   uint64_t bytes_made_persistent;
-  uint64_t pages_evicted;           /* clean pages unloaded to stay within max_resident_pages */
-  uint64_t frames_released;         /* frames of unreached clean pages given up (Figure 4) */
-  uint64_t resident_pages;          /* now: persistent pages loaded */
-  uint64_t reserved_frames;         /* now: frames for persistent pages not loaded */
-  uint64_t stabilize_ns;            /* time in stabilization (a collection from the roots) */
-  uint64_t write_ns;                /* time unswizzling and committing to the store */
-  uint64_t fault_ns;                /* time in page faults (reading, swizzling) */
+  uint64_t pages_evicted;   /* clean pages unloaded to stay within max_resident_pages */
+  uint64_t frames_released; /* frames of unreached clean pages given up (Figure 4) */
+  uint64_t resident_pages;  /* now: persistent pages loaded */
+  uint64_t reserved_frames; /* now: frames for persistent pages not loaded */
+  uint64_t stabilize_ns;    /* time in stabilization (a collection from the roots) */
+  uint64_t write_ns;        /* time unswizzling and committing to the store */
+  uint64_t fault_ns;        /* time in page faults (reading, swizzling) */
 } cairn_persist_stats;
 
 /* Totals since the store was opened. */

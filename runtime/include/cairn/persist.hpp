@@ -50,9 +50,10 @@ class Database {
   }
   static Status Names(std::vector<std::string> *names) {
     names->clear();
-    return detail::FromC(cairn_db_list(
-        [](const char *n, void *ctx) { static_cast<std::vector<std::string> *>(ctx)->push_back(n); },
-        names));
+    return detail::FromC(
+        cairn_db_list([](const char *n,
+                         void *ctx) { static_cast<std::vector<std::string> *>(ctx)->push_back(n); },
+                      names));
   }
 
   bool valid() const { return db_ != nullptr; }

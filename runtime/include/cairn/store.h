@@ -100,10 +100,10 @@ Status ValidateDatabaseName(std::string_view name);
 struct DatabaseInfo {
   std::string name;
   DatabaseId id = 0;
-  uint64_t root = 0;        /* the root reference; 0 until SetRoot */
-  uint64_t page_count = 0;  /* pages 1..page_count exist (in use or free) */
-  uint64_t free_pages = 0;  /* of those, how many are free */
-  uint32_t type_count = 0;  /* type table entries, indexes 1..type_count */
+  uint64_t root = 0;       /* the root reference; 0 until SetRoot */
+  uint64_t page_count = 0; /* pages 1..page_count exist (in use or free) */
+  uint64_t free_pages = 0; /* of those, how many are free */
+  uint32_t type_count = 0; /* type table entries, indexes 1..type_count */
   uint32_t format_version = 0;
 };
 
@@ -117,11 +117,11 @@ struct TypeEntry {
 /* What Check() found. The database is clean when `problems` is empty. */
 struct CheckReport {
   std::string database;
-  uint64_t page_count = 0;     /* from the catalogue */
-  uint64_t pages_read = 0;     /* stored pages read and verified */
-  uint64_t free_pages = 0;     /* free pages found */
-  uint64_t types = 0;          /* type entries verified */
-  uint64_t problem_count = 0;  /* all problems found; `problems` keeps the first 100 */
+  uint64_t page_count = 0;    /* from the catalogue */
+  uint64_t pages_read = 0;    /* stored pages read and verified */
+  uint64_t free_pages = 0;    /* free pages found */
+  uint64_t types = 0;         /* type entries verified */
+  uint64_t problem_count = 0; /* all problems found; `problems` keeps the first 100 */
   std::vector<std::string> problems;
   bool clean() const { return problem_count == 0; }
 };

@@ -45,8 +45,8 @@ extern "C" {
  * fingerprint: never renumber. */
 typedef enum cairn_kind {
   CAIRN_KIND_NONE = 0,
-  CAIRN_KIND_BOOL = 1,   /* one byte, 0 or 1 */
-  CAIRN_KIND_I8 = 2,     /* signed or unsigned integers of the given width */
+  CAIRN_KIND_BOOL = 1, /* one byte, 0 or 1 */
+  CAIRN_KIND_I8 = 2,   /* signed or unsigned integers of the given width */
   CAIRN_KIND_I16 = 3,
   CAIRN_KIND_I32 = 4,
   CAIRN_KIND_I64 = 5,
@@ -59,9 +59,9 @@ typedef enum cairn_kind {
 
 /* Descriptor flags. */
 enum {
-  CAIRN_TYPE_ARRAY = 1u << 0,  /* payload is length + elements (see the top of this file) */
-  CAIRN_TYPE_TEXT = 1u << 1,   /* an I8 array holding text (UTF-8 by convention) */
-  CAIRN_TYPE_LAYOUT = 1u << 2  /* only a nested struct layout: cannot be allocated on its own */
+  CAIRN_TYPE_ARRAY = 1u << 0, /* payload is length + elements (see the top of this file) */
+  CAIRN_TYPE_TEXT = 1u << 1,  /* an I8 array holding text (UTF-8 by convention) */
+  CAIRN_TYPE_LAYOUT = 1u << 2 /* only a nested struct layout: cannot be allocated on its own */
 };
 
 struct cairn_type;

@@ -53,9 +53,10 @@ extern "C" {
 cairn_status cairn_init(const cairn_options *opts) {
   if (GcHeap::Instance()) {
     if (cairn::gc::Roots::OnMutatorThread()) return CAIRN_OK;
-    return cairn::SetLastError(Status(
-        CAIRN_MISUSE, "cairn_init was called from a second thread; this version of Cairn "
-                      "supports one mutator thread, the one that called cairn_init first"));
+    return cairn::SetLastError(
+        Status(CAIRN_MISUSE,
+               "cairn_init was called from a second thread; this version of Cairn "
+               "supports one mutator thread, the one that called cairn_init first"));
   }
   return cairn::SetLastError(GcHeap::Init(opts));
 }
@@ -111,14 +112,13 @@ void *cairn_malloc_array(const cairn_type *type, size_t length) {
 
 void *cairn_malloc_atomic(size_t bytes) {
   GcHeap &h = Heap("cairn_malloc_atomic");
-  if (bytes > (uint64_t{1} << 40)) cairn::Fatal("cairn_malloc_atomic: %zu bytes is too large", bytes);
+  if (bytes > (uint64_t{1} << 40))
+    cairn::Fatal("cairn_malloc_atomic: %zu bytes is too large", bytes);
   const cairn_type *t = TypeRegistry::Get().AtomicType(bytes);
   return h.Allocate(t, heap::PlainObjectBytes(t));
 }
 
-const cairn_type *cairn_type_of(const void *obj) {
-  return heap::TypeOfHeader(heap::HeaderOf(obj));
-}
+const cairn_type *cairn_type_of(const void *obj) { return heap::TypeOfHeader(heap::HeaderOf(obj)); }
 
 size_t cairn_array_length(const void *array) { return heap::ArrayLength(array); }
 
@@ -148,9 +148,7 @@ void cairn_get_stats(cairn_stats *out) {
   h->GetStats(out);
 }
 
-size_t cairn_verify_heap(size_t max_report) {
-  return Heap("cairn_verify_heap").Verify(max_report);
-}
+size_t cairn_verify_heap(size_t max_report) { return Heap("cairn_verify_heap").Verify(max_report); }
 
 int cairn_gc_stress_build(void) {
 #ifdef CAIRN_GC_STRESS

@@ -128,14 +128,18 @@ void cairn_make_resident(void *ptr, size_t n) {
 
 void cairn_persist_get_stats(cairn_persist_stats *out) {
   Persistence *p = Persistence::Instance();
-  if (p) p->GetStats(out);
-  else *out = cairn_persist_stats{};
+  if (p)
+    p->GetStats(out);
+  else
+    *out = cairn_persist_stats{};
 }
 
 void cairn_persist_last_commit_stats(cairn_persist_stats *out) {
   Persistence *p = Persistence::Instance();
-  if (p) p->GetLastCommitStats(out);
-  else *out = cairn_persist_stats{};
+  if (p)
+    p->GetLastCommitStats(out);
+  else
+    *out = cairn_persist_stats{};
 }
 
 size_t cairn_persist_last_commit_types(cairn_type_count *out, size_t max) {

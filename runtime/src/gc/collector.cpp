@@ -223,9 +223,10 @@ char *Collector::NewCopyPage(size_t bytes) {
   }
   size_t i = pages_.TakePage(Space::kCurrent);
   if (i == heap::kNoPage)
-    Fatal("out of memory during a collection: all %llu MiB of the heap's transient arena are in "
-          "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
-          static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
+    Fatal(
+        "out of memory during a collection: all %llu MiB of the heap's transient arena are in "
+        "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
+        static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
   if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
   copy_.Start(pages_, i);
   char *dst = copy_.TryAlloc(bytes);

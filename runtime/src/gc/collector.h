@@ -55,12 +55,12 @@ namespace cairn::gc {
 
 struct CollectionResult {
   uint64_t bytes_copied = 0;
-  uint64_t pages_promoted = 0;  // pinned pages plus large-object and persistent pages kept
-  uint64_t pages_pinned = 0;    // pages pinned by ambiguous roots
-  uint64_t live_bytes = 0;      // bytes in current-space pages afterwards
-  uint64_t peak_pages = 0;      // the most pages in use at once during the collection
-  uint64_t frames_released = 0; // persistent frames given up (Figure 4)
-  BumpRegion copy_region;       // where the collector stopped copying
+  uint64_t pages_promoted = 0;   // pinned pages plus large-object and persistent pages kept
+  uint64_t pages_pinned = 0;     // pages pinned by ambiguous roots
+  uint64_t live_bytes = 0;       // bytes in current-space pages afterwards
+  uint64_t peak_pages = 0;       // the most pages in use at once during the collection
+  uint64_t frames_released = 0;  // persistent frames given up (Figure 4)
+  BumpRegion copy_region;        // where the collector stopped copying
 };
 
 // A database root for stabilization: the slot holding it (updated if its object moves).
@@ -72,11 +72,11 @@ struct StabilizeRoot {
 // What stabilization made persistent, for statistics (the paper's Figure 7) and for undoing it
 // if the commit fails.
 struct StabilizeOutcome {
-  Status status;                      // the first cross-database reference, or a store error
+  Status status;                        // the first cross-database reference, or a store error
   std::vector<size_t> made_persistent;  // pages (run heads) that became persistent
-  uint64_t pages_accurate = 0;        // new pages the stabilizer copied objects into
-  uint64_t pages_ambiguous = 0;       // pinned transient pages made persistent in place
-  uint64_t pages_large = 0;           // pages of large objects made persistent in place
+  uint64_t pages_accurate = 0;          // new pages the stabilizer copied objects into
+  uint64_t pages_ambiguous = 0;         // pinned transient pages made persistent in place
+  uint64_t pages_large = 0;             // pages of large objects made persistent in place
   struct TypeCount {
     uint64_t objects = 0, bytes = 0;
   };

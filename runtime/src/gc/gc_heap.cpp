@@ -35,7 +35,8 @@ Status GcHeap::Init(const cairn_options *opts) {
 #ifndef NDEBUG
   o.verify = true;
 #endif
-  if (const char *v = std::getenv("CAIRN_GC_VERIFY")) o.verify = o.verify || std::strcmp(v, "1") == 0;
+  if (const char *v = std::getenv("CAIRN_GC_VERIFY"))
+    o.verify = o.verify || std::strcmp(v, "1") == 0;
   if (const char *v = std::getenv("CAIRN_GC_TRACE")) o.trace = std::strcmp(v, "1") == 0;
   if (opts) {
     if (opts->reserve_bytes) o.reserve_bytes = opts->reserve_bytes;
@@ -75,26 +76,29 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     mutator_.Retire(pages_);
     i = pages_.TakePage(heap::Space::kCurrent);
     if (i == heap::kNoPage)
-      Fatal("out of memory: all %llu MiB of the heap's reservation are in use (%llu MiB live "
-            "after a collection). Set CAIRN_HEAP_RESERVE_MB higher (or "
-            "cairn_options.reserve_bytes).",
-            static_cast<unsigned long long>(pages_.reserved_bytes() >> 20),
-            static_cast<unsigned long long>(stats_.live_bytes_last >> 20));
+      Fatal(
+          "out of memory: all %llu MiB of the heap's reservation are in use (%llu MiB live "
+          "after a collection). Set CAIRN_HEAP_RESERVE_MB higher (or "
+          "cairn_options.reserve_bytes).",
+          static_cast<unsigned long long>(pages_.reserved_bytes() >> 20),
+          static_cast<unsigned long long>(stats_.live_bytes_last >> 20));
   }
   mutator_.Start(pages_, i);
   // Keep about a collection's worth of copying prefaulted beyond the high water mark, a chunk
   // at a time, so that the next collection does not take page faults in its pause.
   if (++pages_since_prefault_ >= kPrefaultChunk) {
     pages_since_prefault_ = 0;
-    uint64_t want = stats_.live_bytes_last > options_.min_trigger_bytes ? stats_.live_bytes_last
-                                                                        : options_.min_trigger_bytes;
+    uint64_t want = stats_.live_bytes_last > options_.min_trigger_bytes
+                        ? stats_.live_bytes_last
+                        : options_.min_trigger_bytes;
     // Free pages below the high water mark are touched already; prefault only what they lack.
     size_t want_pages = size_t(want / heap::kPageSize);
     size_t have = pages_.free_transient_pages();
     if (want_pages > have) pages_.Prefault(want_pages - have);
   }
   char *p = mutator_.TryAlloc(bytes);
-  if (pages_.pages_in_use() > stats_.peak_heap_pages) stats_.peak_heap_pages = pages_.pages_in_use();
+  if (pages_.pages_in_use() > stats_.peak_heap_pages)
+    stats_.peak_heap_pages = pages_.pages_in_use();
   return p;
 }
 
@@ -105,12 +109,14 @@ char *GcHeap::AllocateLarge(size_t bytes) {
     CollectNow();
     i = pages_.TakeRun(n, heap::Space::kCurrent);
     if (i == heap::kNoPage)
-      Fatal("out of memory: no run of %zu free pages for an object of %zu bytes in the heap's "
-            "reservation of %llu MiB. Set CAIRN_HEAP_RESERVE_MB higher.",
-            n, bytes, static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));
+      Fatal(
+          "out of memory: no run of %zu free pages for an object of %zu bytes in the heap's "
+          "reservation of %llu MiB. Set CAIRN_HEAP_RESERVE_MB higher.",
+          n, bytes, static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));
   }
   pages_.Info(i).used = uint32_t(bytes);
-  if (pages_.pages_in_use() > stats_.peak_heap_pages) stats_.peak_heap_pages = pages_.pages_in_use();
+  if (pages_.pages_in_use() > stats_.peak_heap_pages)
+    stats_.peak_heap_pages = pages_.pages_in_use();
   return pages_.PageAddress(i);
 }
 
@@ -183,8 +189,8 @@ void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   if (options_.verify) {
     size_t problems = Verify(20);
     if (problems)
-      Fatal("the heap verifier found %zu problem(s) after collection %llu (listed above)",
-            problems, static_cast<unsigned long long>(stats_.collections));
+      Fatal("the heap verifier found %zu problem(s) after collection %llu (listed above)", problems,
+            static_cast<unsigned long long>(stats_.collections));
   }
 }
 

@@ -22,11 +22,11 @@
 namespace cairn::gc {
 
 struct HeapOptions {
-  uint64_t reserve_bytes = uint64_t{64} << 30;    // address space reserved (bytes)
-  uint64_t min_trigger_bytes = uint64_t{8} << 20; // allocation between collections, at least
-  double growth_factor = 1.0;                     // ... and at least this times the live bytes
-  bool verify = false;                            // verify the heap after every collection
-  bool trace = false;                             // one line per collection on stderr
+  uint64_t reserve_bytes = uint64_t{64} << 30;     // address space reserved (bytes)
+  uint64_t min_trigger_bytes = uint64_t{8} << 20;  // allocation between collections, at least
+  double growth_factor = 1.0;                      // ... and at least this times the live bytes
+  bool verify = false;                             // verify the heap after every collection
+  bool trace = false;                              // one line per collection on stderr
 };
 
 class GcHeap {

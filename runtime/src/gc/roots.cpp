@@ -22,10 +22,11 @@ void Roots::AdoptCurrentThread() {
 }
 
 void NotTheMutator(const char *fn) {
-  Fatal("%s was called from thread %ld, which is not the mutator thread. This version of "
-          "Cairn supports one mutator thread: call the runtime only from the thread that called "
-          "cairn_init.",
-        fn, long(gettid()));
+  Fatal(
+      "%s was called from thread %ld, which is not the mutator thread. This version of "
+      "Cairn supports one mutator thread: call the runtime only from the thread that called "
+      "cairn_init.",
+      fn, long(gettid()));
 }
 
 void Roots::AddRange(void *lo, void *hi) {

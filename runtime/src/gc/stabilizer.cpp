@@ -23,8 +23,7 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
   // reference transient objects, P9) are where the closure starts.
   pages_.ForEachTouchedPage([this](size_t i) {
     const PageInfo &pi = table_[i];
-    if (pi.space != Space::kPrevious || !pi.persistent() || pi.kind == PageKind::kLargeTail)
-      return;
+    if (pi.space != Space::kPrevious || !pi.persistent() || pi.kind == PageKind::kLargeTail) return;
     Promote(i, false);
     if (pi.modified()) stab_stack_.push_back(uint32_t(i));
   });
@@ -52,8 +51,11 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
         outcome_->status = Status(
             CAIRN_INVALID_ARGUMENT,
             "database '" + hooks_->DatabaseName(db) + "' reaches an object of type '" +
-                heap::TypeOfHeader(header)->name + "' that lies on the same heap page as an "
-                "object of database '" + hooks_->DatabaseName(pi.db) + "', and a local variable "
+                heap::TypeOfHeader(header)->name +
+                "' that lies on the same heap page as an "
+                "object of database '" +
+                hooks_->DatabaseName(pi.db) +
+                "', and a local variable "
                 "or register holds both (or words on the stack that look like their addresses). "
                 "Objects that the stack holds cannot move, and a page belongs to one database, "
                 "so the commit is refused and nothing of it was written. Abort the transaction; "
@@ -71,8 +73,11 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
     if (pi.db != db && outcome_->status.ok())
       outcome_->status = Status(
           CAIRN_INVALID_ARGUMENT,
-          "an object of database '" + hooks_->DatabaseName(db) + "' refers to an object of "
-              "database '" + hooks_->DatabaseName(pi.db) + "'; references between databases are "
+          "an object of database '" + hooks_->DatabaseName(db) +
+              "' refers to an object of "
+              "database '" +
+              hooks_->DatabaseName(pi.db) +
+              "'; references between databases are "
               "not supported: the commit is refused and nothing of it was written (abort the "
               "transaction, then keep each database's objects apart)");
     return ref;
@@ -145,9 +150,10 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
     }
     size_t i = pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
     if (i == heap::kNoPage)
-      Fatal("out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
-            "CAIRN_HEAP_RESERVE_MB higher.",
-            static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
+      Fatal(
+          "out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
+          "CAIRN_HEAP_RESERVE_MB higher.",
+          static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
     Status s = hooks_->AssignPageIds(db, i, 1);
     if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
     PageInfo &pi = table_[i];

@@ -2,9 +2,9 @@
 
 #include <array>
 #include <cinttypes>
-#include <unordered_map>
 #include <cstdarg>
 #include <cstdio>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -83,8 +83,8 @@ class Verifier {
     }
     const cairn_type *t = heap::TypeOfHeader(h);
     if (!t || uintptr_t(t) % 8 || !TypeOk(t)) {
-      Report("page %zu: object %p has header %#" PRIxPTR ", not a registered descriptor (T1)",
-             page, ref, h);
+      Report("page %zu: object %p has header %#" PRIxPTR ", not a registered descriptor (T1)", page,
+             ref, h);
       return 0;
     }
     return heap::ObjectBytes(t, ref);
@@ -96,8 +96,8 @@ class Verifier {
     switch (pi.space) {
       case Space::kFree:
         if (pi.kind != PageKind::kSmall || pi.used || pi.run || pi.pinned())
-          Report("page %zu is free but has kind %d, used %u, run %u (P1)", i, int(pi.kind),
-                 pi.used, pi.run);
+          Report("page %zu is free but has kind %d, used %u, run %u (P1)", i, int(pi.kind), pi.used,
+                 pi.run);
         return;
       case Space::kPrevious:
         Report("page %zu is in previous space outside a collection (P4)", i);
@@ -114,11 +114,13 @@ class Verifier {
                               : pi.modified() ? heap::Protection::kReadWrite
                                               : heap::Protection::kRead;
       if (prot != want || (pi.modified() && !pi.resident()))
-        Report("persistent page %zu (database %u, page id %llu) is %s%s but its protection is "
-               "%d (P9)", i, pi.db, static_cast<unsigned long long>(
-                   const_cast<heap::PageHeap &>(pages_).PageId(i)),
-               pi.resident() ? "resident" : "not resident", pi.modified() ? ", modified" : "",
-               int(prot));
+        Report(
+            "persistent page %zu (database %u, page id %llu) is %s%s but its protection is "
+            "%d (P9)",
+            i, pi.db,
+            static_cast<unsigned long long>(const_cast<heap::PageHeap &>(pages_).PageId(i)),
+            pi.resident() ? "resident" : "not resident", pi.modified() ? ", modified" : "",
+            int(prot));
       if (!pi.resident()) return;  // never read a page that is not loaded
     } else if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kReadWrite) {
       Report("transient page %zu is not read-write", i);
@@ -154,16 +156,16 @@ class Verifier {
     size_t off = 0;
     while (off < pi.used) {
       if (pi.used - off < 2 * kWordSize) {
-        Report("page %zu: %u bytes used, but an object at offset %zu has no room (P2)", i,
-               pi.used, off);
+        Report("page %zu: %u bytes used, but an object at offset %zu has no room (P2)", i, pi.used,
+               off);
         return;
       }
       void *ref = base + off + kWordSize;
       size_t bytes = CheckHeader(i, ref);
       if (!bytes) return;
       if (bytes > heap::kLargeObjectBytes || off + bytes > pi.used) {
-        Report("page %zu: object at offset %zu of %zu bytes overruns the page's %u bytes (P2)",
-               i, off, bytes, pi.used);
+        Report("page %zu: object at offset %zu of %zu bytes overruns the page's %u bytes (P2)", i,
+               off, bytes, pi.used);
         return;
       }
       MarkStart(ref);
@@ -186,8 +188,8 @@ class Verifier {
       if (from.persistent() && !from.modified()) {
         const PageInfo &to = pages_.Info(pages_.IndexOf(v));
         if (to.db != from.db)
-          Report("clean persistent object %p (type '%s', database %u) refers to %p in %s (P9)",
-                 ref, t->name, from.db, v, to.db ? "another database" : "a transient page");
+          Report("clean persistent object %p (type '%s', database %u) refers to %p in %s (P9)", ref,
+                 t->name, from.db, v, to.db ? "another database" : "a transient page");
       }
     });
   }

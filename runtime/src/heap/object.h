@@ -19,9 +19,7 @@ namespace cairn::heap {
 inline constexpr uintptr_t kForwardedBit = 1;
 
 inline uintptr_t &HeaderOf(void *ref) { return reinterpret_cast<uintptr_t *>(ref)[-1]; }
-inline uintptr_t HeaderOf(const void *ref) {
-  return reinterpret_cast<const uintptr_t *>(ref)[-1];
-}
+inline uintptr_t HeaderOf(const void *ref) { return reinterpret_cast<const uintptr_t *>(ref)[-1]; }
 inline bool IsForwarded(uintptr_t header) { return header & kForwardedBit; }
 inline void *ForwardedTo(uintptr_t header) {
   return reinterpret_cast<void *>(header & ~kForwardedBit);

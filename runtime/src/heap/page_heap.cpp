@@ -22,9 +22,12 @@ void *MapNoReserve(size_t bytes) {
 
 int ProtFlags(Protection p) {
   switch (p) {
-    case Protection::kReadWrite: return PROT_READ | PROT_WRITE;
-    case Protection::kRead: return PROT_READ;
-    case Protection::kNone: return PROT_NONE;
+    case Protection::kReadWrite:
+      return PROT_READ | PROT_WRITE;
+    case Protection::kRead:
+      return PROT_READ;
+    case Protection::kNone:
+      return PROT_NONE;
   }
   return PROT_NONE;
 }

@@ -103,8 +103,8 @@ class PageHeap {
  private:
   struct ArenaState {
     size_t start = 0, end = 0, hwm = 0;
-    std::vector<uint32_t> free;              // free pages below hwm, lowest at the back
-    size_t rover = 0;                        // next-fit position for runs
+    std::vector<uint32_t> free;             // free pages below hwm, lowest at the back
+    size_t rover = 0;                       // next-fit position for runs
     size_t smallest_failed_run = SIZE_MAX;  // no free run this long exists below hwm
   };
   void Claim(size_t index, Space space);

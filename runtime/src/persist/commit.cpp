@@ -43,7 +43,8 @@ Status Persistence::Begin() {
 
 Status Persistence::Commit() {
   if (!open_) return Misuse("commit with no transaction open: begin one first");
-  if (failed_) return Misuse("commit of a failed transaction (" + failure_.message() + "): abort it");
+  if (failed_)
+    return Misuse("commit of a failed transaction (" + failure_.message() + "): abort it");
   Status s = WriteCommit(false);
   if (!s.ok()) return s;
   txn_.reset();
@@ -200,8 +201,9 @@ Status Persistence::Flush(cairn_persist_stats *c,
     uint64_t pref = d->root ? EncodeTarget(d->root, d->index, &ok) : 0;
     if (!ok)
       return Status(CAIRN_INVALID_ARGUMENT,
-                    "the root of database '" + d->name + "' is an object of another database; "
-                    "references between databases are not supported: abort the transaction");
+                    "the root of database '" + d->name +
+                        "' is an object of another database; "
+                        "references between databases are not supported: abort the transaction");
     s = txn_->SetRoot(d->id, pref);
     if (!s.ok()) return s;
     new_roots->emplace_back(d.get(), pref);
@@ -261,7 +263,8 @@ Status Persistence::Unswizzle(size_t head, std::string *buffer) {
         bad = Status(CAIRN_INTERNAL,
                      "an object of type '" + std::string(t->name) + "' in database '" + db.name +
                          "' still refers to a transient object or another database's at commit "
-                         "(page " + std::to_string(pages.PageId(head)) + ")");
+                         "(page " +
+                         std::to_string(pages.PageId(head)) + ")");
       *slot = reinterpret_cast<void *>(pref);
     });
     if (!bad.ok()) return bad;

@@ -6,10 +6,11 @@
 // name: a wave-front one step ahead of the program), turns each object's type index back into
 // this program's descriptor, and makes the page readable. The first write to a clean page traps
 // again and marks it modified (read-write until the transaction ends).
+#include <unistd.h>
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 
 #include "heap/object.h"
 #include "persist/persistence.h"
@@ -29,10 +30,9 @@ using heap::Protection;
 void Persistence::FaultError(const cairn_db &db, uint64_t page, const std::string &what) {
   // We are inside a page fault: the touching instruction cannot be given an error. Stop the
   // program with the whole story; nothing of the open transaction has been written.
-  std::string msg = "cairn: error: database '" + db.name + "', page " + std::to_string(page) +
-                    ": " + what + "\n" +
-                    (open_ ? "cairn: the open transaction is aborted: nothing of it was written\n"
-                           : "");
+  std::string msg =
+      "cairn: error: database '" + db.name + "', page " + std::to_string(page) + ": " + what +
+      "\n" + (open_ ? "cairn: the open transaction is aborted: nothing of it was written\n" : "");
   std::fflush(stdout);
   ssize_t ignored = write(2, msg.data(), msg.size());
   (void)ignored;
@@ -100,17 +100,19 @@ void Persistence::Load(size_t head) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     if (word == 0) break;
     if (word > UINT32_MAX)
-      FaultError(db, first, "the object header at offset " + std::to_string(off) +
-                                " is not a type index; run `cairn db check " + db.name + "`");
+      FaultError(db, first,
+                 "the object header at offset " + std::to_string(off) +
+                     " is not a type index; run `cairn db check " + db.name + "`");
     const cairn_type *t = TypeForIndex(db, uint32_t(word), first);
     word = reinterpret_cast<uintptr_t>(t);
     void *ref = base + off + kWordSize;
     size_t bytes = heap::ObjectBytes(t, ref);
     if (off + bytes > limit || (!large && bytes > heap::kLargeObjectBytes) ||
         (large && (bytes <= heap::kLargeObjectBytes || bytes <= (n - 1) * kPageSize)))
-      FaultError(db, first, "an object of type '" + std::string(t->name) + "' at offset " +
-                                std::to_string(off) + " does not fit its page (" +
-                                std::to_string(bytes) + " bytes)");
+      FaultError(db, first,
+                 "an object of type '" + std::string(t->name) + "' at offset " +
+                     std::to_string(off) + " does not fit its page (" + std::to_string(bytes) +
+                     " bytes)");
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       uint64_t v = reinterpret_cast<uint64_t>(*slot);
       if (v) *slot = Swizzle(db, v, head);
@@ -134,7 +136,8 @@ void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
     uint64_t page = from_frame == SIZE_MAX ? 0 : heap_->pages().PageId(from_frame);
     char hex[32];
     std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
-    FaultError(db, page, std::string("a reference (") + hex + ") is malformed; run `cairn db check`");
+    FaultError(db, page,
+               std::string("a reference (") + hex + ") is malformed; run `cairn db check`");
   }
   heap::PageHeap &pages = heap_->pages();
   auto it = frames_.find(Key(db.index, r.page));
@@ -145,8 +148,9 @@ void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
     size_t n = r.run ? r.run : 1;
     frame = pages.TakeReservedFrames(n, r.run != 0);
     if (frame == heap::kNoPage)
-      FaultError(db, r.page, "the heap's persistent arena has no room for " + std::to_string(n) +
-                                 " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
+      FaultError(db, r.page,
+                 "the heap's persistent arena has no room for " + std::to_string(n) +
+                     " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
     for (size_t k = 0; k < n; k++) {
       pages.Info(frame + k).db = db.index;
       pages.PageId(frame + k) = r.page + k;
@@ -169,7 +173,8 @@ void Persistence::LoadTypes(cairn_db &db) {
     if (db.type_by_index[e.index]) continue;  // checked already
     StoredLayout layout;
     s = DecodeLayout(e.layout, &layout);
-    if (!s.ok()) FaultError(db, 0, "type table entry " + std::to_string(e.index) + ": " + s.message());
+    if (!s.ok())
+      FaultError(db, 0, "type table entry " + std::to_string(e.index) + ": " + s.message());
     const cairn_type *local = cairn_find_type(e.fingerprint);
     if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
       // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
@@ -196,8 +201,9 @@ const cairn_type *Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64
   Status s = t->GetTypeByIndex(db.id, index, &e);
   if (temp) temp->Abort();
   if (!s.ok())
-    FaultError(db, page, "an object names type index " + std::to_string(index) +
-                             ", which its type table lacks; run `cairn db check " + db.name + "`");
+    FaultError(db, page,
+               "an object names type index " + std::to_string(index) +
+                   ", which its type table lacks; run `cairn db check " + db.name + "`");
   StoredLayout layout;
   s = DecodeLayout(e.layout, &layout);
   if (!s.ok()) FaultError(db, page, s.message());
@@ -242,22 +248,23 @@ void Persistence::EnforceBudgets(size_t keep) {
     const PageInfo &pi = pages.Info(f);
     bool live = pi.space != heap::Space::kFree && pi.persistent() && pi.resident() &&
                 pi.kind != PageKind::kLargeTail;
-    if (!live) continue;                               // stale entry: released or evicted
-    if (f == keep || pi.modified()) {                  // cannot be evicted now
+    if (!live) continue;               // stale entry: released or evicted
+    if (f == keep || pi.modified()) {  // cannot be evicted now
       resident_fifo_.push_back(uint32_t(f));
       continue;
     }
     Evict(f);
   }
   if (pages.protection_boundaries() > options_.max_protection_runs + 1000)
-    Fatal("the heap's memory mapping is split in %zu pieces, over the budget of %llu "
-          "(max_protection_runs; the kernel allows vm.max_map_count, usually 65530), and no clean "
-          "persistent page is left to unload: %llu persistent pages are modified in scattered "
-          "places. Commit more often, or raise the budget and vm.max_map_count. Nothing was "
-          "written.",
-          pages.protection_boundaries(),
-          static_cast<unsigned long long>(options_.max_protection_runs),
-          static_cast<unsigned long long>(resident_pages_));
+    Fatal(
+        "the heap's memory mapping is split in %zu pieces, over the budget of %llu "
+        "(max_protection_runs; the kernel allows vm.max_map_count, usually 65530), and no clean "
+        "persistent page is left to unload: %llu persistent pages are modified in scattered "
+        "places. Commit more often, or raise the budget and vm.max_map_count. Nothing was "
+        "written.",
+        pages.protection_boundaries(),
+        static_cast<unsigned long long>(options_.max_protection_runs),
+        static_cast<unsigned long long>(resident_pages_));
 }
 
 void Persistence::MakeResident(void *p, size_t n) {

@@ -36,8 +36,8 @@ void OnSegv(int sig, siginfo_t *info, void *context) {
 
 Status Persistence::Open(const cairn_persist_options *opts) {
   if (instance_)
-    return Status(CAIRN_MISUSE, "a store is already open in this process (" +
-                                    instance_->dir() + "); one store per process");
+    return Status(CAIRN_MISUSE, "a store is already open in this process (" + instance_->dir() +
+                                    "); one store per process");
   if (!cairn_is_initialized()) {
     cairn_status s = cairn_init(nullptr);
     if (s != CAIRN_OK) return Status(s, cairn_last_error());
@@ -46,7 +46,8 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (opts) p->options_ = *opts;
   p->options_.store_dir = nullptr;  // not kept: the caller's string
   store::StoreOptions so;
-  so.durability = p->options_.durability == 1 ? store::Durability::kAsync : store::Durability::kSync;
+  so.durability =
+      p->options_.durability == 1 ? store::Durability::kAsync : store::Durability::kSync;
   if (p->options_.lock_timeout_ms) so.lock_timeout_ms = p->options_.lock_timeout_ms;
   so.create_if_missing = !p->options_.no_create;
   std::string dir = store::ResolveStoreDir(opts && opts->store_dir ? opts->store_dir : "");
@@ -58,7 +59,7 @@ Status Persistence::Open(const cairn_persist_options *opts) {
     p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
   if (!p->options_.max_protection_runs) p->options_.max_protection_runs = 30000;
   p->heap_->SetPersistHooks(p.get());
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_sigaction = OnSegv;
   sa.sa_flags = SA_SIGINFO | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
@@ -90,8 +91,8 @@ Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const 
     return Misuse(std::string(what) + " of database '" + db->name +
                   "' outside a transaction: begin one first (cairn_txn_begin, or `atomic`)");
   if (failed_)
-    return Misuse(std::string(what) + " of database '" + db->name +
-                  "' in a failed transaction (" + failure_.message() + "): abort it first");
+    return Misuse(std::string(what) + " of database '" + db->name + "' in a failed transaction (" +
+                  failure_.message() + "): abort it first");
   return Status::Ok();
 }
 
@@ -175,8 +176,8 @@ Status Persistence::SetRoot(cairn_db *db, void *root) {
   Status s = NeedTransaction("setting the root", db);
   if (!s.ok()) return s;
   if (root && !cairn_in_heap(root))
-    return Status(CAIRN_INVALID_ARGUMENT, "the root of database '" + db->name +
-                                              "' must be a heap object (or nil)");
+    return Status(CAIRN_INVALID_ARGUMENT,
+                  "the root of database '" + db->name + "' must be a heap object (or nil)");
   db->root = root;
   db->root_loaded = true;
   db->root_dirty = true;
@@ -188,21 +189,23 @@ void Persistence::ForgetFrame(size_t frame) {
   const heap::PageInfo &pi = pages.Info(frame);
   frames_.erase(Key(pi.db, pages.PageId(frame)));
   size_t n = pi.kind == heap::PageKind::kLargeHead ? pi.run : 1;
-  if (pi.resident()) resident_pages_ -= n;
-  else reserved_frames_ -= n;
+  if (pi.resident())
+    resident_pages_ -= n;
+  else
+    reserved_frames_ -= n;
   totals_.frames_released += n;
 }
 
 Status Persistence::AssignPageIds(uint8_t dbi, size_t frame, size_t n) {
   cairn_db &db = *dbs_[dbi - 1];
-  if (!txn_ || failed_)
-    return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
+  if (!txn_ || failed_) return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
   store::PageNo first = 0;
   Status s = n == 1 ? txn_->AllocatePage(db.id, &first) : txn_->AllocatePageRun(db.id, n, &first);
   if (!s.ok()) return s;
   if (first + n - 1 > kMaxPageId)
-    return Status(CAIRN_UNSUPPORTED, "database '" + db.name + "' has more pages than Cairn can "
-                                     "address (2^31 - 1)");
+    return Status(CAIRN_UNSUPPORTED, "database '" + db.name +
+                                         "' has more pages than Cairn can "
+                                         "address (2^31 - 1)");
   heap::PageHeap &pages = heap_->pages();
   for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
   frames_[Key(dbi, first)] = uint32_t(frame);

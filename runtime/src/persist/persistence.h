@@ -113,7 +113,7 @@ class Persistence final : public gc::PersistHooks {
   std::unique_ptr<store::Store> store_;
   cairn_persist_options options_{};
   gc::GcHeap *heap_ = nullptr;
-  std::vector<std::unique_ptr<cairn_db>> dbs_;  // index in the page table - 1
+  std::vector<std::unique_ptr<cairn_db>> dbs_;     // index in the page table - 1
   std::unordered_map<uint64_t, uint32_t> frames_;  // D1
   std::unique_ptr<store::Transaction> txn_;        // D3
   bool open_ = false;

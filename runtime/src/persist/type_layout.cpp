@@ -110,9 +110,10 @@ Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
 Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::string_view database) {
   auto mismatch = [&](const std::string &what) {
     return Status(CAIRN_TYPE_MISMATCH,
-                  "type '" + stored.name + "' in database '" + std::string(database) + "': " +
-                      what + "; the program must define the type exactly as the program that "
-                             "stored it did (same fields, names and order, same platform)");
+                  "type '" + stored.name + "' in database '" + std::string(database) +
+                      "': " + what +
+                      "; the program must define the type exactly as the program that "
+                      "stored it did (same fields, names and order, same platform)");
   };
   if (stored.name != local->name)
     return mismatch("this program's type with the same fingerprint is named '" +

@@ -16,9 +16,9 @@ std::string Describe(const cairn_type *t) {
 }
 
 Status Invalid(const cairn_type *t, const std::string &what) {
-  return Status(CAIRN_INVALID_ARGUMENT,
-                Describe(t) + ": " + what + "; the descriptor is malformed (if the compiler "
-                "plugin made it, please report a bug)");
+  return Status(CAIRN_INVALID_ARGUMENT, Describe(t) + ": " + what +
+                                            "; the descriptor is malformed (if the compiler "
+                                            "plugin made it, please report a bug)");
 }
 
 bool SameLayout(const cairn_type *a, const cairn_type *b) {
@@ -74,7 +74,8 @@ Status TypeRegistry::Validate(const cairn_type *t) const {
   if (t->size > (uint64_t{1} << 40)) return Invalid(t, "its size is absurd");
   for (uint32_t i = 0; i < t->nrefs; i++) {
     uint32_t off = t->refs[i];
-    if (off % 8) return Invalid(t, "reference offset " + std::to_string(off) + " is not 8-aligned (T2)");
+    if (off % 8)
+      return Invalid(t, "reference offset " + std::to_string(off) + " is not 8-aligned (T2)");
     if (uint64_t(off) + 8 > t->size)
       return Invalid(t, "reference offset " + std::to_string(off) + " lies outside its " +
                             std::to_string(t->size) + " bytes (T2)");
@@ -95,9 +96,10 @@ Status TypeRegistry::Register(const cairn_type *t) {
   auto [it, inserted] = by_fingerprint_.emplace(t->fingerprint, t);
   if (!inserted && !SameLayout(it->second, t))
     return Status(CAIRN_TYPE_MISMATCH,
-                  Describe(t) + " is registered twice with different layouts (T5): the program "
-                                "was built from two different definitions of it; rebuild all "
-                                "of it from one definition");
+                  Describe(t) +
+                      " is registered twice with different layouts (T5): the program "
+                      "was built from two different definitions of it; rebuild all "
+                      "of it from one definition");
   registered_.insert(t);
   return Status::Ok();
 }

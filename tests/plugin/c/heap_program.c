@@ -72,14 +72,14 @@ CAIRN_HEAP_TEXT(Text);
 
 static int failures;
 
-#define CHECK(cond, ...)                                         \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      failures++;                                                \
+#define CHECK(cond, ...)                                            \
+  do {                                                              \
+    if (!(cond)) {                                                  \
+      failures++;                                                   \
       fprintf(stderr, "heap_program: %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                              \
-      fprintf(stderr, "\n");                                     \
-    }                                                            \
+      fprintf(stderr, __VA_ARGS__);                                 \
+      fprintf(stderr, "\n");                                        \
+    }                                                               \
   } while (0)
 
 /* One expected field: its name in the source, offset, kind, count and element size. */
@@ -149,8 +149,8 @@ static void check_descriptors(CAIRN_REF(struct List) list, CAIRN_REF(struct Tree
         FIELD(struct List, value, CAIRN_KIND_I64, 1, 8),
         FIELD(struct List, next, CAIRN_KIND_REF, 1, 8),
     };
-    check_type(list_t, "List", 0, sizeof(struct List), _Alignof(struct List), CAIRN_KIND_NONE,
-               refs, COUNT(refs), fields, COUNT(fields), NULL);
+    check_type(list_t, "List", 0, sizeof(struct List), _Alignof(struct List), CAIRN_KIND_NONE, refs,
+               COUNT(refs), fields, COUNT(fields), NULL);
   }
   {
     static const size_t refs[] = {offsetof(struct Tree, left), offsetof(struct Tree, right),
@@ -175,11 +175,13 @@ static void check_descriptors(CAIRN_REF(struct List) list, CAIRN_REF(struct Tree
       FIELD(struct Pair, second, CAIRN_KIND_REF, 1, 8),
   };
   {
-    static const size_t refs[] = {
-        offsetof(struct Bucket, pairs[0].first), offsetof(struct Bucket, pairs[0].second),
-        offsetof(struct Bucket, pairs[1].first), offsetof(struct Bucket, pairs[1].second),
-        offsetof(struct Bucket, pairs[2].first), offsetof(struct Bucket, pairs[2].second),
-        offsetof(struct Bucket, next)};
+    static const size_t refs[] = {offsetof(struct Bucket, pairs[0].first),
+                                  offsetof(struct Bucket, pairs[0].second),
+                                  offsetof(struct Bucket, pairs[1].first),
+                                  offsetof(struct Bucket, pairs[1].second),
+                                  offsetof(struct Bucket, pairs[2].first),
+                                  offsetof(struct Bucket, pairs[2].second),
+                                  offsetof(struct Bucket, next)};
     static const expected_field fields[] = {
         FIELD(struct Bucket, tag, CAIRN_KIND_I8, 1, 1),
         FIELD(struct Bucket, pairs, CAIRN_KIND_STRUCT, 3, sizeof(struct Pair)),
@@ -346,12 +348,12 @@ static int open_store(const char *dir) {
   return 1;
 }
 
-#define STEP(call)                                                                    \
-  do {                                                                                \
-    if ((call) != CAIRN_OK) {                                                         \
-      fprintf(stderr, "heap_program: %s: %s\n", #call, cairn_last_error());          \
-      return 1;                                                                       \
-    }                                                                                 \
+#define STEP(call)                                                          \
+  do {                                                                      \
+    if ((call) != CAIRN_OK) {                                               \
+      fprintf(stderr, "heap_program: %s: %s\n", #call, cairn_last_error()); \
+      return 1;                                                             \
+    }                                                                       \
   } while (0)
 
 static int commit_tree(const char *dir) {
@@ -400,8 +402,7 @@ static int read_tree(const char *dir) {
     fprintf(stderr, "heap_program: %d check(s) failed\n", failures);
     return 1;
   }
-  printf("heap_program: read back ok (%llu pages faulted)\n",
-         (unsigned long long)st.pages_faulted);
+  printf("heap_program: read back ok (%llu pages faulted)\n", (unsigned long long)st.pages_faulted);
   return 0;
 }
 
