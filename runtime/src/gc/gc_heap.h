@@ -67,6 +67,7 @@ class GcHeap {
   void GetStats(cairn_stats *out);
 
   heap::PageHeap &pages() { return pages_; }
+  bool collecting() const { return collecting_; }
   Roots &roots() { return roots_; }
 
  private:

@@ -49,6 +49,9 @@ store::Transaction *Persistence::ReadTransaction(std::unique_ptr<store::Transact
 bool Persistence::HandleFault(void *addr) {
   heap::PageHeap &pages = heap_->pages();
   if (!pages.Covers(addr)) return false;
+  // The collector never touches a page that is not loaded (P9); if it did, loading one in the
+  // middle of a collection would corrupt it: let the fault crash the program instead.
+  if (heap_->collecting()) return false;
   size_t i = pages.IndexOf(addr);
   const PageInfo &pi = pages.Info(i);
   if (pi.space == heap::Space::kFree || !pi.persistent()) return false;
