@@ -1,38 +1,21 @@
-// Descriptors and heap helpers for the persistence tests (a copy of what fits from
-// tests/runtime/test_types.h, with types of their own: every type here is stored in databases,
-// so each has named fields for the type table).
+// Descriptors and heap helpers for the persistence tests (the shared ones are in
+// tests/common/heap_test_support.h); every type here is stored in databases, so each has named
+// fields for the type table.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "../common/heap_test_support.h"
 #include "cairn/gc.h"
 
 namespace cairn_ptest {
 
-constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs, uint32_t nrefs,
-                              const cairn_field *fields, uint32_t nfields, uint32_t flags = 0,
-                              uint32_t elem_kind = CAIRN_KIND_NONE) {
-  cairn_type t{};
-  t.abi = CAIRN_TYPE_ABI;
-  t.flags = flags;
-  t.name = name;
-  t.size = size;
-  t.align = 8;
-  t.elem_kind = elem_kind;
-  t.nrefs = nrefs;
-  t.refs = refs;
-  t.nfields = nfields;
-  t.fields = fields;
-  t.fingerprint = cairn_type_fingerprint_compute(&t);
-  return t;
-}
-
-constexpr cairn_field Field(const char *name, uint32_t offset, cairn_kind kind, uint32_t count = 1,
-                            uint32_t size = 8) {
-  return cairn_field{name, offset, static_cast<uint16_t>(kind), 0, count, size, nullptr};
-}
+using cairn_testing::Field;
+using cairn_testing::HiddenAddress;
+using cairn_testing::MakeType;
+using cairn_testing::ScrubStack;
 
 // A graph node: two references and two integers.
 struct Node {
@@ -133,17 +116,6 @@ const T *ArrayData(const void *array) {
 
 inline size_t PageOf(const void *p) { return reinterpret_cast<uintptr_t>(p) / CAIRN_PAGE_SIZE; }
 
-// An address kept where the collector cannot see it as a root (the complement is stored).
-class HiddenAddress {
- public:
-  HiddenAddress() = default;
-  explicit HiddenAddress(const void *p) : bits_(~reinterpret_cast<uintptr_t>(p)) {}
-  void *get() const { return reinterpret_cast<void *>(~bits_); }
-
- private:
-  uintptr_t bits_ = ~uintptr_t{0};
-};
-
 // A reference held by an exact root in malloc'd memory (not scanned, so not also ambiguous).
 class ExactRoot {
  public:
@@ -163,14 +135,6 @@ class ExactRoot {
  private:
   void **slot_;
 };
-
-// Overwrites a stretch of dead stack so stale copies of references left by earlier calls do not
-// act as ambiguous roots.
-__attribute__((noinline)) inline void ScrubStack() {
-  volatile char buf[32 * 1024];
-  std::memset(const_cast<char *>(buf), 0, sizeof buf);
-  asm volatile("" : : "r"(buf) : "memory");
-}
 
 // Scale: the stress build collects at every allocation, so its graphs are smaller.
 inline bool Stress() { return cairn_gc_stress_build() != 0; }

@@ -5,9 +5,14 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../common/heap_test_support.h"
 #include "cairn/gc.h"
 
 namespace cairn_test {
+
+using cairn_testing::HiddenAddress;
+using cairn_testing::MakeType;
+using cairn_testing::ScrubStack;
 
 // A graph node: two references and two integers.
 struct Node {
@@ -38,24 +43,6 @@ inline constexpr cairn_field kNodeFields[] = {
 inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1), offsetof(Wide, r2),
                                          offsetof(Wide, r3)};
 
-constexpr cairn_type MakeType(const char *name, uint64_t size, const uint32_t *refs, uint32_t nrefs,
-                              const cairn_field *fields, uint32_t nfields, uint32_t flags = 0,
-                              uint32_t elem_kind = CAIRN_KIND_NONE) {
-  cairn_type t{};
-  t.abi = CAIRN_TYPE_ABI;
-  t.flags = flags;
-  t.name = name;
-  t.size = size;
-  t.align = 8;
-  t.elem_kind = elem_kind;
-  t.nrefs = nrefs;
-  t.refs = refs;
-  t.nfields = nfields;
-  t.fields = fields;
-  t.fingerprint = cairn_type_fingerprint_compute(&t);
-  return t;
-}
-
 inline constexpr cairn_type kNodeType =
     MakeType("test.Node", sizeof(Node), kNodeRefs, 2, kNodeFields, 4);
 inline constexpr cairn_type kWideType =
@@ -76,25 +63,6 @@ inline Node *NewNode(int64_t id, Node *left = nullptr, Node *right = nullptr) {
 
 inline Node **RefArrayData(void *array) {
   return reinterpret_cast<Node **>(static_cast<char *>(array) + CAIRN_ARRAY_DATA_OFFSET);
-}
-
-// An address kept where the collector cannot see it as a root (the complement is stored).
-class HiddenAddress {
- public:
-  HiddenAddress() = default;
-  explicit HiddenAddress(const void *p) : bits_(~reinterpret_cast<uintptr_t>(p)) {}
-  void *get() const { return reinterpret_cast<void *>(~bits_); }
-
- private:
-  uintptr_t bits_ = ~uintptr_t{0};
-};
-
-// Overwrites a stretch of dead stack so stale copies of references left by earlier calls do not
-// act as ambiguous roots.
-__attribute__((noinline)) inline void ScrubStack() {
-  volatile char buf[32 * 1024];
-  std::memset(const_cast<char *>(buf), 0, sizeof buf);
-  asm volatile("" : : "r"(buf) : "memory");
 }
 
 // Collects after scrubbing the dead stack right below the caller's frame (inlined into the
