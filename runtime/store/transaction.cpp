@@ -88,6 +88,13 @@ void Transaction::Impl::End() {
   store->open_transactions.fetch_sub(1);
 }
 
+Status Transaction::Impl::Enter(DatabaseId id, TouchedDatabase **db) {
+  Status s = Guard();
+  if (!s.ok()) return s;
+  s = Touch(id, db);
+  return s.ok() ? s : Fail(s);
+}
+
 Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
   for (auto &db : dbs) {
     if (db->id == id) {
@@ -203,11 +210,10 @@ void Transaction::Abort() {
 
 Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.CheckPageExists(*db, page, "read");
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.CheckPageExists(*db, page, "read");
   if (!s.ok()) return t.Fail(s);
   if (db->unwritten.count(page) != 0) {
     std::memset(buffer, 0, kPageSize);
@@ -241,11 +247,10 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
 
 Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.CheckPageExists(*db, page, "write");
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.CheckPageExists(*db, page, "write");
   if (!s.ok()) return t.Fail(s);
   bool allocated_here = db->unwritten.erase(page) != 0;
   if (!allocated_here && (db->record.free_pages > 0 || db->freed_here > 0)) {
@@ -267,11 +272,10 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
 
 Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.LockRecord(db);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.LockRecord(db);
   if (!s.ok()) return t.Fail(s);
   DatabaseRecord &r = db->record;
   if (r.free_pages == 0) {
@@ -320,11 +324,10 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
 
 Status Transaction::FreePage(DatabaseId id, PageNo page) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.CheckPageExists(*db, page, "free");
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.CheckPageExists(*db, page, "free");
   if (s.ok()) s = t.LockRecord(db);
   if (!s.ok()) return t.Fail(s);
   if (db->unwritten.erase(page) == 0) {
@@ -352,11 +355,9 @@ Status Transaction::FreePage(DatabaseId id, PageNo page) {
 
 Status Transaction::GetPageCount(DatabaseId id, uint64_t *page_count) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   *page_count = db->record.page_count;
   return Status::Ok();
 }

@@ -21,22 +21,19 @@ std::string TypeName(uint64_t fingerprint) {
 
 Status Transaction::GetRoot(DatabaseId id, uint64_t *root) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   *root = db->record.root;
   return Status::Ok();
 }
 
 Status Transaction::SetRoot(DatabaseId id, uint64_t root) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.LockRecord(db);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.LockRecord(db);
   if (!s.ok()) return t.Fail(s);
   db->record.root = root;
   db->record_dirty = true;
@@ -46,11 +43,9 @@ Status Transaction::SetRoot(DatabaseId id, uint64_t root) {
 Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_view layout,
                             uint32_t *index) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   std::string key = TypeKey(id, fingerprint);
   std::string value;
   rocksdb::Status rs = t.txn->Get(t.read_options, key, &value);
@@ -90,11 +85,9 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
 
 Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entry) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   std::string value, problem;
   rocksdb::Status rs = t.txn->Get(t.read_options, TypeKey(id, fingerprint), &value);
   if (rs.IsNotFound()) {
@@ -114,11 +107,9 @@ Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entr
 
 Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *entry) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   std::string value, problem;
   rocksdb::Status rs = t.txn->Get(t.read_options, TypeIndexKey(id, index), &value);
   if (rs.IsNotFound()) {
@@ -144,11 +135,9 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
 
 Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
   Impl &t = *impl_;
-  Status s = t.Guard();
-  if (!s.ok()) return s;
   TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (!s.ok()) return t.Fail(s);
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
   entries->clear();
   std::string prefix = DatabasePrefix(KeyKind::kType, id);
   std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));

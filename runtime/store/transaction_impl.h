@@ -46,6 +46,8 @@ class Transaction::Impl {
   Status Guard() const;   // OK only when ACTIVE
   Status Fail(Status s);  // ACTIVE -> FAILED, returns s
   Status Touch(DatabaseId id, TouchedDatabase **db);
+  // How every call on a database starts: Guard, then Touch; a Touch error fails the transaction.
+  Status Enter(DatabaseId id, TouchedDatabase **db);
   Status LockRecord(TouchedDatabase *db);
   Status CheckPageExists(const TouchedDatabase &db, PageNo page, const char *verb);
   Status IsFree(const TouchedDatabase &db, PageNo page, bool *free);

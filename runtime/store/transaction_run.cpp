@@ -6,12 +6,11 @@ namespace cairn::store {
 
 Status Transaction::AllocatePageRun(DatabaseId id, uint64_t n, PageNo *first) {
   Impl &t = *impl_;
-  Status s = t.Guard();
+  TouchedDatabase *db = nullptr;
+  Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   if (n == 0) return t.Fail(Status(CAIRN_INVALID_ARGUMENT, "AllocatePageRun of zero pages"));
-  TouchedDatabase *db = nullptr;
-  s = t.Touch(id, &db);
-  if (s.ok()) s = t.LockRecord(db);
+  s = t.LockRecord(db);
   if (!s.ok()) return t.Fail(s);
   // Free pages are not used: they are seldom consecutive. The run extends the database (S1).
   DatabaseRecord &r = db->record;
