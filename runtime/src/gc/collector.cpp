@@ -28,7 +28,7 @@ void Collector::Begin() {
   persistent_copy_.clear();
   in_place_.clear();
   base_ = pages_.base();
-  covered_ = uintptr_t(pages_.capacity()) * kPageSize;
+  covered_pages_ = uint32_t(pages_.capacity());
   table_ = pages_.table();
   Flip();
 }
@@ -40,7 +40,11 @@ CollectionResult Collector::Finish() {
   });
   Closure();
   copy_.Sync(pages_);
-  for (auto &[db, region] : persistent_copy_) region.Sync(pages_);
+  if (copy_.page != heap::kNoPage) result_.bytes_copied += pages_.Info(copy_.page).used;
+  for (auto &[db, region] : persistent_copy_) {
+    region.Sync(pages_);
+    if (region.page != heap::kNoPage) result_.bytes_copied += pages_.Info(region.page).used;
+  }
   FillDeadPinnedObjects();
   FreePrevious();
   pages_.RebuildFreeList();
@@ -75,8 +79,8 @@ void Collector::Flip() {
 
 void Collector::PinAmbiguous(uintptr_t word) {
   uintptr_t off = word - uintptr_t(base_);
-  if (off >= covered_) return;
   size_t i = off >> heap::kPageShift;
+  if (i >= covered_pages_) return;
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return;
   if (pi.kind != PageKind::kSmall || pi.persistent()) {
@@ -175,10 +179,10 @@ void Collector::Promote(size_t index, bool scan) {
   if (scan && (!pi.persistent() || pi.resident())) copy_stack_.push_back(uint32_t(index));
 }
 
-inline void *Collector::Move(void *ref) {
+__attribute__((always_inline)) inline void *Collector::Move(void *ref) {
   uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
-  if (off >= covered_) return ref;  // not the heap: the verifier reports it
   size_t i = off >> heap::kPageShift;
+  if (i >= covered_pages_) return ref;  // not the heap: the verifier reports it
   PageInfo &pi = table_[i];
   if (pi.space != Space::kPrevious) {
     if (pi.flags & heap::kPagePinned) [[unlikely]]
@@ -198,27 +202,47 @@ void *Collector::MoveSlow(void *ref, PageInfo &pi, size_t index) {
   return ref;
 }
 
-void *Collector::Copy(void *ref, uintptr_t header) {
+__attribute__((always_inline)) inline void *Collector::Copy(void *ref, uintptr_t header) {
   const cairn_type *t = heap::TypeOfHeader(header);
   size_t bytes = heap::ObjectBytes(t, ref);
   char *dst = copy_.TryAlloc(bytes);
   if (!dst) [[unlikely]]
     dst = NewCopyPage(bytes);
-  // Word by word: objects here are small (at most kLargeObjectBytes) and 8-byte multiples.
+  // Objects here are small (at most kLargeObjectBytes), 8-byte multiples of at least 16 bytes (a
+  // header and a payload of at least one word).
   const uintptr_t *from = reinterpret_cast<const uintptr_t *>(ref) - 1;
   uintptr_t *to = reinterpret_cast<uintptr_t *>(dst);
+  const size_t n = bytes / kWordSize;
   to[0] = header;
-  for (size_t w = 1, n = bytes / kWordSize; w < n; w++) to[w] = from[w];
+  switch (n) {  // straight-line copies for the common small sizes
+    default:
+      for (size_t w = 6; w < n; w++) to[w] = from[w];
+      [[fallthrough]];
+    case 6:
+      to[5] = from[5];
+      [[fallthrough]];
+    case 5:
+      to[4] = from[4];
+      [[fallthrough]];
+    case 4:
+      to[3] = from[3];
+      [[fallthrough]];
+    case 3:
+      to[2] = from[2];
+      [[fallthrough]];
+    case 2:
+      to[1] = from[1];
+  }
   void *moved = dst + kWordSize;
   heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
-  result_.bytes_copied += bytes;
   return moved;
 }
 
-char *Collector::NewCopyPage(size_t bytes) {
+__attribute__((noinline)) char *Collector::NewCopyPage(size_t bytes) {
   if (copy_.page != heap::kNoPage) {
     copy_.Sync(pages_);
     const PageInfo &old = pages_.Info(copy_.page);
+    result_.bytes_copied += old.used;
     if (old.scan < old.used) copy_stack_.push_back(uint32_t(copy_.page));
   }
   size_t i = pages_.TakePage(Space::kCurrent);
@@ -234,7 +258,7 @@ char *Collector::NewCopyPage(size_t bytes) {
   return dst;
 }
 
-void Collector::ScanObject(const cairn_type *t, void *ref) {
+__attribute__((always_inline)) inline void Collector::ScanObject(const cairn_type *t, void *ref) {
   heap::ForEachRefSlot(t, ref, [this](void **slot) {
     void *v = *slot;
     if (!v) return;

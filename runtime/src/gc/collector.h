@@ -109,10 +109,10 @@ class Collector {
   void Promote(size_t index, bool scan);
   inline void *Move(void *ref);
   void *MoveSlow(void *ref, heap::PageInfo &pi, size_t index);
-  void *Copy(void *ref, uintptr_t header);
+  inline void *Copy(void *ref, uintptr_t header);
   char *NewCopyPage(size_t bytes);
   void ScanPage(size_t index);
-  void ScanObject(const cairn_type *t, void *ref);
+  inline void ScanObject(const cairn_type *t, void *ref);
   void Closure();
   void FreePrevious();
 
@@ -128,8 +128,9 @@ class Collector {
   const Roots &roots_;
   PersistHooks *hooks_ = nullptr;
   // Copies of the page heap's layout for the hot path, taken at the start of a collection.
+  // (A page count, not bytes: no store of a heap word, typed uintptr_t, can alias it.)
   char *base_ = nullptr;
-  uintptr_t covered_ = 0;
+  uint32_t covered_pages_ = 0;
   heap::PageInfo *table_ = nullptr;
 
   std::vector<uint32_t> copy_stack_;  // pages with objects still to scan (mover)

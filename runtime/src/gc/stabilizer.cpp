@@ -36,8 +36,8 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
 
 void *Collector::StabilizeRef(void *ref, uint8_t db) {
   uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
-  if (off >= covered_) return ref;
   size_t i = off >> heap::kPageShift;
+  if (i >= covered_pages_) return ref;
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return ref;  // not an object: the verifier reports it
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
@@ -146,6 +146,7 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
       // Objects copied into the full page since it was last scanned still need scanning.
       size_t full = region.page;
       region.Retire(pages_);
+      result_.bytes_copied += table_[full].used;
       if (table_[full].scan < table_[full].used) stab_stack_.push_back(uint32_t(full));
     }
     size_t i = pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
@@ -173,7 +174,6 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
   for (size_t w = 1, n = bytes / kWordSize; w < n; w++) to[w] = from[w];
   void *moved = dst + kWordSize;
   heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
-  result_.bytes_copied += bytes;
   CountPersistent(t, bytes);
   return moved;
 }

@@ -48,7 +48,7 @@ inline size_t ObjectBytes(const cairn_type *t, const void *ref) {
 
 // Calls f(void **slot) for every reference slot of the object at ref (of type t).
 template <class F>
-inline void ForEachRefSlot(const cairn_type *t, void *ref, F &&f) {
+__attribute__((always_inline)) inline void ForEachRefSlot(const cairn_type *t, void *ref, F &&f) {
   char *payload = static_cast<char *>(ref);
   const uint32_t n = t->nrefs;
   if (n == 0) return;
