@@ -37,7 +37,8 @@ extern "C" {
 /* Options for cairn_init(). Zero in a field means its documented default. */
 typedef struct cairn_options {
   uint64_t reserve_bytes;     /* virtual address space reserved for the heap; default 64 GiB,
-                                 or $CAIRN_HEAP_RESERVE_MB. Only pages in use take memory. */
+                                 or $CAIRN_HEAP_RESERVE_MB. Only pages in use take memory.
+                                 Half is for transient objects, half for persistent pages. */
   uint64_t min_trigger_bytes; /* allocation between collections, at least; default 8 MiB */
   double growth_factor;       /* ... and at least this times the live bytes; default 1.0 */
   int verify;                 /* 1: verify the heap after every collection; 0: default, which is
