@@ -1,0 +1,170 @@
+/* Cairn: the runtime entry points that compiled Cairn programs call.
+ *
+ * This is the one list the front end's code generator and the runtime agree on (style.md, 10):
+ * program start and end, text, printing and conversion to text, runtime errors with source
+ * positions, type tests, and the built-in classes Database and Transaction. Everything here
+ * is C, so generated code calls it with the C ABI; references are plain `void *` here and
+ * `ptr addrspace(1)` in the generated IR (the same bits on x86-64).
+ *
+ * Values (docs/language.md):
+ *   int    int64_t          float  double          bool   int (0 or 1; `i1` in the IR)
+ *   text   a heap object of cairn_text_type (an I8 array, CAIRN_TYPE_TEXT); nil is NULL
+ *   [T]    a heap array (length word, then elements); nil is NULL
+ *   class  a heap object whose descriptor is the class's
+ *   Database     a cairn_db * (never a heap object; cannot be stored in a field or array)
+ *   Transaction  an int64_t handle (see below)
+ *
+ * Runtime errors. Every function named cairn_rt_* reports a runtime error and does not return:
+ * it prints "<file>:<line>:<col>: <message>" on standard error (standard output is flushed
+ * first), aborts the open transaction if there is one (nothing of it reaches the database), and
+ * exits with status CAIRN_EXIT_RUNTIME_ERROR. The position is a static cairn_loc the compiler
+ * emits once per site.
+ */
+#ifndef CAIRN_LANG_H
+#define CAIRN_LANG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cairn/gc.h"
+#include "cairn/persist.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit status of a program stopped by a runtime error (panic, nil dereference, ...). */
+#define CAIRN_EXIT_RUNTIME_ERROR 70
+
+/* A source position, emitted by the compiler as a constant. */
+typedef struct cairn_loc {
+  const char *file; /* the path as the compiler was given it */
+  uint32_t line;    /* 1-based */
+  uint32_t col;     /* 1-based, in bytes */
+} cairn_loc;
+
+/* --- Program start and end ------------------------------------------------------------------ */
+
+/* Called first by the generated `main`: sets up the heap (cairn_init), remembers argv for
+ * cairn_lang_argc/argv, makes standard output fully buffered when it is not a terminal. The
+ * store is opened lazily by the first database call (CAIRN_STORE, else ./cairn.store). */
+void cairn_lang_start(int argc, char **argv);
+
+/* The program's arguments after the program name (what `args()` returns, as text). */
+int64_t cairn_lang_argc(void);
+const char *cairn_lang_argv(int64_t i); /* 0 <= i < cairn_lang_argc() */
+
+/* exit(code): flushes standard output, aborts an open transaction, exits with code. */
+void cairn_lang_exit(int64_t code) __attribute__((noreturn));
+
+/* Called by the generated `main` after the program's main function returns: a transaction
+ * still open is aborted (documented in docs/language.md), standard output flushed, status 0. */
+void cairn_lang_finish(void) __attribute__((noreturn));
+
+/* --- Text ----------------------------------------------------------------------------------- */
+
+/* A new heap text holding n bytes copied from bytes. */
+void *cairn_text_new(const char *bytes, int64_t n);
+/* a + b (nil operands are a runtime error reported at loc: "nil text in '+'"). */
+void *cairn_text_concat(const cairn_loc *loc, void *a, void *b);
+/* Contents equal (two nils are equal, nil and a text are not). */
+int cairn_text_eq(void *a, void *b);
+/* <0, 0, >0: byte-wise order (nil before every text). */
+int64_t cairn_text_cmp(void *a, void *b);
+/* `==` where a static type is `any` (or both are): contents if both are text, else identity. */
+int cairn_any_eq(void *a, void *b);
+/* The byte at i (0..len-1) as an int; out of range is a runtime error at loc. */
+int64_t cairn_text_byte(const cairn_loc *loc, void *t, int64_t i);
+
+/* --- Conversions to text: str(e) ------------------------------------------------------------ */
+
+void *cairn_str_int(int64_t v);  /* "-42" */
+void *cairn_str_float(double v); /* shortest text that reads back as the same double, always
+                                    with '.', 'e', "inf" or "nan": "3.0", "0.1", "1e-09",
+                                    "-inf", "nan" */
+void *cairn_str_bool(int v);     /* "true" / "false" */
+/* Any reference: "nil"; a text: itself; an array: "[1, 2, 3]" (text elements quoted:
+ * ["a", "b"]; nested arrays and objects as str would show them, at most 100 elements then
+ * ", ...]"); an object: "Type#N" where N is the object's identity number. */
+void *cairn_str_ref(void *v);
+
+/* --- Printing: print(e) / println(e) -------------------------------------------------------- */
+/* Each writes str(e)'s bytes to standard output (buffered). */
+void cairn_print_int(int64_t v);
+void cairn_print_float(double v);
+void cairn_print_bool(int v);
+void cairn_print_ref(void *v);
+void cairn_print_newline(void);
+void cairn_print_space(void); /* between the arguments of print(a, b, ...) */
+
+/* --- Conversions between numbers ------------------------------------------------------------ */
+
+/* int(x) of a float: truncates toward zero; nan or out of int's range is a runtime error. */
+int64_t cairn_float_to_int(const cairn_loc *loc, double v);
+
+/* --- Type tests ----------------------------------------------------------------------------- */
+
+/* 1 if obj (not nil) is of type `type` or a subtype (its descriptor or one of its supers is
+ * `type`, by identity or, across modules, by fingerprint). */
+int cairn_is_a(const void *obj, const cairn_type *type);
+/* Type name of an object, for messages ("nil" for NULL). */
+const char *cairn_type_name_of(const void *obj);
+
+/* --- Runtime errors (never return; see the top of this file) -------------------------------- */
+
+void cairn_rt_nil_field(const cairn_loc *loc, const char *field, const char *type)
+    __attribute__((noreturn)); /* nil dereference: field 'f' of T */
+void cairn_rt_nil_method(const cairn_loc *loc, const char *method, const char *type)
+    __attribute__((noreturn)); /* nil dereference: method 'm' of T */
+void cairn_rt_nil(const cairn_loc *loc, const char *what)
+    __attribute__((noreturn)); /* nil dereference: <what> (e.g. "index of [int]", "len") */
+void cairn_rt_index(const cairn_loc *loc, int64_t index, int64_t length)
+    __attribute__((noreturn)); /* index out of range: index 10, length 3 */
+void cairn_rt_negative_length(const cairn_loc *loc, int64_t length)
+    __attribute__((noreturn)); /* negative array length: -1 */
+void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target)
+    __attribute__((noreturn)); /* failed 'as': Foo is not Bar */
+void cairn_rt_div_zero(const cairn_loc *loc) __attribute__((noreturn)); /* division by zero */
+void cairn_rt_panic(const cairn_loc *loc, void *message_text)
+    __attribute__((noreturn)); /* panic: <message> */
+void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((noreturn));
+
+/* --- Database (docs/language.md, Persistence). Errors are runtime errors at loc, with the
+ * runtime's message (cairn_last_error). ---------------------------------------------------- */
+
+cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text);
+cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text);
+int cairn_lang_db_exists(const cairn_loc *loc, void *name_text);
+void cairn_lang_db_drop(const cairn_loc *loc, void *name_text);
+/* The names, in order: the count, then each name as heap text (the generated code builds the
+ * [text] array, since only it knows that type's descriptor). */
+int64_t cairn_lang_db_names_count(const cairn_loc *loc);
+void *cairn_lang_db_names_at(int64_t i); /* after cairn_lang_db_names_count */
+/* d.root: outside a transaction it is a runtime error. */
+void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db);
+void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root);
+/* d.name (text) */
+void *cairn_lang_db_name(cairn_db *db);
+
+/* --- Transaction ---------------------------------------------------------------------------
+ * A Transaction value is a handle: the number of the transaction it began (1, 2, ...). After
+ * chain() the same handle names the next transaction. Using a handle whose transaction has
+ * ended (commit, abort) is a runtime error ("transaction is not open"), except isOpen(). */
+
+int64_t cairn_lang_txn_begin(const cairn_loc *loc);
+void cairn_lang_txn_commit(const cairn_loc *loc, int64_t txn);
+void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn);
+void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn);
+void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn);
+int cairn_lang_txn_is_open(int64_t txn);
+
+/* atomic { }: begin at entry (a runtime error if a transaction is open), commit on every normal
+ * exit (end of block, return, break, continue). A runtime error inside aborts it (above). */
+void cairn_lang_atomic_begin(const cairn_loc *loc);
+void cairn_lang_atomic_commit(const cairn_loc *loc);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAIRN_LANG_H */
