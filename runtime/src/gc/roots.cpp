@@ -18,6 +18,7 @@ void Roots::AdoptCurrentThread() {
     Fatal("cannot find the stack of the mutator thread (pthread_getattr_np failed)");
   pthread_attr_destroy(&attr);
   stack_base_ = uintptr_t(addr) + size;  // stacks grow down: the base is the high end
+  mutator_tid_ = long(gettid());
   tls_is_mutator = true;
 }
 

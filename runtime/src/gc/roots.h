@@ -57,9 +57,12 @@ class Roots {
   }
 
   uintptr_t stack_base() const { return stack_base_; }
+  // The mutator's thread id (gettid), for messages.
+  long mutator_tid() const { return mutator_tid_; }
 
  private:
   uintptr_t stack_base_ = 0;
+  long mutator_tid_ = 0;
   std::vector<std::pair<const uintptr_t *, const uintptr_t *>> ranges_;
   std::vector<void **> exact_;
 };
