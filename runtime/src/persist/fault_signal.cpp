@@ -50,10 +50,10 @@ int FaultWasWrite(void *context) {
   char msg[512];
   int len = std::snprintf(
       msg, sizeof msg,
-      "cairn: fatal: thread %ld (\"%s\") touched persistent heap page %p, which is not loaded or "
-      "not yet written to. Only the mutator thread (thread %ld, the one that called cairn_init) "
-      "may use heap objects in this version of Cairn: pass data to other threads as copies, "
-      "not as references.\n",
+      "cairn: fatal: thread %ld (\"%s\") touched a persistent object at %p, on a page that "
+      "must first be loaded (or, for a write, marked modified) by the runtime. Only the mutator "
+      "thread (thread %ld, the one that called cairn_init) may use heap objects in this version "
+      "of Cairn: pass data to other threads as copies, not as references.\n",
       long(gettid()), name, addr, heap ? heap->roots().mutator_tid() : -1L);
   if (len > 0) {
     ssize_t ignored = write(2, msg, size_t(len) < sizeof msg ? size_t(len) : sizeof msg - 1);
