@@ -49,6 +49,14 @@ void NoCoreDump() {
   setrlimit(RLIMIT_CORE, &none);
 }
 
+// No handler for SIGSEGV, whatever the process started with (AddressSanitizer installs one).
+void DefaultSigsegv() {
+  struct sigaction dfl{};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  CK(sigaction(SIGSEGV, &dfl, nullptr) == 0);
+}
+
 // Opens "faulty" and begins a transaction; its root's page is not loaded yet.
 Node *BeginOnFaulty() {
   CK_OK(cairn_register_type(&kBlobType));
@@ -140,6 +148,7 @@ PERSIST_CHILD(Signals_Previous) {
 // args: fault | kill. No handler before the runtime's.
 PERSIST_CHILD(Signals_Default) {
   NoCoreDump();
+  DefaultSigsegv();
   OpenStore(args);
   Node *root = BeginOnFaulty();
   CK_EQ(Read(&root->id), 1);
@@ -155,6 +164,7 @@ PERSIST_CHILD(Signals_Default) {
 // args: reinstall | none. A crash reporter installed after the store was opened.
 PERSIST_CHILD(Signals_LateLibrary) {
   NoCoreDump();
+  DefaultSigsegv();
   OpenStore(args);
   struct sigaction sa{};
   sa.sa_sigaction = CrashReporter;
