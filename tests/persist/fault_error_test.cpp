@@ -64,8 +64,7 @@ PERSIST_CHILD(FaultError_Recover) {
   }
   CK_EQ(hook_calls, 1);
   CK_EQ(seen.code, variant == "lacks" ? CAIRN_TYPE_MISMATCH : CAIRN_CORRUPTION);
-  CK(seen_message.find(variant == "lacks" ? "ptest.Blob" : "not a type index") !=
-     std::string::npos)
+  CK(seen_message.find(variant == "lacks" ? "ptest.Blob" : "not a type index") != std::string::npos)
       << seen_message;
   CK(seen_message.find("faulty") != std::string::npos) << seen_message;
   CK_EQ(seen_database, "faulty");

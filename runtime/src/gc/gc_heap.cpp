@@ -131,7 +131,8 @@ struct GcHeap::Pending {
 // registers the entry points spilled, is seen; the collector's own frames below it are not. These
 // three are not instrumented by AddressSanitizer, so that their frames (and the registers spilled
 // in them) are on the stack, not in ASan's fake frames.
-__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS void CollectWithStackTop(GcHeap *heap, GcHeap::Pending *p) {
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS void CollectWithStackTop(GcHeap *heap,
+                                                                             GcHeap::Pending *p) {
   heap->CollectFrom(__builtin_frame_address(0), p);
 }
 
@@ -144,8 +145,8 @@ __attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS void GcHeap::CollectNow() {
   asm volatile("" : : "r"(&regs) : "memory");
 }
 
-__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS uint64_t GcHeap::StabilizeNow(std::span<const StabilizeRoot> roots,
-                                                        StabilizeOutcome *outcome) {
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS uint64_t
+GcHeap::StabilizeNow(std::span<const StabilizeRoot> roots, StabilizeOutcome *outcome) {
   std::jmp_buf regs;
   setjmp(regs);
   __builtin_unwind_init();

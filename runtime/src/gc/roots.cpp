@@ -21,8 +21,8 @@ void *FakeStacks::Current() {
   return __asan_get_current_fake_stack ? __asan_get_current_fake_stack() : nullptr;
 }
 
-bool FakeStacks::FrameOf(void *fake_stack, uintptr_t word, const uintptr_t *lo,
-                         const uintptr_t *hi, const uintptr_t **beg, const uintptr_t **end) {
+bool FakeStacks::FrameOf(void *fake_stack, uintptr_t word, const uintptr_t *lo, const uintptr_t *hi,
+                         const uintptr_t **beg, const uintptr_t **end) {
   void *b = nullptr, *e = nullptr;
   void *real = __asan_addr_is_in_fake_stack(fake_stack, reinterpret_cast<void *>(word), &b, &e);
   // A frame whose real frame is below the scanned stack belongs to a function that returned (or

@@ -140,7 +140,8 @@ __attribute__((noinline)) static int64_t link_cells(cell_slot end, int64_t n) {
   return s;
 }
 
-/* --- Checks ------------------------------------------------------------------------------------ */
+/* --- Checks ------------------------------------------------------------------------------------
+ */
 
 static int64_t expected_sum(int64_t n) {
   int64_t s = 0;
@@ -176,18 +177,19 @@ static void check_cells(cell_slot end, int64_t n, int linked, const char *what) 
     cell_ref c = end[i - n];
     CHECK(c != NULL, "%s: cell %lld is nil", what, (long long)i);
     if (c == NULL) continue;
-    CHECK(strcmp(cairn_type_of(CAIRN_PTR(c))->name, "Cell") == 0, "%s: cell %lld is a '%s'",
-          what, (long long)i, cairn_type_of(CAIRN_PTR(c))->name);
+    CHECK(strcmp(cairn_type_of(CAIRN_PTR(c))->name, "Cell") == 0, "%s: cell %lld is a '%s'", what,
+          (long long)i, cairn_type_of(CAIRN_PTR(c))->name);
     CHECK(c->value == value_at(i), "%s: cell %lld holds %lld", what, (long long)i,
           (long long)c->value);
     if (linked)
-      CHECK(c->next != NULL && c->next->value == -value_at(i), "%s: cell %lld's successor",
-            what, (long long)i);
+      CHECK(c->next != NULL && c->next->value == -value_at(i), "%s: cell %lld's successor", what,
+            (long long)i);
   }
   CHECK(cairn_verify_heap(10) == 0, "%s: the heap does not verify", what);
 }
 
-/* --- The program -------------------------------------------------------------------------------- */
+/* --- The program --------------------------------------------------------------------------------
+ */
 
 __attribute__((noinline)) static void longs(int64_t n, const char *what) {
   long_ref end = new_longs(n);
