@@ -1,7 +1,7 @@
 # The README's commands. Each installs what is missing (scripts/setup), configures and builds.
 #   make run    the main job: build, then the demonstration (OO7 once it exists)
-#   make test   build, run every test with ctest, then the GC stress build of the runtime tests
-#   make test-asan  the runtime's tests under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make test   build, run every test with ctest, then the runtime's tests in the GC stress build
+#               and under AddressSanitizer and UndefinedBehaviorSanitizer (test-stress, test-asan)
 #   make bench  build, run every benchmark in build/bin (each ends with a RESULT line)
 JOBS ?= 2
 BUILD ?= build
@@ -25,7 +25,7 @@ build: configure
 run: build
 	@./$(BUILD)/bin/cairn-gc-demo
 
-test: test-main test-stress
+test: test-main test-stress test-asan
 
 test-main: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
