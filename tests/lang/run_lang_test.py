@@ -341,6 +341,9 @@ def parse_command_line(argv):
         i += 1
     if len(files) != 1:
         usage("give exactly one test file")
+    for k in ("cairn", "runtime_dir"):
+        if opts[k] and os.sep in opts[k]:
+            opts[k] = os.path.abspath(opts[k])
     if opts["opt"] not in (None, "", "-O0", "-O2"):
         usage("--opt must be -O0 or -O2")
     if not opts["list"] and not opts["cairn"]:
