@@ -135,6 +135,38 @@ TEST_F(DatabaseTest, Root) {
   EXPECT_EQ(r.out, "[1, 2, 3]\n");
 }
 
+// A text root of many pages (a large object), longer than standard output's buffer, so that
+// stdio writes it with write(2) straight from the persistent pages: they must be loaded first.
+const std::string kPages = [] {
+  std::string s;
+  for (int i = 0; s.size() < 20 * CAIRN_PAGE_SIZE; i++) s += std::to_string(i) + ",";
+  return s;
+}();
+
+LANG_PROGRAM(TextRootWrite) {
+  cairn_db *db = cairn_lang_db_create(&kLoc, Text("t"));
+  int64_t t = cairn_lang_txn_begin(&kLoc);
+  cairn_lang_db_set_root(&kLoc, db, Text(kPages));
+  cairn_lang_txn_commit(&kLoc, t);
+}
+
+LANG_PROGRAM(TextRootPrint) {
+  cairn_db *db = cairn_lang_db_open(&kLoc, Text("t"));
+  int64_t t = cairn_lang_txn_begin(&kLoc);
+  void *root = cairn_lang_db_get_root(&kLoc, db);
+  cairn_print_ref(root);
+  cairn_print_newline();
+  cairn_print_ref(cairn_str_ref(root) == root ? Text("same") : Text("copied"));
+  cairn_lang_txn_commit(&kLoc, t);
+}
+
+TEST_F(DatabaseTest, PersistentTextPrints) {
+  ASSERT_TRUE(Run("TextRootWrite").ok());
+  ChildResult r = Run("TextRootPrint");
+  ASSERT_TRUE(r.ok()) << r.Describe();
+  EXPECT_EQ(r.out, kPages + "\nsame");
+}
+
 LANG_PROGRAM(RootGetOutside) {
   cairn_db *db = cairn_lang_db_create(&kLoc, Text("d"));
   cairn_lang_db_get_root(&kLoc2, db);

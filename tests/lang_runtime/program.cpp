@@ -39,8 +39,8 @@ int ProgramMain(int argc, char **argv) {
 }
 
 ChildResult RunProgram(const std::string &name, const std::vector<std::string> &args,
-                       const std::string &store) {
-  ChildResult r = cairn_ptest::RunChild(name, store, args, {}, 120);
+                       const std::string &store, const std::vector<std::string> &env) {
+  ChildResult r = cairn_ptest::RunChild(name, store, args, env, 120);
   std::printf("[program] %-32s status %d in %.2f s\n", name.c_str(), r.exit_code, r.seconds);
   return r;
 }

@@ -37,9 +37,10 @@ inline void SayLine(const std::string &s) {
   cairn_print_newline();
 }
 
-// Runs program `name` with `args` on the store `store` ("" for none given) and waits for it.
+// Runs program `name` with `args` on the store `store` ("" for none given), with `env`
+// ("NAME=VALUE") added to the environment, and waits for it.
 ChildResult RunProgram(const std::string &name, const std::vector<std::string> &args = {},
-                       const std::string &store = "");
+                       const std::string &store = "", const std::vector<std::string> &env = {});
 
 // Tests whose programs share a fresh store (a temporary directory removed after the test).
 class StoreTest : public ::testing::Test {

@@ -63,5 +63,15 @@ TEST(ProgramTest, StartSetsUpTheHeap) {
   EXPECT_EQ(r.out, "truefalse");
 }
 
+// A heap that cannot be set up (a reservation below the runtime's minimum) stops the program
+// before it runs, with a message and status 70.
+TEST(ProgramTest, StartFailsClearly) {
+  ChildResult r = RunProgram("HeapIsReady", {}, "", {"CAIRN_HEAP_RESERVE_MB=1"});
+  EXPECT_EQ(r.exit_code, CAIRN_EXIT_RUNTIME_ERROR) << r.Describe();
+  EXPECT_EQ(r.out, "");
+  const std::string prefix = "cairn: fatal: the heap could not be set up: ";
+  EXPECT_EQ(r.err.substr(0, prefix.size()), prefix) << r.err;
+}
+
 }  // namespace
 }  // namespace cairn_langtest

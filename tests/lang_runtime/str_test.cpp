@@ -110,6 +110,11 @@ TEST_F(StrTest, Float) {
   }
 }
 
+// A NaN with its sign bit set (what 0.0 / 0.0 gives on x86-64) keeps to_chars's "-nan".
+TEST_F(StrTest, NegativeNan) {
+  EXPECT_EQ(Bytes(cairn_str_float(-std::numeric_limits<double>::quiet_NaN())), "-nan");
+}
+
 TEST_F(StrTest, Nil) { EXPECT_EQ(StrRef(nullptr), "nil"); }
 
 TEST_F(StrTest, TextIsItself) {

@@ -1,8 +1,6 @@
 // print(e) and println(e): str(e)'s bytes on standard output, through stdio's buffer (cairn/lang.h,
 // Printing). cairn_lang_start chooses the buffering; exit, finish and runtime errors flush it.
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "cairn/lang.h"
@@ -14,18 +12,12 @@ namespace {
 
 void Write(const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); }
 
-// Writes a text's bytes. They are copied through a local buffer rather than handed to stdio:
-// stdio passes a long run straight to write(2), and the kernel cannot fault in a persistent
-// page that is not loaded yet (it would fail with EFAULT); a copy in user space faults it in.
+// Writes a text's bytes. stdio may hand a long run straight to write(2), which fails with
+// EFAULT on a persistent page that is not loaded (the kernel does not take the runtime's page
+// fault); but the caller has read the text's header (IsText), and that loads the whole object:
+// its page, or a large object's whole run.
 void WriteText(const void *text) {
-  char buf[4096];
-  const int64_t n = TextLength(text);
-  for (int64_t done = 0; done < n;) {
-    const size_t k = static_cast<size_t>(std::min<int64_t>(n - done, sizeof buf));
-    std::memcpy(buf, TextBytes(text) + done, k);
-    std::fwrite(buf, 1, k, stdout);
-    done += static_cast<int64_t>(k);
-  }
+  std::fwrite(TextBytes(text), 1, static_cast<size_t>(TextLength(text)), stdout);
 }
 
 }  // namespace
