@@ -45,7 +45,8 @@ std::string Hex(uint64_t v) {
   return buf;
 }
 
-// What an object shows: its type's name, '#', its address / 8 in hex.
+// What an object shows: its type's name, '#', its identity number in hex: for now its address
+// / 8 (runtime/src/lang/identity.h; this changes with it when it becomes cairn_identity_hash).
 std::string ObjectForm(const char *type, const void *obj) {
   return std::string(type) + "#" + Hex(reinterpret_cast<uintptr_t>(obj) / 8);
 }
