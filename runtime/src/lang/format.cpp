@@ -27,8 +27,7 @@ void AppendHex(std::string *out, uint64_t v) {
 
 // "Type#N": an object that has no textual form of its own.
 void AppendObject(std::string *out, const void *obj) {
-  const char *name = cairn_type_of(obj)->name;
-  out->append(name != nullptr ? name : "?");
+  out->append(cairn_type_name_of(obj));
   out->push_back('#');
   AppendHex(out, IdentityNumber(obj));
 }
