@@ -100,9 +100,17 @@ int cairn_txn_is_open(void);
 /* --- System calls --------------------------------------------------------------------------------
  */
 
-/* Makes [p, p + n) resident and writable before it is handed to the kernel (read(2) into a
- * persistent object would fail with EFAULT on a protected page instead of faulting). */
+/* Makes [p, p + n) resident and writable before it is handed to the kernel to write into
+ * (read(2) into a persistent object would fail with EFAULT on a protected page instead of
+ * faulting). Its persistent pages become modified: they are written at the next commit. */
 void cairn_make_resident(void *p, size_t n);
+
+/* Makes [p, p + n) resident, read-only, before it is handed to the kernel to read from
+ * (write(2) of a persistent buffer would fail with EFAULT on a page not loaded yet). Its pages
+ * stay clean: nothing is written at commit because of it. The range should fit in
+ * max_resident_pages (pages loaded first may otherwise be evicted again before the call ends).
+ * Transient memory in the range is left as it is. */
+void cairn_make_resident_for_read(const void *p, size_t n);
 
 /* --- Statistics (the paper's Figure 7)
  * ------------------------------------------------------------ */
