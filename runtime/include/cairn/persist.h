@@ -19,8 +19,9 @@
  * next), checkpoint (write and stay open), is-open. One transaction at a time (one mutator thread
  * in this version). A database root is read and written only inside a transaction.
  *
- * Errors are values (cairn_status, cairn_last_error). An error found while faulting a page in
- * (a type this program lacks or defines differently, a damaged page, a store failure) cannot be
+ * Errors are values (cairn_status, cairn_last_error). Most type mismatches are found when a
+ * database is opened. An error found while faulting a page in (a type this program lacks, or
+ * registered after the open and defines differently, a damaged page, a store failure) cannot be
  * returned to the instruction that touched the page: the program stops with a message naming
  * the database, the page and the type, and nothing of the open transaction is written.
  */
@@ -69,7 +70,11 @@ const char *cairn_store_dir(void);
  * CAIRN_INVALID_ARGUMENT if the name is not valid. Not inside a transaction. */
 cairn_status cairn_db_create(const char *name, cairn_db **out);
 /* Opens a database. CAIRN_NOT_FOUND if there is none by that name. Opening it again returns the
- * same handle. */
+ * same handle. Its type table is checked against this program's registered types first:
+ * CAIRN_TYPE_MISMATCH, naming the type and what differs, if the program defines a stored type
+ * differently (a type of the same name with other fields, or the same fingerprint with another
+ * layout); the database then stays closed. A stored type the program lacks entirely is no error
+ * here, only when an object of it is faulted in (docs/persistence.md, "Types"). */
 cairn_status cairn_db_open(const char *name, cairn_db **out);
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
