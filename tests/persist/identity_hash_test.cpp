@@ -78,7 +78,7 @@ PERSIST_CHILD(Hash_Write) {
     if (p->id % 2 == 0 || p->id == kPinnedId) before[p->id] = cairn_identity_hash(p);
   before[-1] = cairn_identity_hash(list.get()->right);
   for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 1000; j++) NewNode(-1);  // garbage, so that the list moves
+    for (int64_t j = 0; j < Scaled(1000, 50); j++) NewNode(-1);  // garbage, so that the list moves
     cairn_collect();
   }
   CK_OK(cairn_db_set_root(db, list.get()));
@@ -94,7 +94,7 @@ PERSIST_CHILD(Hash_Write) {
   for (const auto &[id, hash] : before)
     CK_EQ(after.at(id), hash) << " (object " << id << ": its hash changed at the commit)";
   for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 1000; j++) NewNode(-1);
+    for (int64_t j = 0; j < Scaled(1000, 50); j++) NewNode(-1);
     cairn_collect();
     CK(HashAll(RootAs<Node>(db)) == after) << "a hash changed in a collection";
   }

@@ -16,12 +16,8 @@ uint64_t Persistence::IdentityHash(size_t head, uint32_t offset) {
   if (it == db.hashes.end()) {  // D5: read the page's entries once
     std::vector<store::IdentityHashEntry> entries;
     std::unique_ptr<store::Transaction> temp;
-    store::Transaction *t = open_ && !failed_ && txn_ ? txn_.get() : nullptr;
-    Status s;
-    if (!t) {
-      s = store_->BeginTransaction(&temp);
-      t = temp.get();
-    }
+    store::Transaction *t = nullptr;
+    Status s = Reader(&temp, &t);
     if (s.ok()) s = t->ListIdentityHashes(db.id, page, &entries);
     if (temp) temp->Abort();
     if (!s.ok())

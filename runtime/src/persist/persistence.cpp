@@ -84,6 +84,16 @@ Status Persistence::Ensure() {
   return Open(nullptr);
 }
 
+Status Persistence::Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t) {
+  if (open_ && !failed_ && txn_) {
+    *t = txn_.get();
+    return Status::Ok();
+  }
+  Status s = store_->BeginTransaction(temp);
+  *t = temp->get();
+  return s;
+}
+
 Status Persistence::Misuse(const std::string &what) const { return Status(CAIRN_MISUSE, what); }
 
 Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const {

@@ -108,6 +108,9 @@ class Persistence final : public gc::PersistHooks {
   void Evict(size_t head);
   store::Transaction *ReadTransaction(std::unique_ptr<store::Transaction> *temp);
 
+  // The open transaction if it can read, else a new one, kept in *temp (abort it when done).
+  Status Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t);
+
   // The type check at open (type_check.cpp).
   Status CheckTypes(cairn_db &db);
 

@@ -40,12 +40,8 @@ bool IsRuntimeAtomic(const StoredLayout &l) {
 Status Persistence::CheckTypes(cairn_db &db) {
   std::vector<store::TypeEntry> entries;
   std::unique_ptr<store::Transaction> temp;
-  store::Transaction *t = open_ && !failed_ && txn_ ? txn_.get() : nullptr;
-  Status s;
-  if (!t) {
-    s = store_->BeginTransaction(&temp);
-    t = temp.get();
-  }
+  store::Transaction *t = nullptr;
+  Status s = Reader(&temp, &t);
   if (s.ok()) s = t->ListTypes(db.id, &entries);
   if (temp) temp->Abort();
   if (!s.ok()) return s;
