@@ -189,7 +189,8 @@ typedef enum cairn_layout_diff {
   CAIRN_LAYOUT_FIELD_NESTED = 12  /* ... its nested struct's layout */
 } cairn_layout_diff;
 
-/* Bytes of one value of a scalar kind (BOOL .. RAW), 0 for NONE and STRUCT. */
+/* Bytes of one value of a scalar kind (BOOL .. RAW; RAW, a machine address, on the 64-bit
+ * targets Cairn supports), 0 for NONE and STRUCT. */
 CAIRN_FP_FN_ uint32_t cairn_kind_size(uint32_t kind) {
   switch (kind) {
     case CAIRN_KIND_BOOL:
