@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cairn/type.h"
+#include "cairn/type_builder.hpp"
 #include "cairn_plugin/descriptor_pass.h"
 
 namespace {
@@ -84,21 +85,10 @@ define ptr @make() {
 }
 )";
 
-uint64_t nodeFingerprintByHand() {
-  static const cairn_field fields[] = {{"value", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
-                                       {"next", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  static const uint32_t refs[] = {8};
-  cairn_type node{};
-  node.abi = CAIRN_TYPE_ABI;
-  node.name = "Node";
-  node.size = 16;
-  node.align = 8;
-  node.nrefs = 1;
-  node.refs = refs;
-  node.nfields = 2;
-  node.fields = fields;
-  return cairn_type_fingerprint_compute(&node);
-}
+constexpr cairn_field kNodeFields[] = {cairn::Field("value", 0, CAIRN_KIND_I64),
+                                       cairn::Field("next", 8, CAIRN_KIND_REF)};
+
+uint64_t nodeFingerprintByHand() { return cairn::PlainType<kNodeFields>("Node", 16).fingerprint; }
 
 void expectNodeDescriptor(const Compiled &compiled) {
   ASSERT_TRUE(compiled.module);

@@ -194,6 +194,19 @@ void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   }
 }
 
+uint64_t GcHeap::IdentityHash(const void *ref) {
+  const heap::PageInfo *pi = pages_.Covers(ref) ? &pages_.Info(pages_.IndexOf(ref)) : nullptr;
+  if (!pi || pi->space == heap::Space::kFree || uintptr_t(ref) % heap::kWordSize)
+    Fatal("cairn_identity_hash was given %p, which is not a reference to a heap object", ref);
+  if (pi->persistent() && persist_hooks_) {
+    size_t i = pages_.IndexOf(ref);
+    size_t head = pi->kind == heap::PageKind::kLargeTail ? i - pi->run : i;
+    return persist_hooks_->IdentityHash(
+        head, uint32_t(static_cast<const char *>(ref) - pages_.PageAddress(head)));
+  }
+  return hashes_.HashOf(reinterpret_cast<uintptr_t>(ref));
+}
+
 size_t GcHeap::Verify(size_t max_report) {
   SyncAllocation();
   return VerifyHeap(pages_, roots_, max_report);
