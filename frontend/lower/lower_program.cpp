@@ -82,7 +82,7 @@ llvm::Constant *Lowering::marker(const Type *t) {
   } else if (t->kind == TypeKind::Array) {
     const Type *e = t->elem;
     if (e->kind == TypeKind::Int || e->kind == TypeKind::Float || e->kind == TypeKind::Bool ||
-        e->kind == TypeKind::Any)
+        e->kind == TypeKind::Any || e->kind == TypeKind::Text)
       return nullptr;  // the runtime's own descriptors
     llvm::Type *et = elemStorageType(e);
     g = new llvm::GlobalVariable(*module_, et, false, llvm::GlobalValue::InternalLinkage,
@@ -110,6 +110,8 @@ llvm::Value *Lowering::descriptorRef(const Type *t) {
         return builtin("cairn_bool_array_type");
       case TypeKind::Any:
         return builtin("cairn_ref_array_type");
+      case TypeKind::Text:
+        return builtin("cairn_text_array_type");
       default:
         break;
     }

@@ -6,15 +6,15 @@
 #include <string>
 
 #include "../common/heap_test_support.h"
+#include "cairn/type_builder.hpp"
 #include "lang_test.h"
 #include "program.h"
 
 namespace cairn_langtest {
 namespace {
 
-using cairn_testing::MakeType;
 
-constexpr cairn_type kFooType = MakeType("Foo", 8, nullptr, 0, nullptr, 0);
+constexpr cairn_type kFooType = cairn::PlainType("Foo", 8);
 
 // The statement stops the process with status 70 and exactly this on standard error.
 #define EXPECT_RUNTIME_ERROR(statement, stderr_text)                          \

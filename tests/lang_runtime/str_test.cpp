@@ -9,14 +9,14 @@
 #include <string>
 
 #include "../common/heap_test_support.h"
+#include "cairn/type_builder.hpp"
 #include "lang_test.h"
 #include "lang/identity.h"
 
 namespace cairn_langtest {
 namespace {
 
-using cairn_testing::Field;
-using cairn_testing::MakeType;
+using cairn::Field;
 
 struct Point {
   int64_t x;
@@ -24,26 +24,25 @@ struct Point {
 };
 constexpr cairn_field kPointFields[] = {Field("x", 0, CAIRN_KIND_I64),
                                         Field("y", 8, CAIRN_KIND_I64)};
-constexpr cairn_type kPointType = MakeType("Point", sizeof(Point), nullptr, 0, kPointFields, 2);
+constexpr cairn_type kPointType = cairn::PlainType<kPointFields>("Point", sizeof(Point));
 
-constexpr uint32_t kRef0[] = {0};
 constexpr cairn_type kPointArrayType =
-    MakeType("[Point]", 8, kRef0, 1, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_REF);
+    cairn::ArrayType("[Point]", CAIRN_KIND_REF);
 constexpr cairn_type kI8ArrayType =
-    MakeType("[i8]", 1, nullptr, 0, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_I8);
+    cairn::ArrayType("[i8]", CAIRN_KIND_I8);
 constexpr cairn_type kI16ArrayType =
-    MakeType("[i16]", 2, nullptr, 0, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_I16);
+    cairn::ArrayType("[i16]", CAIRN_KIND_I16);
 constexpr cairn_type kI32ArrayType =
-    MakeType("[i32]", 4, nullptr, 0, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_I32);
+    cairn::ArrayType("[i32]", CAIRN_KIND_I32);
 constexpr cairn_type kF32ArrayType =
-    MakeType("[f32]", 4, nullptr, 0, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_F32);
+    cairn::ArrayType("[f32]", CAIRN_KIND_F32);
 constexpr cairn_type kRawArrayType =
-    MakeType("[raw]", 8, nullptr, 0, nullptr, 0, CAIRN_TYPE_ARRAY, CAIRN_KIND_RAW);
+    cairn::ArrayType("[raw]", CAIRN_KIND_RAW);
 
 // What an object shows: its type's name, '#', its identity number in decimal (IdentityNumber
 // in runtime/src/lang/identity.h).
 std::string ObjectForm(const char *type, const void *obj) {
-  return std::string(type) + "#" + std::to_string(cairn::lang::IdentityNumber(obj));
+  return std::string(type) + "#" + std::to_string(static_cast<unsigned long long>(cairn::lang::IdentityNumber(obj)));
 }
 
 using StrTest = LangTest;

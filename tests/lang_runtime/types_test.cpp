@@ -1,12 +1,12 @@
 // Type tests (cairn_is_a) and type names (cairn_type_name_of), in the test process.
 #include "../common/heap_test_support.h"
+#include "cairn/type_builder.hpp"
 #include "lang_test.h"
 
 namespace cairn_langtest {
 namespace {
 
-using cairn_testing::Field;
-using cairn_testing::MakeType;
+using cairn::Field;
 
 constexpr cairn_field kBaseFields[] = {Field("id", 0, CAIRN_KIND_I64)};
 constexpr cairn_field kDerivedFields[] = {Field("id", 0, CAIRN_KIND_I64),
@@ -17,14 +17,14 @@ constexpr cairn_type WithSuper(cairn_type t, const cairn_type *super) {
   return t;
 }
 
-constexpr cairn_type kBase = MakeType("Base", 8, nullptr, 0, kBaseFields, 1);
+constexpr cairn_type kBase = cairn::PlainType<kBaseFields>("Base", 8);
 constexpr cairn_type kDerived =
-    WithSuper(MakeType("Derived", 16, nullptr, 0, kDerivedFields, 2), &kBase);
+    WithSuper(cairn::PlainType<kDerivedFields>("Derived", 16), &kBase);
 constexpr cairn_type kLeaf =
-    WithSuper(MakeType("Leaf", 16, nullptr, 0, kDerivedFields, 2), &kDerived);
-constexpr cairn_type kOther = MakeType("Other", 8, nullptr, 0, kBaseFields, 1);
+    WithSuper(cairn::PlainType<kDerivedFields>("Leaf", 16), &kDerived);
+constexpr cairn_type kOther = cairn::PlainType<kBaseFields>("Other", 8);
 // Base as another module describes it: another descriptor with the same fingerprint.
-constexpr cairn_type kBaseElsewhere = MakeType("Base", 8, nullptr, 0, kBaseFields, 1);
+constexpr cairn_type kBaseElsewhere = cairn::PlainType<kBaseFields>("Base", 8);
 
 using TypesTest = LangTest;
 

@@ -112,6 +112,9 @@ extern const cairn_type cairn_ref_array_type;  /* [any]: an array of references 
 extern const cairn_type cairn_i64_array_type;  /* [int]: an array of 64-bit integers */
 extern const cairn_type cairn_f64_array_type;  /* [float]: an array of doubles */
 extern const cairn_type cairn_bool_array_type; /* [bool]: an array of one-byte booleans */
+extern const cairn_type cairn_text_array_type; /* [text]: an array of texts (args(), names()),
+                                                  registered by every program, so a database
+                                                  holding one can be read by any program */
 
 /* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
 

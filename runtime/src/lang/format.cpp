@@ -26,7 +26,9 @@ T Load(const char *p) {
 void AppendObject(std::string *out, const void *obj) {
   out->append(cairn_type_name_of(obj));
   out->push_back('#');
-  AppendInt(out, static_cast<int64_t>(IdentityNumber(obj)));
+  char buf[32];
+  auto r = std::to_chars(buf, buf + sizeof buf, IdentityNumber(obj));
+  out->append(buf, r.ptr);
 }
 
 void AppendArray(std::string *out, const void *array, int depth);

@@ -3,8 +3,11 @@
 
 #include <cstdint>
 
+#include "cairn/gc.h"
+
 namespace cairn::lang {
 
-uint64_t IdentityNumber(const void *obj) { return reinterpret_cast<uintptr_t>(obj) / 8; }
+// The runtime's identity hash: stable across collections, commits and processes.
+uint64_t IdentityNumber(const void *obj) { return cairn_identity_hash(obj); }
 
 }  // namespace cairn::lang

@@ -5,10 +5,9 @@
 
 namespace cairn::lang {
 
-// The object's identity number. For now its address divided by 8, which is stable only while
-// the object does not move (a collection moves objects that only the heap reaches) and is not
-// kept across runs; switch this one function to cairn_identity_hash once the runtime has a
-// stable identity hash (issue 9). Printed in hex.
+// The object's identity number: cairn_identity_hash, stable across collections (objects move),
+// commits and later processes, so a persistent object shows the same number in every run.
+// Printed in decimal.
 uint64_t IdentityNumber(const void *obj);
 
 }  // namespace cairn::lang
