@@ -26,6 +26,11 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
 
 std::unique_ptr<Block> Parser::parseBlock() {
   auto block = std::make_unique<Block>();
+  DepthScope scope(*this);
+  if (!deeper()) {
+    block->span = peek().span;  // the '{' is left for the enclosing construct's sync
+    return block;
+  }
   const Span open = advance().span;  // '{'
   needs_sync_ = false;               // found a '{': back on the grammar's track
   while (true) {
@@ -116,6 +121,8 @@ StmtPtr Parser::parseStmt() {
 
 StmtPtr Parser::parseIf() {
   auto s = std::make_unique<IfStmt>();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
   const Span start = advance().span;  // if
   s->cond = parseExpr();
   s->then_block = expectBlock();

@@ -147,6 +147,23 @@ bool Parser::expectIdent(Ident *out, const char *what) {
   return false;
 }
 
+// --- Nesting ------------------------------------------------------------------------------
+
+bool Parser::deeper() {
+  if (++depth_ <= kMaxDepth) return true;
+  if (speculating_) {
+    speculation_failed_ = true;
+  } else if (!too_deep_reported_) {
+    too_deep_reported_ = true;
+    error(DiagId::NestingTooDeep, peek().span, {std::to_string(kMaxDepth)})
+        .withHint("split it up: a local variable for a part of an expression, a function for a "
+                  "part of a block");
+  } else {
+    needs_sync_ = true;
+  }
+  return false;
+}
+
 // --- Recovery -----------------------------------------------------------------------------
 
 void Parser::sync(SyncMode mode) {
@@ -298,6 +315,8 @@ bool Parser::recoverTo(TokenKind k) {
         break;
       case TokenKind::RParen:
       case TokenKind::RBracket:
+        if (depth > 0) --depth;  // a stray one at the line's level is skipped
+        break;
       case TokenKind::RBrace:
         if (depth == 0) return false;
         --depth;
@@ -366,7 +385,7 @@ DeclPtr Parser::parseDecl() {
     case TokenKind::KwExtern:
       return parseExtern();
     case TokenKind::KwFn:
-      if (kind(1) == TokenKind::Ident) return parseFnDecl(false);
+      if (kind(1) != TokenKind::LParen) return parseFnDecl(false);
       break;  // a function literal: a statement
     case TokenKind::KwOverride: {
       const Span at_override = advance().span;

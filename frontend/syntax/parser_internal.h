@@ -63,6 +63,27 @@ class Parser {
   // Consumes a name into *out, else reports "expected <what>, found ...".
   bool expectIdent(ast::Ident *out, const char *what);
 
+  // --- Nesting (parser.cpp). --------------------------------------------------------------
+  // The tree's height is bounded, so that no phase after the parser (nor the tree's
+  // destructor) runs out of stack on deep input: each recursion (parseExpr, parseType,
+  // parseBlock, a unary operator, `else if`) and each turn of an operator or postfix loop
+  // goes one level deeper, for as long as the construct is being parsed.
+  static constexpr size_t kMaxDepth = 256;
+  class DepthScope {
+   public:
+    explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}
+    ~DepthScope() { p_.depth_ = saved_; }
+    DepthScope(const DepthScope &) = delete;
+    DepthScope &operator=(const DepthScope &) = delete;
+
+   private:
+    Parser &p_;
+    size_t saved_;
+  };
+  // One level deeper (until the enclosing DepthScope ends); false past kMaxDepth, which is
+  // reported once per file.
+  bool deeper();
+
   // --- Recovery (parser.cpp). -------------------------------------------------------------
   // Skips to a synchronization point for `mode`: a line break or ';' at the nesting where it
   // started (consumed), a '}' closing the enclosing block (not consumed; skipped at module
@@ -136,6 +157,8 @@ class Parser {
   mutable std::deque<Token> tokens_;  // the tokens lexed so far
   size_t pos_ = 0;
   bool needs_sync_ = false;
+  size_t depth_ = 0;
+  bool too_deep_reported_ = false;
   bool speculating_ = false;
   bool speculation_failed_ = false;
   uint32_t last_error_line_ = 0;
@@ -167,7 +190,10 @@ void Parser::parseList(TokenKind close, Span opener, F element) {
     }
     errorAtToken(DiagId::ExpectedToken, {"',' or " + describeKind(close)})
         .withNote(opener, "to match this " + describeKind(openerOf(close)));
-    return;
+    // A missing ',' (`f(a b, c)`): go on after the next ',' or at the closing bracket.
+    if (!skipInList(close)) return;
+    needs_sync_ = false;
+    accept(TokenKind::Comma);
   }
 }
 
