@@ -33,6 +33,8 @@ std::unique_ptr<Block> Parser::parseBlock() {
   }
   const Span open = advance().span;  // '{'
   needs_sync_ = false;               // found a '{': back on the grammar's track
+  const uint32_t outer_indent = block_indent_;
+  block_indent_ = indentOf(open);
   while (true) {
     while (accept(TokenKind::Newline) || accept(TokenKind::Semi)) {
     }
@@ -42,8 +44,8 @@ std::unique_ptr<Block> Parser::parseBlock() {
       break;
     }
     if (atDeclStart()) {
-      if (atLineStart(peek())) {
-        // A declaration at the start of a line: this block's '}' is missing.
+      if (outdented(peek(), block_indent_)) {
+        // A declaration no deeper than the line that opened the block: its '}' is missing.
         errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
         break;
       }
@@ -60,6 +62,7 @@ std::unique_ptr<Block> Parser::parseBlock() {
     finishItem(SyncMode::Stmt);
     if (pos_ == before && !at(TokenKind::RBrace) && !at(TokenKind::Eof)) advance();
   }
+  block_indent_ = outer_indent;
   block->span = from(open);
   return block;
 }

@@ -88,7 +88,17 @@ bool Parser::accept(TokenKind k) {
 
 Span Parser::prevSpan() const { return tokenAt(pos_ == 0 ? 0 : pos_ - 1).span; }
 
-bool Parser::atLineStart(const Token &t) const { return file_.lineCol(t.span.begin).col == 1; }
+uint32_t Parser::indentOf(Span span) const {
+  const std::string_view line = file_.lineText(file_.lineCol(span.begin).line);
+  uint32_t col = 1;
+  while (col <= line.size() && (line[col - 1] == ' ' || line[col - 1] == '\t')) ++col;
+  return col;
+}
+
+bool Parser::outdented(const Token &t, uint32_t indent) const {
+  const uint32_t col = file_.lineCol(t.span.begin).col;
+  return col == indentOf(t.span) && col <= indent;
+}
 
 // --- Errors -------------------------------------------------------------------------------
 
@@ -197,7 +207,7 @@ void Parser::sync(SyncMode mode) {
       switch (mode) {
         case SyncMode::Stmt:
           if (startsStatementOnly(t.kind) || startsDeclOnly(t.kind)) return;
-          if (t.kind == TokenKind::KwFn && atLineStart(t)) return;
+          if (t.kind == TokenKind::KwFn && outdented(t, block_indent_)) return;
           break;
         case SyncMode::Decl:
           if (startsDeclOnly(t.kind) || t.kind == TokenKind::KwLet || t.kind == TokenKind::KwVar)
@@ -344,12 +354,32 @@ void Parser::finishItem(SyncMode mode) {
     Diagnostic &d = errorAtToken(
         DiagId::ExpectedToken,
         {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
-    if (at(TokenKind::LBrace) && pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::Ident) {
-      d.withHint("an object is made with `new " + tokenAt(pos_ - 1).text + " { field: value }`");
+    const Token &prev = tokenAt(pos_ - 1);
+    const std::string keyword = misspelledKeyword(pos_ - 1);
+    if (!keyword.empty()) {
+      d.withHint("did you mean '" + keyword + "'?");
+    } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
+      d.withHint("an object is made with `new " + prev.text + " { field: value }`");
     }
   }
   sync(mode);
   needs_sync_ = false;
+}
+
+std::string Parser::misspelledKeyword(size_t i) const {
+  const Token &t = tokenAt(i);
+  if (t.kind != TokenKind::Ident) return "";
+  if (i > 0) {
+    const TokenKind before = tokenAt(i - 1).kind;
+    if (before != TokenKind::Newline && before != TokenKind::Semi &&
+        before != TokenKind::LBrace && before != TokenKind::RBrace) {
+      return "";
+    }
+  }
+  static const std::vector<std::string> kStarters = {
+      "if",     "else",   "while",  "for",    "return",   "break", "continue", "let",
+      "var",    "atomic", "fn",     "class",  "import",   "extern", "override"};
+  return nearestName(t.text, kStarters);
 }
 
 // --- Declarations -------------------------------------------------------------------------
@@ -412,8 +442,14 @@ DeclPtr Parser::parseDecl() {
   }
   if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
     // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
-    softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
-        .withHint("statements run inside functions: put it in `fn main() { ... }`");
+    Diagnostic &d =
+        softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())});
+    const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
+    if (!keyword.empty()) {
+      d.withHint("did you mean '" + keyword + "'?");
+    } else {
+      d.withHint("statements run inside functions: put it in `fn main() { ... }`");
+    }
     parseStmt();
     return nullptr;
   }
@@ -540,15 +576,18 @@ std::unique_ptr<ClassDecl> Parser::parseClass() {
     }
   }
   const Span open = advance().span;
+  const uint32_t indent = indentOf(open);
   needs_sync_ = false;
   while (true) {
     while (accept(TokenKind::Newline) || accept(TokenKind::Semi) || accept(TokenKind::Comma)) {
     }
     if (accept(TokenKind::RBrace)) break;
-    if (at(TokenKind::Eof) ||
-        (atLineStart(peek()) && (atDeclStart() || at(TokenKind::KwLet) || at(TokenKind::KwVar)) &&
-         !at(TokenKind::KwOverride) && !at(TokenKind::KwFn))) {
-      // The class's '}' is missing: what follows is the next declaration.
+    // A declaration keyword (never a member; methods may be written at any indentation) at or
+    // left of the class's own line: the class's '}' is missing.
+    const bool declaration = at(TokenKind::KwClass) || at(TokenKind::KwImport) ||
+                             at(TokenKind::KwExtern) || at(TokenKind::KwLet) ||
+                             at(TokenKind::KwVar);
+    if (at(TokenKind::Eof) || (declaration && outdented(peek(), indent))) {
       errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
       break;
     }

@@ -44,7 +44,10 @@ class Parser {
   Span prevSpan() const;
   // The span from `start` to the end of the last token consumed.
   Span from(Span start) const { return Span::cover(start, prevSpan()); }
-  bool atLineStart(const Token &t) const;
+  // The column of the first character of span's line that is not a space or a tab.
+  uint32_t indentOf(Span span) const;
+  // Whether t is the first token on its line, at column `indent` or left of it.
+  bool outdented(const Token &t, uint32_t indent) const;
 
   // --- Errors (parser.cpp). ---------------------------------------------------------------
   // Reports an error after which the parser's position is not where the grammar expects
@@ -96,6 +99,9 @@ class Parser {
   // Looks ahead on the current line (at the current nesting) for a token of kind k; moves
   // there and returns true if found.
   bool recoverTo(TokenKind k);
+  // The keyword that the identifier at token index i, first on its line or after ';', '{'
+  // or '}', is a near misspelling of ("els" -> "else"); "" if none.
+  std::string misspelledKeyword(size_t i) const;
   // Ends a declaration, member or statement: expects a line break or ';' (or a '}' closing the
   // block, Eof, or nothing after a construct ending in '}'); after an error, syncs.
   void finishItem(SyncMode mode);
@@ -158,6 +164,9 @@ class Parser {
   size_t pos_ = 0;
   bool needs_sync_ = false;
   size_t depth_ = 0;
+  // The indentation of the line where the innermost block being parsed opens: a declaration
+  // keyword first on a line at or left of it means that block's '}' is missing.
+  uint32_t block_indent_ = 1;
   bool too_deep_reported_ = false;
   bool speculating_ = false;
   bool speculation_failed_ = false;

@@ -95,6 +95,10 @@ TEST(ParserErrors, DeclarationInsideABlock) {
   EXPECT_EQ(bodyErrors("  class C {}"), "2:3: expected a statement, found a declaration of class 'C'\n");
   EXPECT_EQ(bodyErrors("  import std.list"),
             "2:3: expected a statement, found a declaration of an import\n");
+  EXPECT_EQ(errorsOf("fn main() { fn helper() {} }"),
+            "1:13: expected a statement, found a declaration of function 'helper'\n");
+  // Methods may be written unindented; that is no missing '}'.
+  EXPECT_EQ(errorsOf("class C {\nx: int\nfn m() {}\n}"), "");
 }
 
 TEST(ParserErrors, ChainedComparison) {
@@ -135,6 +139,21 @@ TEST(ParserErrors, HintsForCommonMistakes) {
   EXPECT_EQ(lit.errorText(), "2:14: expected '(', found identifier 'named'\n");
 }
 
+TEST(ParserErrors, MisspelledKeywords) {
+  Parsed els("fn main() {\n  if x { } els { }\n}");
+  EXPECT_EQ(els.errorText(), "2:16: expected end of line or ';', found '{'\n");
+  EXPECT_EQ(els.diags().all()[0].hint, "did you mean 'else'?");
+  Parsed ret("fn main() {\n  retrun x\n}");
+  EXPECT_EQ(ret.errorText(), "2:10: expected end of line or ';', found identifier 'x'\n");
+  EXPECT_EQ(ret.diags().all()[0].hint, "did you mean 'return'?");
+  Parsed cls("clas Foo {}");
+  EXPECT_EQ(cls.errorText(),
+            "1:1: expected a declaration, found a statement starting with identifier 'clas'\n");
+  EXPECT_EQ(cls.diags().all()[0].hint, "did you mean 'class'?");
+  Parsed other("fn main() {\n  let q = p Point\n}");
+  EXPECT_EQ(other.diags().all()[0].hint, "");
+}
+
 TEST(ParserErrors, NotesPointAtTheOpeningBracket) {
   Parsed p("fn main() {\n  f(a,\n    b\n}");
   ASSERT_EQ(p.errorText(), "4:1: expected ',' or ')', found '}'\n");
@@ -159,6 +178,10 @@ TEST(ParserErrors, NoCascades) {
   Parsed p2("fn a() {\n  x = 1\n\nfn b() {\n  y = 2\n}\n");
   EXPECT_EQ(p2.errorText(), "4:1: expected '}', found 'fn'\n");
   EXPECT_EQ(p2.dump(), "(fn a () (block (= (name x) (int 1))))\n(fn b () (block (= (name y) (int 2))))");
+  // A missing '}' of a method: the next method is still a method.
+  Parsed p4("class C {\n    fn a() {\n        x = 1\n    fn b() {}\n}\n");
+  EXPECT_EQ(p4.errorText(), "4:5: expected '}', found 'fn'\n");
+  EXPECT_EQ(p4.dump(), "(class C (fn a () (block (= (name x) (int 1)))) (fn b () (block)))");
   // A missing '}' of a class.
   Parsed p3("class C {\n  x: int\n\nclass D {}\n");
   EXPECT_EQ(p3.errorText(), "4:1: expected '}', found 'class'\n");
