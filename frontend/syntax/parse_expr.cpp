@@ -23,21 +23,36 @@ ExprPtr makeBinary(BinaryOp op, Span op_span, ExprPtr lhs, ExprPtr rhs) {
 
 bool comparisonOp(TokenKind k, BinaryOp *op) {
   switch (k) {
-    case TokenKind::EqEq: *op = BinaryOp::Eq; return true;
-    case TokenKind::NotEq: *op = BinaryOp::Ne; return true;
-    case TokenKind::Lt: *op = BinaryOp::Lt; return true;
-    case TokenKind::Le: *op = BinaryOp::Le; return true;
-    case TokenKind::Gt: *op = BinaryOp::Gt; return true;
-    case TokenKind::Ge: *op = BinaryOp::Ge; return true;
-    default: return false;
+    case TokenKind::EqEq:
+      *op = BinaryOp::Eq;
+      return true;
+    case TokenKind::NotEq:
+      *op = BinaryOp::Ne;
+      return true;
+    case TokenKind::Lt:
+      *op = BinaryOp::Lt;
+      return true;
+    case TokenKind::Le:
+      *op = BinaryOp::Le;
+      return true;
+    case TokenKind::Gt:
+      *op = BinaryOp::Gt;
+      return true;
+    case TokenKind::Ge:
+      *op = BinaryOp::Ge;
+      return true;
+    default:
+      return false;
   }
 }
 
 bool containsFnType(const TypeExpr *t) {
   if (t == nullptr) return false;
   switch (t->kind) {
-    case TypeKind::Fn: return true;
-    case TypeKind::Array: return containsFnType(t->as<ArrayType>()->elem.get());
+    case TypeKind::Fn:
+      return true;
+    case TypeKind::Array:
+      return containsFnType(t->as<ArrayType>()->elem.get());
     case TypeKind::Named:
       for (const TypeExprPtr &arg : t->as<NamedType>()->args) {
         if (containsFnType(arg.get())) return true;
@@ -246,8 +261,8 @@ TypeExprPtr Parser::speculateTypeArg() {
   speculating_ = true;
   speculation_failed_ = false;
   TypeExprPtr type = parseType();
-  const bool ok = type != nullptr && !speculation_failed_ &&
-                  (at(TokenKind::Comma) || at(TokenKind::RBracket));
+  const bool ok =
+      type != nullptr && !speculation_failed_ && (at(TokenKind::Comma) || at(TokenKind::RBracket));
   speculating_ = false;
   needs_sync_ = saved_sync;
   if (!ok) {
@@ -480,8 +495,9 @@ TypeExprPtr Parser::parseType() {
     default: {
       Diagnostic &d = errorAtToken(DiagId::ExpectedType);
       if (t.kind == TokenKind::KwSelf || t.kind == TokenKind::KwNil) {
-        d.withHint("a type is a name such as int or Node, an array type [T] or a function type "
-                   "fn(T) -> R");
+        d.withHint(
+            "a type is a name such as int or Node, an array type [T] or a function type "
+            "fn(T) -> R");
       }
       return nullptr;
     }

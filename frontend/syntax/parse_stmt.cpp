@@ -14,11 +14,16 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
                                          : std::string(what);
   };
   switch (keyword.kind) {
-    case TokenKind::KwClass: return named("class", next);
-    case TokenKind::KwFn: return named("function", next);
-    case TokenKind::KwExtern: return named("extern function", after);
-    case TokenKind::KwOverride: return named("method", after);
-    default: return "an import";
+    case TokenKind::KwClass:
+      return named("class", next);
+    case TokenKind::KwFn:
+      return named("function", next);
+    case TokenKind::KwExtern:
+      return named("extern function", after);
+    case TokenKind::KwOverride:
+      return named("method", after);
+    default:
+      return "an import";
   }
 }
 
@@ -49,10 +54,10 @@ std::unique_ptr<Block> Parser::parseBlock() {
         errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
         break;
       }
-      softError(DiagId::DeclarationInBlock, peek().span,
-                {describeDecl(peek(), peek(1), peek(2))})
-          .withHint("functions, classes and imports are declared at module level; a function "
-                    "literal `fn(...) { ... }` can be kept in a local");
+      softError(DiagId::DeclarationInBlock, peek().span, {describeDecl(peek(), peek(1), peek(2))})
+          .withHint(
+              "functions, classes and imports are declared at module level; a function "
+              "literal `fn(...) { ... }` can be kept in a local");
       parseDecl();
       finishItem(SyncMode::Stmt);
       continue;
@@ -189,12 +194,24 @@ StmtPtr Parser::parseSimpleStmt() {
   if (target == nullptr) return nullptr;
   AssignOp op;
   switch (kind()) {
-    case TokenKind::Assign: op = AssignOp::Assign; break;
-    case TokenKind::PlusEq: op = AssignOp::Add; break;
-    case TokenKind::MinusEq: op = AssignOp::Sub; break;
-    case TokenKind::StarEq: op = AssignOp::Mul; break;
-    case TokenKind::SlashEq: op = AssignOp::Div; break;
-    case TokenKind::PercentEq: op = AssignOp::Mod; break;
+    case TokenKind::Assign:
+      op = AssignOp::Assign;
+      break;
+    case TokenKind::PlusEq:
+      op = AssignOp::Add;
+      break;
+    case TokenKind::MinusEq:
+      op = AssignOp::Sub;
+      break;
+    case TokenKind::StarEq:
+      op = AssignOp::Mul;
+      break;
+    case TokenKind::SlashEq:
+      op = AssignOp::Div;
+      break;
+    case TokenKind::PercentEq:
+      op = AssignOp::Mod;
+      break;
     default: {
       auto s = std::make_unique<ExprStmt>();
       s->span = target->span;

@@ -13,9 +13,12 @@ using namespace ast;
 
 TokenKind openerOf(TokenKind close) {
   switch (close) {
-    case TokenKind::RParen: return TokenKind::LParen;
-    case TokenKind::RBracket: return TokenKind::LBracket;
-    default: return TokenKind::LBrace;
+    case TokenKind::RParen:
+      return TokenKind::LParen;
+    case TokenKind::RBracket:
+      return TokenKind::LBracket;
+    default:
+      return TokenKind::LBrace;
   }
 }
 
@@ -166,8 +169,9 @@ bool Parser::deeper() {
   } else if (!too_deep_reported_) {
     too_deep_reported_ = true;
     error(DiagId::NestingTooDeep, peek().span, {std::to_string(kMaxDepth)})
-        .withHint("split it up: a local variable for a part of an expression, a function for a "
-                  "part of a block");
+        .withHint(
+            "split it up: a local variable for a part of an expression, a function for a "
+            "part of a block");
   } else {
     needs_sync_ = true;
   }
@@ -351,9 +355,9 @@ void Parser::finishItem(SyncMode mode) {
     if (mode == SyncMode::Member && accept(TokenKind::Comma)) return;
     if (at(TokenKind::RBrace) && mode != SyncMode::Decl) return;
     if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::RBrace) return;  // `if c { } return`
-    Diagnostic &d = errorAtToken(
-        DiagId::ExpectedToken,
-        {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
+    Diagnostic &d =
+        errorAtToken(DiagId::ExpectedToken,
+                     {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
     const Token &prev = tokenAt(pos_ - 1);
     const std::string keyword = misspelledKeyword(pos_ - 1);
     if (!keyword.empty()) {
@@ -371,14 +375,14 @@ std::string Parser::misspelledKeyword(size_t i) const {
   if (t.kind != TokenKind::Ident) return "";
   if (i > 0) {
     const TokenKind before = tokenAt(i - 1).kind;
-    if (before != TokenKind::Newline && before != TokenKind::Semi &&
-        before != TokenKind::LBrace && before != TokenKind::RBrace) {
+    if (before != TokenKind::Newline && before != TokenKind::Semi && before != TokenKind::LBrace &&
+        before != TokenKind::RBrace) {
       return "";
     }
   }
   static const std::vector<std::string> kStarters = {
-      "if",     "else",   "while",  "for",    "return",   "break", "continue", "let",
-      "var",    "atomic", "fn",     "class",  "import",   "extern", "override"};
+      "if",  "else",   "while", "for",   "return", "break",  "continue", "let",
+      "var", "atomic", "fn",    "class", "import", "extern", "override"};
   return nearestName(t.text, kStarters);
 }
 
@@ -419,9 +423,8 @@ DeclPtr Parser::parseDecl() {
       break;  // a function literal: a statement
     case TokenKind::KwOverride: {
       const Span at_override = advance().span;
-      const std::string name = at(TokenKind::KwFn) && kind(1) == TokenKind::Ident
-                                   ? peek(1).text
-                                   : std::string("?");
+      const std::string name =
+          at(TokenKind::KwFn) && kind(1) == TokenKind::Ident ? peek(1).text : std::string("?");
       softError(DiagId::MisplacedOverride, at_override, {name})
           .withHint("'override' marks a method that replaces one of its superclass");
       if (!at(TokenKind::KwFn)) {
@@ -442,8 +445,7 @@ DeclPtr Parser::parseDecl() {
   }
   if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
     // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
-    Diagnostic &d =
-        softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())});
+    Diagnostic &d = softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())});
     const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
     if (!keyword.empty()) {
       d.withHint("did you mean '" + keyword + "'?");

@@ -1,13 +1,13 @@
 // Diagnostics: the registry, message formatting, rendering with the source line and caret,
 // colour, the error limit, and name suggestions.
+#include "source/diagnostics.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstdio>
 #include <set>
 #include <string>
-
-#include "source/diagnostics.h"
 
 namespace cairn::front {
 namespace {
@@ -152,10 +152,10 @@ TEST(Diagnostics, NearestName) {
   EXPECT_EQ(nearestName("lne", names), "len");         // a transposition, len/3 = 1
   EXPECT_EQ(nearestName("xyz", names), "");
   EXPECT_EQ(nearestName("Databse", names), "Database");
-  EXPECT_EQ(nearestName("databaes", names), "Database");  // case and a transposition: 2
-  EXPECT_EQ(nearestName("xyzabase", names), "");          // distance 3 > 8/3
-  EXPECT_EQ(nearestName("ab", {"xb", "ax"}), "xb");  // ties: the first candidate
-  EXPECT_EQ(nearestName("a", {"b"}), "b");           // max(1, len/3) = 1
+  EXPECT_EQ(nearestName("databaes", names), "Database");   // case and a transposition: 2
+  EXPECT_EQ(nearestName("xyzabase", names), "");           // distance 3 > 8/3
+  EXPECT_EQ(nearestName("ab", {"xb", "ax"}), "xb");        // ties: the first candidate
+  EXPECT_EQ(nearestName("a", {"b"}), "b");                 // max(1, len/3) = 1
   EXPECT_EQ(nearestName("abcdef", {"abcfed"}), "abcfed");  // distance 2 = 6/3
   EXPECT_EQ(nearestName("anything", {}), "");
 }

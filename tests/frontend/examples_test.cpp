@@ -19,7 +19,8 @@ void expectParses(const std::string &text) {
 
 // language.md, Declarations.
 TEST(LanguageExamples, Declarations) {
-  expectParses(R"(import std.list                 // a module is a file; std.list is <stdlib>/list.cairn
+  expectParses(
+      R"(import std.list                 // a module is a file; std.list is <stdlib>/list.cairn
 import oo7.schema               // oo7/schema.cairn under a source root
 
 let limit = 1000                // module-level constant (value types and text only)

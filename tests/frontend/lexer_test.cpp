@@ -51,19 +51,32 @@ Lexed lex(const std::string &text) {
   for (const Token &t : out.all) {
     std::string s;
     switch (t.kind) {
-      case TokenKind::Eof: continue;
-      case TokenKind::Newline: s = "NL"; break;
-      case TokenKind::Invalid: s = "INVALID"; break;
-      case TokenKind::Ident: s = t.text; break;
-      case TokenKind::Int: s = "int:" + std::to_string(t.int_value); break;
+      case TokenKind::Eof:
+        continue;
+      case TokenKind::Newline:
+        s = "NL";
+        break;
+      case TokenKind::Invalid:
+        s = "INVALID";
+        break;
+      case TokenKind::Ident:
+        s = t.text;
+        break;
+      case TokenKind::Int:
+        s = "int:" + std::to_string(t.int_value);
+        break;
       case TokenKind::Float: {
         char buffer[64];
         std::snprintf(buffer, sizeof buffer, "float:%.17g", t.float_value);
         s = buffer;
         break;
       }
-      case TokenKind::Text: s = "text:\"" + escaped(t.text) + "\""; break;
-      default: s = std::string(tokenSpelling(t.kind)); break;
+      case TokenKind::Text:
+        s = "text:\"" + escaped(t.text) + "\"";
+        break;
+      default:
+        s = std::string(tokenSpelling(t.kind));
+        break;
     }
     if (!out.tokens.empty()) out.tokens += " ";
     out.tokens += s;
@@ -84,8 +97,9 @@ TEST(Lexer, Keywords) {
                    "let nil not or override return self true var while new"),
             "and as atomic break class continue else extern false fn for if import in is let nil "
             "not or override return self true var while new");
-  Lexed l = lex("and as atomic break class continue else extern false fn for if import in is let "
-                "nil not or override return self true var while new");
+  Lexed l =
+      lex("and as atomic break class continue else extern false fn for if import in is let "
+          "nil not or override return self true var while new");
   for (const Token &t : l.all) {
     if (t.kind != TokenKind::Eof) {
       EXPECT_TRUE(isKeyword(t.kind)) << tokenSpelling(t.kind);
@@ -160,8 +174,10 @@ TEST(Lexer, TextErrors) {
   EXPECT_EQ(tokens("s = \"abc\nx"), "s = text:\"abc\" NL x | 1:5: unterminated text literal\n");
   EXPECT_EQ(errors("\"abc"), "1:1: unterminated text literal\n");
   EXPECT_EQ(errors("\"abc\\"), "1:1: unterminated text literal\n");
-  EXPECT_EQ(errors("\"ab\\\ncd\""), "1:1: unterminated text literal\n2:3: unterminated text literal\n");
-  EXPECT_EQ(tokens(R"("a\qb")"), R"(text:"ab" | 1:3: unknown escape '\q' in text literal)" "\n");
+  EXPECT_EQ(errors("\"ab\\\ncd\""),
+            "1:1: unterminated text literal\n2:3: unterminated text literal\n");
+  EXPECT_EQ(tokens(R"("a\qb")"), R"(text:"ab" | 1:3: unknown escape '\q' in text literal)"
+                                 "\n");
   EXPECT_EQ(errors(R"("\é")"), "1:2: unknown escape '\\\xC3\xA9' in text literal\n");
   EXPECT_EQ(errors("\"\\u{D800}\""),
             "1:2: expected a unicode scalar value in escape '\\u{...}', found U+D800\n");
@@ -175,10 +191,8 @@ TEST(Lexer, TextErrors) {
             "1:2: expected 1 to 6 hex digits in escape '\\u{...}', found '}'\n");
   EXPECT_EQ(errors("\"\\u{1234567}\""),
             "1:2: expected 1 to 6 hex digits in escape '\\u{...}', found 7 digits\n");
-  EXPECT_EQ(errors("\"\\u{12\""),
-            "1:2: expected '}' in escape '\\u{...}', found '\"'\n");
-  EXPECT_EQ(errors("\"\\u{12x}\""),
-            "1:2: expected '}' in escape '\\u{...}', found 'x'\n");
+  EXPECT_EQ(errors("\"\\u{12\""), "1:2: expected '}' in escape '\\u{...}', found '\"'\n");
+  EXPECT_EQ(errors("\"\\u{12x}\""), "1:2: expected '}' in escape '\\u{...}', found 'x'\n");
   // After an escape error the literal goes on, and so does the line.
   EXPECT_EQ(tokens(R"("a\qb\zc" + x)"),
             "text:\"abc\" + x | 1:3: unknown escape '\\q' in text literal\n"
@@ -212,7 +226,8 @@ TEST(Lexer, FloatOutOfRange) {
 TEST(Lexer, MalformedNumbers) {
   EXPECT_EQ(errors("1__0"), "1:2: expected a digit after '_' in number literal, found '_'\n");
   EXPECT_EQ(errors("1_ + 2"), "1:2: expected a digit after '_' in number literal, found ' '\n");
-  EXPECT_EQ(errors("0x"), "1:3: expected a hex digit after '0x' in number literal, found end of file\n");
+  EXPECT_EQ(errors("0x"),
+            "1:3: expected a hex digit after '0x' in number literal, found end of file\n");
   EXPECT_EQ(errors("0x_1"), "1:3: expected a hex digit after '0x' in number literal, found '_'\n");
   EXPECT_EQ(errors("1e"), "1:3: expected a digit after 'e' in number literal, found end of file\n");
   EXPECT_EQ(errors("2.5E+)"), "1:6: expected a digit after 'E+' in number literal, found ')'\n");
@@ -235,7 +250,9 @@ TEST(Lexer, Comments) {
 }
 
 TEST(Lexer, ByteOrderMarkSkipped) {
-  Lexed l = lex("\xEF\xBB\xBF" "fn main");
+  Lexed l =
+      lex("\xEF\xBB\xBF"
+          "fn main");
   EXPECT_EQ(l.tokens, "fn main");
   EXPECT_EQ(l.errors, "");
   EXPECT_EQ(l.all[0].span.begin, 3u);

@@ -13,7 +13,9 @@ using testing::errorsOf;
 using testing::Parsed;
 
 // The errors of `body` inside `fn main() {` ... `}` (which starts on line 2).
-std::string bodyErrors(const std::string &body) { return errorsOf("fn main() {\n" + body + "\n}\n"); }
+std::string bodyErrors(const std::string &body) {
+  return errorsOf("fn main() {\n" + body + "\n}\n");
+}
 
 TEST(ParserErrors, ExpectedTokenMessages) {
   EXPECT_EQ(errorsOf("fn main() { f(a, b }"), "1:20: expected ',' or ')', found '}'\n");
@@ -28,7 +30,8 @@ TEST(ParserErrors, ExpectedTokenMessages) {
   EXPECT_EQ(bodyErrors("let = 3"), "2:5: expected a name, found '='\n");
   EXPECT_EQ(bodyErrors("let in = 3"), "2:5: expected a name, found 'in'\n");
   EXPECT_EQ(bodyErrors("x = 1 2"), "2:7: expected end of line or ';', found number\n");
-  EXPECT_EQ(bodyErrors("x = \"a\" \"b\""), "2:9: expected end of line or ';', found text literal\n");
+  EXPECT_EQ(bodyErrors("x = \"a\" \"b\""),
+            "2:9: expected end of line or ';', found text literal\n");
   EXPECT_EQ(errorsOf("fn f(a int) {}"),
             "1:8: expected ':' and the type of parameter 'a', found identifier 'int'\n");
   EXPECT_EQ(errorsOf("import std."), "1:12: expected a module name, found end of file\n");
@@ -69,7 +72,8 @@ TEST(ParserErrors, DeclarationLevel) {
             "1:22: unexpected body for extern function 'f'\n");
   EXPECT_EQ(errorsOf("fn f()\nfn g() {}"),
             "1:7: expected '{' and the body of function 'f', found end of line\n");
-  EXPECT_EQ(errorsOf("let x: int"), "1:11: expected '=' and a value for 'let x', found end of file\n");
+  EXPECT_EQ(errorsOf("let x: int"),
+            "1:11: expected '=' and a value for 'let x', found end of file\n");
   EXPECT_EQ(errorsOf("var x\nvar y = 1"),
             "1:6: expected a type or a value for 'var x', found end of line\n");
   Parsed p("println(\"hi\")");
@@ -84,7 +88,8 @@ TEST(ParserErrors, ClassMembers) {
             "2:3: expected a field or a method, found 'var'\n");
   EXPECT_EQ(errorsOf("class C {\n  x: int y: int\n}"),
             "2:10: expected end of line, ';' or ',', found identifier 'y'\n");
-  EXPECT_EQ(errorsOf("class C {\n  override x: int\n}"), "2:12: expected 'fn', found identifier 'x'\n");
+  EXPECT_EQ(errorsOf("class C {\n  override x: int\n}"),
+            "2:12: expected 'fn', found identifier 'x'\n");
   Parsed p("class C {\n  let x = 1\n}");
   EXPECT_EQ(p.diags().all()[0].hint, "a field is written `name: Type`");
 }
@@ -92,7 +97,8 @@ TEST(ParserErrors, ClassMembers) {
 TEST(ParserErrors, DeclarationInsideABlock) {
   EXPECT_EQ(bodyErrors("  fn helper() {}\n  helper()"),
             "2:3: expected a statement, found a declaration of function 'helper'\n");
-  EXPECT_EQ(bodyErrors("  class C {}"), "2:3: expected a statement, found a declaration of class 'C'\n");
+  EXPECT_EQ(bodyErrors("  class C {}"),
+            "2:3: expected a statement, found a declaration of class 'C'\n");
   EXPECT_EQ(bodyErrors("  import std.list"),
             "2:3: expected a statement, found a declaration of an import\n");
   EXPECT_EQ(errorsOf("fn main() { fn helper() {} }"),
@@ -104,7 +110,8 @@ TEST(ParserErrors, DeclarationInsideABlock) {
 TEST(ParserErrors, ChainedComparison) {
   EXPECT_EQ(bodyErrors("if a < b < c { }"),
             "2:10: expected one comparison, found a second one ('<')\n");
-  EXPECT_EQ(bodyErrors("x = a == b is T"), "2:12: expected one comparison, found a second one ('is')\n");
+  EXPECT_EQ(bodyErrors("x = a == b is T"),
+            "2:12: expected one comparison, found a second one ('is')\n");
   // Reported once per chain, and the rest of the statement is still parsed.
   Parsed p("fn main() {\n  x = a < b < c < d\n  y = 1 2\n}");
   EXPECT_EQ(p.errorText(),
@@ -170,14 +177,16 @@ TEST(ParserErrors, NoCascades) {
   // A missing ')': one error, and the next statements parse.
   Parsed p1("fn main() {\n  foo(a, b\n  let x = 1\n  bar(x)\n}");
   EXPECT_EQ(p1.errorText(), "2:11: expected ',' or ')', found end of line\n");
-  EXPECT_EQ(p1.dump(), "(fn main () (block (call (name foo) (name a) (name b)) (let x (int 1)) "
-                       "(call (name bar) (name x))))");
+  EXPECT_EQ(p1.dump(),
+            "(fn main () (block (call (name foo) (name a) (name b)) (let x (int 1)) "
+            "(call (name bar) (name x))))");
   // A missing ')' before a '{'.
   EXPECT_EQ(bodyErrors("if f(x { y() }\nz()"), "2:8: expected ',' or ')', found '{'\n");
   // A missing '}' of a function: the next function is still a function.
   Parsed p2("fn a() {\n  x = 1\n\nfn b() {\n  y = 2\n}\n");
   EXPECT_EQ(p2.errorText(), "4:1: expected '}', found 'fn'\n");
-  EXPECT_EQ(p2.dump(), "(fn a () (block (= (name x) (int 1))))\n(fn b () (block (= (name y) (int 2))))");
+  EXPECT_EQ(p2.dump(),
+            "(fn a () (block (= (name x) (int 1))))\n(fn b () (block (= (name y) (int 2))))");
   // A missing '}' of a method: the next method is still a method.
   Parsed p4("class C {\n    fn a() {\n        x = 1\n    fn b() {}\n}\n");
   EXPECT_EQ(p4.errorText(), "4:5: expected '}', found 'fn'\n");
@@ -196,39 +205,39 @@ TEST(ParserErrors, NoCascades) {
             "1:8: expected ':' and the type of parameter 'a', found identifier 'int'\n"
             "2:7: expected an expression, found '='\n");
   // A bad condition: the block is still parsed.
-  EXPECT_EQ(bodyErrors("if x == { y = = 1 }"),
-            "2:9: expected an expression, found '{'\n");
+  EXPECT_EQ(bodyErrors("if x == { y = = 1 }"), "2:9: expected an expression, found '{'\n");
   EXPECT_EQ(bodyErrors("if x ) {\n  y = = 1\n}"),
             "2:6: expected '{', found ')'\n3:7: expected an expression, found '='\n");
   // A missing ',' between fields of `new`.
-  EXPECT_EQ(bodyErrors("let p = new P { x: 1 y: 2 }\nq()"), "2:22: expected ',' or '}', found identifier 'y'\n");
+  EXPECT_EQ(bodyErrors("let p = new P { x: 1 y: 2 }\nq()"),
+            "2:22: expected ',' or '}', found identifier 'y'\n");
   // A stray ')' at the end of a statement.
   EXPECT_EQ(bodyErrors("f(x))\ng()"), "2:5: expected end of line or ';', found ')'\n");
 }
 
 TEST(ParserErrors, SeveralIndependentErrorsInOneFile) {
   const std::string text =
-      "import std.\n"                  // 1
-      "let limit = 1000\n"             // 2
-      "class C {\n"                    // 3
-      "  x int\n"                      // 4
-      "  y: [int]\n"                   // 5
-      "  fn m() -> { }\n"              // 6
-      "}\n"                            // 7
-      "println(\"top\")\n"             // 8
-      "fn main() {\n"                  // 9
-      "  let a = (1 + 2\n"             // 10
-      "  let b = [1, 2,, 3]\n"         // 11
-      "  if a < b < 3 { }\n"           // 12
-      "  while a = 1 { }\n"            // 13
-      "  let s = \"\\q\"\n"            // 14
+      "import std.\n"                     // 1
+      "let limit = 1000\n"                // 2
+      "class C {\n"                       // 3
+      "  x int\n"                         // 4
+      "  y: [int]\n"                      // 5
+      "  fn m() -> { }\n"                 // 6
+      "}\n"                               // 7
+      "println(\"top\")\n"                // 8
+      "fn main() {\n"                     // 9
+      "  let a = (1 + 2\n"                // 10
+      "  let b = [1, 2,, 3]\n"            // 11
+      "  if a < b < 3 { }\n"              // 12
+      "  while a = 1 { }\n"               // 13
+      "  let s = \"\\q\"\n"               // 14
       "  let n = 99999999999999999999\n"  // 15
-      "  for i 0..3 { }\n"             // 16
-      "  x = = 1\n"                    // 17
-      "  return a $ b\n"               // 18
-      "}\n"                            // 19
-      "fn ok() -> int { return 1 }\n"  // 20
-      "var v\n";                       // 21
+      "  for i 0..3 { }\n"                // 16
+      "  x = = 1\n"                       // 17
+      "  return a $ b\n"                  // 18
+      "}\n"                               // 19
+      "fn ok() -> int { return 1 }\n"     // 20
+      "var v\n";                          // 21
   Parsed p(text);
   EXPECT_EQ(p.errorText(),
             "2:1: expected a module name, found 'let'\n"  // `std.` continues the line

@@ -139,7 +139,8 @@ TEST(Parser, ExpressionStatements) {
 
 TEST(Parser, If) {
   EXPECT_EQ(dumpBody("if a { f() }"), "(if (name a) (block (call (name f))))");
-  EXPECT_EQ(dumpBody("if a { } else { g() }"), "(if (name a) (block) else (block (call (name g))))");
+  EXPECT_EQ(dumpBody("if a { } else { g() }"),
+            "(if (name a) (block) else (block (call (name g))))");
   EXPECT_EQ(dumpBody("if a { } else if b { } else if c { } else { }"),
             "(if (name a) (block) else (if (name b) (block) else (if (name c) (block) else "
             "(block))))");
@@ -206,8 +207,7 @@ TEST(Parser, Int64MinIsFolded) {
   EXPECT_EQ(dumpExprOf("-0x8000000000000000"), "(int -9223372036854775808)");
   EXPECT_EQ(dumpExprOf("a - -9223372036854775808"), "(- (name a) (int -9223372036854775808))");
   EXPECT_EQ(dumpExprOf("-9223372036854775807"), "(neg (int 9223372036854775807))");
-  EXPECT_EQ(dumpExprOf("-9223372036854775808 as float"),
-            "(as (int -9223372036854775808) float)");
+  EXPECT_EQ(dumpExprOf("-9223372036854775808 as float"), "(as (int -9223372036854775808) float)");
   Parsed p("fn main() { let x = -9223372036854775808 }");
   const auto *let = p.module().decls[0]->as<ast::FnDecl>()->body->stmts[0]->as<ast::LetStmt>();
   EXPECT_EQ(p.text(let->init->span), "-9223372036854775808");
@@ -231,8 +231,7 @@ TEST(Parser, Comparisons) {
   EXPECT_EQ(dumpExprOf("a <= b"), "(<= (name a) (name b))");
   EXPECT_EQ(dumpExprOf("a > b"), "(> (name a) (name b))");
   EXPECT_EQ(dumpExprOf("a >= b"), "(>= (name a) (name b))");
-  EXPECT_EQ(dumpExprOf("a + b == c * d"),
-            "(== (+ (name a) (name b)) (* (name c) (name d)))");
+  EXPECT_EQ(dumpExprOf("a + b == c * d"), "(== (+ (name a) (name b)) (* (name c) (name d)))");
   EXPECT_EQ(dumpExprOf("x is AtomicPart"), "(is (name x) AtomicPart)");
   EXPECT_EQ(dumpExprOf("x.y is List[int] and z"),
             "(and (is (field (name x) y) List[int]) (name z))");
@@ -358,13 +357,14 @@ TEST(Parser, Spans) {
 }
 
 TEST(Parser, SpansOfOtherNodes) {
-  Parsed p("fn main() {\n"
-           "  if not a is B { }\n"
-           "  for i in 0..n { }\n"
-           "  let f = fn(x: int) -> int { return -x }\n"
-           "  let o = new P { q: 1 }\n"
-           "  g(1, 2)\n"
-           "}");
+  Parsed p(
+      "fn main() {\n"
+      "  if not a is B { }\n"
+      "  for i in 0..n { }\n"
+      "  let f = fn(x: int) -> int { return -x }\n"
+      "  let o = new P { q: 1 }\n"
+      "  g(1, 2)\n"
+      "}");
   ASSERT_FALSE(p.diags().hasErrors()) << p.errorText();
   const auto &stmts = p.module().decls[0]->as<ast::FnDecl>()->body->stmts;
   const auto *ifs = stmts[0]->as<ast::IfStmt>();

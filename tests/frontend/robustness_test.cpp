@@ -59,7 +59,8 @@ size_t parseCount(const std::string &text) {
 }
 
 TEST(Robustness, ValidProgramsHaveNoErrors) {
-  for (const char *program : kPrograms) EXPECT_EQ(parseCount(program), 0u) << Parsed(program).errorText();
+  for (const char *program : kPrograms)
+    EXPECT_EQ(parseCount(program), 0u) << Parsed(program).errorText();
 }
 
 TEST(Robustness, EveryPrefixOfValidPrograms) {
@@ -92,14 +93,29 @@ TEST(Robustness, ProgramsWithOneTokenDeleted) {
 
 TEST(Robustness, RandomTokenSoups) {
   static const char *const kPieces[] = {
-      "fn",    "class", "let",   "var",    "if",     "else",  "while", "for",  "in",
-      "return", "break", "continue", "atomic", "import", "extern", "override", "new",
-      "and",   "or",    "not",   "is",     "as",     "true",  "nil",   "self", "x",
-      "Foo",   "int",   "42",    "0x",     "1e",     "2.5",   "\"t\"", "\"", "\\",
-      "(",     ")",     "[",     "]",      "{",      "}",     ",",     ";",    ":",
-      ".",     "..",    "->",    "=",      "==",     "!=",    "<",     ">=",   "+",
-      "-",     "*",     "/",     "%",      "+=",     "\n",    "\n",    "\n",   " ",
-      "//",    "/*",    "*/",    "@",      "é",      "\t",    "-9223372036854775808",
+      "fn",       "class",  "let",
+      "var",      "if",     "else",
+      "while",    "for",    "in",
+      "return",   "break",  "continue",
+      "atomic",   "import", "extern",
+      "override", "new",    "and",
+      "or",       "not",    "is",
+      "as",       "true",   "nil",
+      "self",     "x",      "Foo",
+      "int",      "42",     "0x",
+      "1e",       "2.5",    "\"t\"",
+      "\"",       "\\",     "(",
+      ")",        "[",      "]",
+      "{",        "}",      ",",
+      ";",        ":",      ".",
+      "..",       "->",     "=",
+      "==",       "!=",     "<",
+      ">=",       "+",      "-",
+      "*",        "/",      "%",
+      "+=",       "\n",     "\n",
+      "\n",       " ",      "//",
+      "/*",       "*/",     "@",
+      "é",        "\t",     "-9223372036854775808",
   };
   std::mt19937 rng(20260423);
   std::uniform_int_distribution<size_t> piece(0, std::size(kPieces) - 1);
@@ -125,9 +141,9 @@ TEST(Robustness, RandomBytes) {
 }
 
 TEST(Robustness, DeepAndLongInputs) {
-  const std::vector<std::string> openers = {"(", "[", "{", "fn main() {", "f(", "new P {x:",
-                                            "not ", "-", "if x {", "a.b.", "x as ", "[[",
-                                            "class C { fn m() {", "/*"};
+  const std::vector<std::string> openers = {
+      "(", "[",      "{",    "fn main() {", "f(", "new P {x:",          "not ",
+      "-", "if x {", "a.b.", "x as ",       "[[", "class C { fn m() {", "/*"};
   for (const std::string &o : openers) {
     std::string text;
     for (int i = 0; i < 20000; ++i) text += o;

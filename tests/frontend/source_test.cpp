@@ -1,11 +1,11 @@
 // Source files: line tables, line/column of offsets, line texts, loading, descriptions.
+#include "source/source.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 #include <string>
-
-#include "source/source.h"
 
 namespace cairn::front {
 namespace {
@@ -24,7 +24,7 @@ TEST(Source, LineColOfOffsets) {
   EXPECT_EQ(lc(3), "2:1");
   EXPECT_EQ(lc(6), "3:1");
   EXPECT_EQ(lc(7), "4:1");
-  EXPECT_EQ(lc(10), "4:4");  // the end of the text
+  EXPECT_EQ(lc(10), "4:4");   // the end of the text
   EXPECT_EQ(lc(999), "4:4");  // clamped
 }
 
