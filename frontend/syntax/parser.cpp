@@ -358,12 +358,14 @@ void Parser::finishItem(SyncMode mode) {
     Diagnostic &d =
         errorAtToken(DiagId::ExpectedToken,
                      {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
-    const Token &prev = tokenAt(pos_ - 1);
-    const std::string keyword = misspelledKeyword(pos_ - 1);
-    if (!keyword.empty()) {
-      d.withHint("did you mean '" + keyword + "'?");
-    } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
-      d.withHint("an object is made with `new " + prev.text + " { field: value }`");
+    if (pos_ > 0) {
+      const Token &prev = tokenAt(pos_ - 1);
+      const std::string keyword = misspelledKeyword(pos_ - 1);
+      if (!keyword.empty()) {
+        d.withHint("did you mean '" + keyword + "'?");
+      } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
+        d.withHint("an object is made with `new " + prev.text + " { field: value }`");
+      }
     }
   }
   sync(mode);
