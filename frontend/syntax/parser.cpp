@@ -355,18 +355,19 @@ void Parser::finishItem(SyncMode mode) {
     if (mode == SyncMode::Member && accept(TokenKind::Comma)) return;
     if (at(TokenKind::RBrace) && mode != SyncMode::Decl) return;
     if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::RBrace) return;  // `if c { } return`
-    Diagnostic &d =
-        errorAtToken(DiagId::ExpectedToken,
-                     {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
+    std::string hint;
     if (pos_ > 0) {
       const Token &prev = tokenAt(pos_ - 1);
       const std::string keyword = misspelledKeyword(pos_ - 1);
       if (!keyword.empty()) {
-        d.withHint("did you mean '" + keyword + "'?");
+        hint = "did you mean '" + keyword + "'?";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
-        d.withHint("an object is made with `new " + prev.text + " { field: value }`");
+        hint = "an object is made with `new " + prev.text + " { field: value }`";
       }
     }
+    errorAtToken(DiagId::ExpectedToken,
+                 {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"})
+        .withHint(std::move(hint));
   }
   sync(mode);
   needs_sync_ = false;
@@ -447,13 +448,11 @@ DeclPtr Parser::parseDecl() {
   }
   if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
     // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
-    Diagnostic &d = softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())});
     const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
-    if (!keyword.empty()) {
-      d.withHint("did you mean '" + keyword + "'?");
-    } else {
-      d.withHint("statements run inside functions: put it in `fn main() { ... }`");
-    }
+    softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
+        .withHint(!keyword.empty()
+                      ? "did you mean '" + keyword + "'?"
+                      : "statements run inside functions: put it in `fn main() { ... }`");
     parseStmt();
     return nullptr;
   }

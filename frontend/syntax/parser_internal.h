@@ -50,6 +50,9 @@ class Parser {
   bool outdented(const Token &t, uint32_t indent) const;
 
   // --- Errors (parser.cpp). ---------------------------------------------------------------
+  // A reported Diagnostic& is valid only until the next report, and looking at a token not
+  // yet lexed may report a lexical error: work out hints and notes before reporting, or look
+  // only at tokens already seen (the current one and those before it) while holding one.
   // Reports an error after which the parser's position is not where the grammar expects
   // (needs_sync_: the enclosing list, statement or declaration skips to a synchronization
   // point). Returns the diagnostic, or a scratch one when the report is suppressed (while
