@@ -11,9 +11,7 @@ namespace {
 constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHexDigit(char c) {
-  return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
 int hexValue(char c) {
@@ -168,7 +166,7 @@ class Lexer::Impl {
   Diagnostics &diags_;
   std::string_view src_;
   size_t pos_ = 0;
-  std::deque<Token> ready_;           // made, not yet handed out
+  std::deque<Token> ready_;          // made, not yet handed out
   TokenKind last_ = TokenKind::Eof;  // the kind of the last token made (Eof: none yet)
   Token eof_;
   bool done_ = false;
@@ -284,10 +282,17 @@ class Lexer::Impl {
       case TokenKind::LBrace:
         brackets_.push_back(kind);
         return;
-      case TokenKind::RParen: opener = TokenKind::LParen; break;
-      case TokenKind::RBracket: opener = TokenKind::LBracket; break;
-      case TokenKind::RBrace: opener = TokenKind::LBrace; break;
-      default: return;
+      case TokenKind::RParen:
+        opener = TokenKind::LParen;
+        break;
+      case TokenKind::RBracket:
+        opener = TokenKind::LBracket;
+        break;
+      case TokenKind::RBrace:
+        opener = TokenKind::LBrace;
+        break;
+      default:
+        return;
     }
     for (size_t i = brackets_.size(); i > 0; --i) {
       if (brackets_[i - 1] == opener) {
@@ -312,34 +317,49 @@ class Lexer::Impl {
     if (c == '"') return lexText();
     const char n = peekc(1);
     switch (c) {
-      case '(': return pushSimple(TokenKind::LParen, 1);
-      case ')': return pushSimple(TokenKind::RParen, 1);
-      case '[': return pushSimple(TokenKind::LBracket, 1);
-      case ']': return pushSimple(TokenKind::RBracket, 1);
-      case '{': return pushSimple(TokenKind::LBrace, 1);
-      case '}': return pushSimple(TokenKind::RBrace, 1);
-      case ',': return pushSimple(TokenKind::Comma, 1);
-      case ';': return pushSimple(TokenKind::Semi, 1);
-      case ':': return pushSimple(TokenKind::Colon, 1);
-      case '.': return n == '.' ? pushSimple(TokenKind::DotDot, 2) : pushSimple(TokenKind::Dot, 1);
+      case '(':
+        return pushSimple(TokenKind::LParen, 1);
+      case ')':
+        return pushSimple(TokenKind::RParen, 1);
+      case '[':
+        return pushSimple(TokenKind::LBracket, 1);
+      case ']':
+        return pushSimple(TokenKind::RBracket, 1);
+      case '{':
+        return pushSimple(TokenKind::LBrace, 1);
+      case '}':
+        return pushSimple(TokenKind::RBrace, 1);
+      case ',':
+        return pushSimple(TokenKind::Comma, 1);
+      case ';':
+        return pushSimple(TokenKind::Semi, 1);
+      case ':':
+        return pushSimple(TokenKind::Colon, 1);
+      case '.':
+        return n == '.' ? pushSimple(TokenKind::DotDot, 2) : pushSimple(TokenKind::Dot, 1);
       case '-':
         if (n == '>') return pushSimple(TokenKind::Arrow, 2);
         if (n == '=') return pushSimple(TokenKind::MinusEq, 2);
         return pushSimple(TokenKind::Minus, 1);
-      case '=': return n == '=' ? pushSimple(TokenKind::EqEq, 2) : pushSimple(TokenKind::Assign, 1);
+      case '=':
+        return n == '=' ? pushSimple(TokenKind::EqEq, 2) : pushSimple(TokenKind::Assign, 1);
       case '!':
         if (n == '=') return pushSimple(TokenKind::NotEq, 2);
         break;
-      case '<': return n == '=' ? pushSimple(TokenKind::Le, 2) : pushSimple(TokenKind::Lt, 1);
-      case '>': return n == '=' ? pushSimple(TokenKind::Ge, 2) : pushSimple(TokenKind::Gt, 1);
-      case '+': return n == '=' ? pushSimple(TokenKind::PlusEq, 2) : pushSimple(TokenKind::Plus, 1);
-      case '*': return n == '=' ? pushSimple(TokenKind::StarEq, 2) : pushSimple(TokenKind::Star, 1);
+      case '<':
+        return n == '=' ? pushSimple(TokenKind::Le, 2) : pushSimple(TokenKind::Lt, 1);
+      case '>':
+        return n == '=' ? pushSimple(TokenKind::Ge, 2) : pushSimple(TokenKind::Gt, 1);
+      case '+':
+        return n == '=' ? pushSimple(TokenKind::PlusEq, 2) : pushSimple(TokenKind::Plus, 1);
+      case '*':
+        return n == '=' ? pushSimple(TokenKind::StarEq, 2) : pushSimple(TokenKind::Star, 1);
       case '/':
         return n == '=' ? pushSimple(TokenKind::SlashEq, 2) : pushSimple(TokenKind::Slash, 1);
       case '%':
-        return n == '=' ? pushSimple(TokenKind::PercentEq, 2)
-                        : pushSimple(TokenKind::Percent, 1);
-      default: break;
+        return n == '=' ? pushSimple(TokenKind::PercentEq, 2) : pushSimple(TokenKind::Percent, 1);
+      default:
+        break;
     }
     lexInvalid();
   }
@@ -349,9 +369,30 @@ class Lexer::Impl {
     const char c = peekc(k);
     if (isIdentChar(c) || c == '"') return true;
     switch (c) {
-      case ' ': case '\t': case '\r': case '\n': case '\f': case '\v':
-      case '(': case ')': case '[': case ']': case '{': case '}': case ',': case ';': case ':':
-      case '.': case '-': case '=': case '<': case '>': case '+': case '*': case '/': case '%':
+      case ' ':
+      case '\t':
+      case '\r':
+      case '\n':
+      case '\f':
+      case '\v':
+      case '(':
+      case ')':
+      case '[':
+      case ']':
+      case '{':
+      case '}':
+      case ',':
+      case ';':
+      case ':':
+      case '.':
+      case '-':
+      case '=':
+      case '<':
+      case '>':
+      case '+':
+      case '*':
+      case '/':
+      case '%':
         return true;
       case '!':
         return peekc(k + 1) == '=';
@@ -367,12 +408,21 @@ class Lexer::Impl {
     uint32_t cp = 0;
     const int length = utf8Sequence(src_, pos_, &cp);
     const size_t n = length == 0 ? 1 : static_cast<size_t>(length);
-    Diagnostic &d = diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
+    Diagnostic &d =
+        diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
-      case '!': d.withHint("use 'not' to negate a condition ('!=' is not-equal)"); break;
-      case '&': d.withHint("use 'and' to join two conditions"); break;
-      case '|': d.withHint("use 'or' for either of two conditions"); break;
-      case '\'': d.withHint("text literals are written in double quotes: \"text\""); break;
+      case '!':
+        d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
+        break;
+      case '&':
+        d.withHint("use 'and' to join two conditions");
+        break;
+      case '|':
+        d.withHint("use 'or' for either of two conditions");
+        break;
+      case '\'':
+        d.withHint("text literals are written in double quotes: \"text\"");
+        break;
       default:
         if (length > 1) d.withHint("names are ASCII: letters, digits and '_'");
         break;
@@ -481,8 +531,8 @@ class Lexer::Impl {
     for (size_t i = start + (hex ? 2 : 0); i < pos_; ++i) {
       const char c = src_[i];
       if (c == '_') continue;
-      if (!(hex ? isHexDigit(c) : (isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' ||
-                                   c == '-'))) {
+      if (!(hex ? isHexDigit(c)
+                : (isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))) {
         break;
       }
       digits.push_back(c);
@@ -597,17 +647,30 @@ class Lexer::Impl {
 
   void lexEscape(std::string &value) {
     const size_t start = pos_;
-    ++pos_;  // the backslash
+    ++pos_;                                 // the backslash
     if (!has() || peekc() == '\n') return;  // the literal is unterminated: lexText reports it
     const char c = peekc();
     switch (c) {
-      case 'n': value.push_back('\n'); break;
-      case 't': value.push_back('\t'); break;
-      case 'r': value.push_back('\r'); break;
-      case '0': value.push_back('\0'); break;
-      case '"': value.push_back('"'); break;
-      case '\\': value.push_back('\\'); break;
-      case 'u': return lexUnicodeEscape(start, value);
+      case 'n':
+        value.push_back('\n');
+        break;
+      case 't':
+        value.push_back('\t');
+        break;
+      case 'r':
+        value.push_back('\r');
+        break;
+      case '0':
+        value.push_back('\0');
+        break;
+      case '"':
+        value.push_back('"');
+        break;
+      case '\\':
+        value.push_back('\\');
+        break;
+      case 'u':
+        return lexUnicodeEscape(start, value);
       default: {
         uint32_t cp = 0;
         const int length = utf8Sequence(src_, pos_, &cp);
@@ -651,11 +714,13 @@ class Lexer::Impl {
     }
     ++pos_;
     uint32_t cp = 0;
-    for (size_t i = digits; i < digits + count; ++i) cp = cp * 16 + static_cast<uint32_t>(hexValue(src_[i]));
+    for (size_t i = digits; i < digits + count; ++i)
+      cp = cp * 16 + static_cast<uint32_t>(hexValue(src_[i]));
     if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
       diags_.report(DiagId::UnicodeEscapeValue, span(start, pos_), {codePointName(cp)})
-          .withHint("a unicode scalar value is at most U+10FFFF and not a surrogate "
-                    "(U+D800 to U+DFFF)");
+          .withHint(
+              "a unicode scalar value is at most U+10FFFF and not a surrogate "
+              "(U+D800 to U+DFFF)");
       return;
     }
     appendUtf8(value, cp);

@@ -15,7 +15,8 @@
 //          join (`f(a,\n b\n)`), while a '{' opened inside them (a function literal, `new T {`)
 //          makes line breaks count again until its '}'.
 //     Several line breaks in a row (with blank lines and comments) make at most one Newline. A
-//     block comment spanning lines counts as a line break.
+//     block comment spanning lines counts as a line break. Line breaks before the end of the
+//     file make no Newline: Eof ends a statement too.
 //  4. Recovery from an unclosed '(' or '[': a keyword that can only begin a statement or a
 //     declaration (let var if while for return break continue atomic class import extern
 //     override) closes the '(' and '[' brackets left open since the innermost '{', and a line

@@ -52,49 +52,86 @@ std::string_view tokenSpelling(TokenKind kind) {
     if (k == kind) return spelling;
   }
   switch (kind) {
-    case TokenKind::LParen: return "(";
-    case TokenKind::RParen: return ")";
-    case TokenKind::LBracket: return "[";
-    case TokenKind::RBracket: return "]";
-    case TokenKind::LBrace: return "{";
-    case TokenKind::RBrace: return "}";
-    case TokenKind::Comma: return ",";
-    case TokenKind::Semi: return ";";
-    case TokenKind::Colon: return ":";
-    case TokenKind::Dot: return ".";
-    case TokenKind::DotDot: return "..";
-    case TokenKind::Arrow: return "->";
-    case TokenKind::Assign: return "=";
-    case TokenKind::EqEq: return "==";
-    case TokenKind::NotEq: return "!=";
-    case TokenKind::Lt: return "<";
-    case TokenKind::Le: return "<=";
-    case TokenKind::Gt: return ">";
-    case TokenKind::Ge: return ">=";
-    case TokenKind::Plus: return "+";
-    case TokenKind::Minus: return "-";
-    case TokenKind::Star: return "*";
-    case TokenKind::Slash: return "/";
-    case TokenKind::Percent: return "%";
-    case TokenKind::PlusEq: return "+=";
-    case TokenKind::MinusEq: return "-=";
-    case TokenKind::StarEq: return "*=";
-    case TokenKind::SlashEq: return "/=";
-    case TokenKind::PercentEq: return "%=";
-    default: return "";
+    case TokenKind::LParen:
+      return "(";
+    case TokenKind::RParen:
+      return ")";
+    case TokenKind::LBracket:
+      return "[";
+    case TokenKind::RBracket:
+      return "]";
+    case TokenKind::LBrace:
+      return "{";
+    case TokenKind::RBrace:
+      return "}";
+    case TokenKind::Comma:
+      return ",";
+    case TokenKind::Semi:
+      return ";";
+    case TokenKind::Colon:
+      return ":";
+    case TokenKind::Dot:
+      return ".";
+    case TokenKind::DotDot:
+      return "..";
+    case TokenKind::Arrow:
+      return "->";
+    case TokenKind::Assign:
+      return "=";
+    case TokenKind::EqEq:
+      return "==";
+    case TokenKind::NotEq:
+      return "!=";
+    case TokenKind::Lt:
+      return "<";
+    case TokenKind::Le:
+      return "<=";
+    case TokenKind::Gt:
+      return ">";
+    case TokenKind::Ge:
+      return ">=";
+    case TokenKind::Plus:
+      return "+";
+    case TokenKind::Minus:
+      return "-";
+    case TokenKind::Star:
+      return "*";
+    case TokenKind::Slash:
+      return "/";
+    case TokenKind::Percent:
+      return "%";
+    case TokenKind::PlusEq:
+      return "+=";
+    case TokenKind::MinusEq:
+      return "-=";
+    case TokenKind::StarEq:
+      return "*=";
+    case TokenKind::SlashEq:
+      return "/=";
+    case TokenKind::PercentEq:
+      return "%=";
+    default:
+      return "";
   }
 }
 
 std::string describeKind(TokenKind kind) {
   switch (kind) {
-    case TokenKind::Eof: return "end of file";
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::Invalid: return "an invalid character";
-    case TokenKind::Ident: return "identifier";
+    case TokenKind::Eof:
+      return "end of file";
+    case TokenKind::Newline:
+      return "end of line";
+    case TokenKind::Invalid:
+      return "an invalid character";
+    case TokenKind::Ident:
+      return "identifier";
     case TokenKind::Int:
-    case TokenKind::Float: return "number";
-    case TokenKind::Text: return "text literal";
-    default: return "'" + std::string(tokenSpelling(kind)) + "'";
+    case TokenKind::Float:
+      return "number";
+    case TokenKind::Text:
+      return "text literal";
+    default:
+      return "'" + std::string(tokenSpelling(kind)) + "'";
   }
 }
 

@@ -116,7 +116,8 @@ std::string nearestName(const std::string &name, const std::vector<std::string> 
   size_t best_distance = limit + 1;
   for (const std::string &c : candidates) {
     // A candidate whose length differs by more than the limit cannot be close enough.
-    const size_t length_gap = c.size() > name.size() ? c.size() - name.size() : name.size() - c.size();
+    const size_t length_gap =
+        c.size() > name.size() ? c.size() - name.size() : name.size() - c.size();
     if (length_gap > limit) continue;
     const size_t d = editDistance(name, c);
     if (d < best_distance) {  // strictly less: the first of equally near candidates wins

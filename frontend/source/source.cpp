@@ -27,7 +27,8 @@ LineCol SourceFile::lineCol(uint32_t offset) const {
 std::string_view SourceFile::lineText(uint32_t line) const {
   if (line == 0 || line > line_starts_.size()) return {};
   const uint32_t begin = line_starts_[line - 1];
-  uint32_t end = line < line_starts_.size() ? line_starts_[line] : static_cast<uint32_t>(text_.size());
+  uint32_t end =
+      line < line_starts_.size() ? line_starts_[line] : static_cast<uint32_t>(text_.size());
   std::string_view text(text_);
   if (end > begin && text[end - 1] == '\n') --end;
   if (end > begin && text[end - 1] == '\r') --end;

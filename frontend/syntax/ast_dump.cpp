@@ -16,12 +16,24 @@ std::string quoteText(const std::string &bytes) {
   std::string out = "\"";
   for (char c : bytes) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\0': out += "\\0"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\0':
+        out += "\\0";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           char buffer[16];
@@ -43,31 +55,50 @@ std::string floatText(double value) {
 
 const char *binaryName(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Or: return "or";
-    case BinaryOp::And: return "and";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
+    case BinaryOp::Or:
+      return "or";
+    case BinaryOp::And:
+      return "and";
+    case BinaryOp::Eq:
+      return "==";
+    case BinaryOp::Ne:
+      return "!=";
+    case BinaryOp::Lt:
+      return "<";
+    case BinaryOp::Le:
+      return "<=";
+    case BinaryOp::Gt:
+      return ">";
+    case BinaryOp::Ge:
+      return ">=";
+    case BinaryOp::Add:
+      return "+";
+    case BinaryOp::Sub:
+      return "-";
+    case BinaryOp::Mul:
+      return "*";
+    case BinaryOp::Div:
+      return "/";
+    case BinaryOp::Mod:
+      return "%";
   }
   return "?";
 }
 
 const char *assignName(AssignOp op) {
   switch (op) {
-    case AssignOp::Assign: return "=";
-    case AssignOp::Add: return "+=";
-    case AssignOp::Sub: return "-=";
-    case AssignOp::Mul: return "*=";
-    case AssignOp::Div: return "/=";
-    case AssignOp::Mod: return "%=";
+    case AssignOp::Assign:
+      return "=";
+    case AssignOp::Add:
+      return "+=";
+    case AssignOp::Sub:
+      return "-=";
+    case AssignOp::Mul:
+      return "*=";
+    case AssignOp::Div:
+      return "/=";
+    case AssignOp::Mod:
+      return "%=";
   }
   return "?";
 }
@@ -150,13 +181,20 @@ std::string dumpType(const TypeExpr *type) {
 std::string dumpExpr(const Expr *expr) {
   if (expr == nullptr) return kMissing;
   switch (expr->kind) {
-    case ExprKind::IntLit: return "(int " + std::to_string(expr->as<IntLit>()->value) + ")";
-    case ExprKind::FloatLit: return "(float " + floatText(expr->as<FloatLit>()->value) + ")";
-    case ExprKind::TextLit: return "(text " + quoteText(expr->as<TextLit>()->value) + ")";
-    case ExprKind::BoolLit: return expr->as<BoolLit>()->value ? "(bool true)" : "(bool false)";
-    case ExprKind::NilLit: return "nil";
-    case ExprKind::Self: return "self";
-    case ExprKind::Name: return "(name " + expr->as<NameExpr>()->name.name + ")";
+    case ExprKind::IntLit:
+      return "(int " + std::to_string(expr->as<IntLit>()->value) + ")";
+    case ExprKind::FloatLit:
+      return "(float " + floatText(expr->as<FloatLit>()->value) + ")";
+    case ExprKind::TextLit:
+      return "(text " + quoteText(expr->as<TextLit>()->value) + ")";
+    case ExprKind::BoolLit:
+      return expr->as<BoolLit>()->value ? "(bool true)" : "(bool false)";
+    case ExprKind::NilLit:
+      return "nil";
+    case ExprKind::Self:
+      return "self";
+    case ExprKind::Name:
+      return "(name " + expr->as<NameExpr>()->name.name + ")";
     case ExprKind::Unary: {
       const auto *e = expr->as<UnaryExpr>();
       return std::string(e->op == UnaryOp::Neg ? "(neg " : "(not ") + dumpExpr(e->operand.get()) +
@@ -238,7 +276,8 @@ std::string dumpStmt(const Stmt *stmt) {
       return std::string("(") + assignName(s->op) + " " + dumpExpr(s->target.get()) + " " +
              dumpExpr(s->value.get()) + ")";
     }
-    case StmtKind::Expr: return dumpExpr(stmt->as<ExprStmt>()->expr.get());
+    case StmtKind::Expr:
+      return dumpExpr(stmt->as<ExprStmt>()->expr.get());
     case StmtKind::If: {
       const auto *s = stmt->as<IfStmt>();
       std::string out = "(if " + dumpExpr(s->cond.get()) + " " + dumpBlock(s->then_block.get());
@@ -259,8 +298,10 @@ std::string dumpStmt(const Stmt *stmt) {
       }
       return out + " " + dumpBlock(s->body.get()) + ")";
     }
-    case StmtKind::Break: return "(break)";
-    case StmtKind::Continue: return "(continue)";
+    case StmtKind::Break:
+      return "(break)";
+    case StmtKind::Continue:
+      return "(continue)";
     case StmtKind::Return: {
       const auto *s = stmt->as<ReturnStmt>();
       return s->value ? "(return " + dumpExpr(s->value.get()) + ")" : "(return)";
@@ -287,7 +328,8 @@ std::string dumpDecl(const Decl *decl) {
       const auto *d = decl->as<GlobalDecl>();
       return dumpBinding(d->is_var, d->name, d->type.get(), d->init.get());
     }
-    case DeclKind::Fn: return dumpFn(decl->as<FnDecl>());
+    case DeclKind::Fn:
+      return dumpFn(decl->as<FnDecl>());
     case DeclKind::Class: {
       const auto *c = decl->as<ClassDecl>();
       std::string out = "(class " + c->name.name + dumpTypeParams(c->type_params);

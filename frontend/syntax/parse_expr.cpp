@@ -23,21 +23,36 @@ ExprPtr makeBinary(BinaryOp op, Span op_span, ExprPtr lhs, ExprPtr rhs) {
 
 bool comparisonOp(TokenKind k, BinaryOp *op) {
   switch (k) {
-    case TokenKind::EqEq: *op = BinaryOp::Eq; return true;
-    case TokenKind::NotEq: *op = BinaryOp::Ne; return true;
-    case TokenKind::Lt: *op = BinaryOp::Lt; return true;
-    case TokenKind::Le: *op = BinaryOp::Le; return true;
-    case TokenKind::Gt: *op = BinaryOp::Gt; return true;
-    case TokenKind::Ge: *op = BinaryOp::Ge; return true;
-    default: return false;
+    case TokenKind::EqEq:
+      *op = BinaryOp::Eq;
+      return true;
+    case TokenKind::NotEq:
+      *op = BinaryOp::Ne;
+      return true;
+    case TokenKind::Lt:
+      *op = BinaryOp::Lt;
+      return true;
+    case TokenKind::Le:
+      *op = BinaryOp::Le;
+      return true;
+    case TokenKind::Gt:
+      *op = BinaryOp::Gt;
+      return true;
+    case TokenKind::Ge:
+      *op = BinaryOp::Ge;
+      return true;
+    default:
+      return false;
   }
 }
 
 bool containsFnType(const TypeExpr *t) {
   if (t == nullptr) return false;
   switch (t->kind) {
-    case TypeKind::Fn: return true;
-    case TypeKind::Array: return containsFnType(t->as<ArrayType>()->elem.get());
+    case TypeKind::Fn:
+      return true;
+    case TypeKind::Array:
+      return containsFnType(t->as<ArrayType>()->elem.get());
     case TypeKind::Named:
       for (const TypeExprPtr &arg : t->as<NamedType>()->args) {
         if (containsFnType(arg.get())) return true;
@@ -49,11 +64,17 @@ bool containsFnType(const TypeExpr *t) {
 
 }  // namespace
 
-ExprPtr Parser::parseExpr() { return parseOr(); }
+ExprPtr Parser::parseExpr() {
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  return parseOr();
+}
 
 ExprPtr Parser::parseOr() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseAnd();
   while (at(TokenKind::KwOr)) {
+    if (!deeper()) break;
     const Span op = advance().span;
     lhs = makeBinary(BinaryOp::Or, op, std::move(lhs), parseAnd());
   }
@@ -61,8 +82,10 @@ ExprPtr Parser::parseOr() {
 }
 
 ExprPtr Parser::parseAnd() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseNot();
   while (at(TokenKind::KwAnd)) {
+    if (!deeper()) break;
     const Span op = advance().span;
     lhs = makeBinary(BinaryOp::And, op, std::move(lhs), parseNot());
   }
@@ -71,6 +94,8 @@ ExprPtr Parser::parseAnd() {
 
 ExprPtr Parser::parseNot() {
   if (!at(TokenKind::KwNot)) return parseComparison();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
   auto e = std::make_unique<UnaryExpr>();
   e->op = UnaryOp::Not;
   e->op_span = advance().span;
@@ -82,12 +107,14 @@ ExprPtr Parser::parseNot() {
 // Comparisons do not associate: `a < b < c` is reported (once) and parsed left to right, so
 // that nothing after it is out of step.
 ExprPtr Parser::parseComparison() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseAdditive();
   int count = 0;
   while (true) {
     BinaryOp op = BinaryOp::Eq;
     const bool is_test = at(TokenKind::KwIs);
     if (!is_test && !comparisonOp(kind(), &op)) break;
+    if (!deeper()) break;
     const Span op_span = peek().span;
     if (count++ == 1) {
       softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))})
@@ -108,8 +135,10 @@ ExprPtr Parser::parseComparison() {
 }
 
 ExprPtr Parser::parseAdditive() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseMultiplicative();
   while (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+    if (!deeper()) break;
     const BinaryOp op = at(TokenKind::Plus) ? BinaryOp::Add : BinaryOp::Sub;
     const Span op_span = advance().span;
     lhs = makeBinary(op, op_span, std::move(lhs), parseMultiplicative());
@@ -118,8 +147,10 @@ ExprPtr Parser::parseAdditive() {
 }
 
 ExprPtr Parser::parseMultiplicative() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseAs();
   while (at(TokenKind::Star) || at(TokenKind::Slash) || at(TokenKind::Percent)) {
+    if (!deeper()) break;
     const BinaryOp op = at(TokenKind::Star)    ? BinaryOp::Mul
                         : at(TokenKind::Slash) ? BinaryOp::Div
                                                : BinaryOp::Mod;
@@ -130,8 +161,10 @@ ExprPtr Parser::parseMultiplicative() {
 }
 
 ExprPtr Parser::parseAs() {
+  DepthScope scope(*this);
   ExprPtr lhs = parseUnary();
   while (at(TokenKind::KwAs)) {
+    if (!deeper()) break;
     const Span op_span = advance().span;
     auto e = std::make_unique<AsExpr>();
     e->type = parseType();
@@ -144,6 +177,8 @@ ExprPtr Parser::parseAs() {
 
 ExprPtr Parser::parseUnary() {
   if (!at(TokenKind::Minus)) return parsePostfix();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
   // `-9223372036854775808` is INT64_MIN: the one literal that only exists negated. Not when a
   // postfix operator follows, which binds tighter than the minus.
   const TokenKind after = kind(2);
@@ -164,8 +199,12 @@ ExprPtr Parser::parseUnary() {
 }
 
 ExprPtr Parser::parsePostfix() {
+  DepthScope scope(*this);
   ExprPtr e = parsePrimary();
   while (e != nullptr) {
+    if ((at(TokenKind::Dot) || at(TokenKind::LParen) || at(TokenKind::LBracket)) && !deeper()) {
+      break;
+    }
     if (at(TokenKind::Dot)) {
       advance();
       auto field = std::make_unique<FieldExpr>();
@@ -222,8 +261,8 @@ TypeExprPtr Parser::speculateTypeArg() {
   speculating_ = true;
   speculation_failed_ = false;
   TypeExprPtr type = parseType();
-  const bool ok = type != nullptr && !speculation_failed_ &&
-                  (at(TokenKind::Comma) || at(TokenKind::RBracket));
+  const bool ok =
+      type != nullptr && !speculation_failed_ && (at(TokenKind::Comma) || at(TokenKind::RBracket));
   speculating_ = false;
   needs_sync_ = saved_sync;
   if (!ok) {
@@ -378,7 +417,10 @@ ExprPtr Parser::parseNew() {
     }
     if (accept(TokenKind::Comma) || at(TokenKind::Newline) || at(TokenKind::RBrace)) continue;
     errorAtToken(DiagId::ExpectedToken, {"',' or '}'"}).withNote(open, "to match this '{'");
-    return nullptr;
+    // A missing ',': go on after the next ',' or line break, or at the '}'.
+    if (!skipInList(TokenKind::RBrace) && !at(TokenKind::Newline)) return nullptr;
+    needs_sync_ = false;
+    accept(TokenKind::Comma);
   }
   e->span = from(start);
   return e;
@@ -406,6 +448,8 @@ ExprPtr Parser::parseFnLit() {
 // --- Types --------------------------------------------------------------------------------
 
 TypeExprPtr Parser::parseType() {
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
   const Token &t = peek();
   switch (t.kind) {
     case TokenKind::Ident: {
@@ -451,8 +495,9 @@ TypeExprPtr Parser::parseType() {
     default: {
       Diagnostic &d = errorAtToken(DiagId::ExpectedType);
       if (t.kind == TokenKind::KwSelf || t.kind == TokenKind::KwNil) {
-        d.withHint("a type is a name such as int or Node, an array type [T] or a function type "
-                   "fn(T) -> R");
+        d.withHint(
+            "a type is a name such as int or Node, an array type [T] or a function type "
+            "fn(T) -> R");
       }
       return nullptr;
     }

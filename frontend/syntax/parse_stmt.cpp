@@ -14,11 +14,16 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
                                          : std::string(what);
   };
   switch (keyword.kind) {
-    case TokenKind::KwClass: return named("class", next);
-    case TokenKind::KwFn: return named("function", next);
-    case TokenKind::KwExtern: return named("extern function", after);
-    case TokenKind::KwOverride: return named("method", after);
-    default: return "an import";
+    case TokenKind::KwClass:
+      return named("class", next);
+    case TokenKind::KwFn:
+      return named("function", next);
+    case TokenKind::KwExtern:
+      return named("extern function", after);
+    case TokenKind::KwOverride:
+      return named("method", after);
+    default:
+      return "an import";
   }
 }
 
@@ -26,8 +31,15 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
 
 std::unique_ptr<Block> Parser::parseBlock() {
   auto block = std::make_unique<Block>();
+  DepthScope scope(*this);
+  if (!deeper()) {
+    block->span = peek().span;  // the '{' is left for the enclosing construct's sync
+    return block;
+  }
   const Span open = advance().span;  // '{'
   needs_sync_ = false;               // found a '{': back on the grammar's track
+  const uint32_t outer_indent = block_indent_;
+  block_indent_ = indentOf(open);
   while (true) {
     while (accept(TokenKind::Newline) || accept(TokenKind::Semi)) {
     }
@@ -37,15 +49,15 @@ std::unique_ptr<Block> Parser::parseBlock() {
       break;
     }
     if (atDeclStart()) {
-      if (atLineStart(peek())) {
-        // A declaration at the start of a line: this block's '}' is missing.
+      if (outdented(peek(), block_indent_)) {
+        // A declaration no deeper than the line that opened the block: its '}' is missing.
         errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
         break;
       }
-      softError(DiagId::DeclarationInBlock, peek().span,
-                {describeDecl(peek(), peek(1), peek(2))})
-          .withHint("functions, classes and imports are declared at module level; a function "
-                    "literal `fn(...) { ... }` can be kept in a local");
+      softError(DiagId::DeclarationInBlock, peek().span, {describeDecl(peek(), peek(1), peek(2))})
+          .withHint(
+              "functions, classes and imports are declared at module level; a function "
+              "literal `fn(...) { ... }` can be kept in a local");
       parseDecl();
       finishItem(SyncMode::Stmt);
       continue;
@@ -55,6 +67,7 @@ std::unique_ptr<Block> Parser::parseBlock() {
     finishItem(SyncMode::Stmt);
     if (pos_ == before && !at(TokenKind::RBrace) && !at(TokenKind::Eof)) advance();
   }
+  block_indent_ = outer_indent;
   block->span = from(open);
   return block;
 }
@@ -116,6 +129,8 @@ StmtPtr Parser::parseStmt() {
 
 StmtPtr Parser::parseIf() {
   auto s = std::make_unique<IfStmt>();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
   const Span start = advance().span;  // if
   s->cond = parseExpr();
   s->then_block = expectBlock();
@@ -179,12 +194,24 @@ StmtPtr Parser::parseSimpleStmt() {
   if (target == nullptr) return nullptr;
   AssignOp op;
   switch (kind()) {
-    case TokenKind::Assign: op = AssignOp::Assign; break;
-    case TokenKind::PlusEq: op = AssignOp::Add; break;
-    case TokenKind::MinusEq: op = AssignOp::Sub; break;
-    case TokenKind::StarEq: op = AssignOp::Mul; break;
-    case TokenKind::SlashEq: op = AssignOp::Div; break;
-    case TokenKind::PercentEq: op = AssignOp::Mod; break;
+    case TokenKind::Assign:
+      op = AssignOp::Assign;
+      break;
+    case TokenKind::PlusEq:
+      op = AssignOp::Add;
+      break;
+    case TokenKind::MinusEq:
+      op = AssignOp::Sub;
+      break;
+    case TokenKind::StarEq:
+      op = AssignOp::Mul;
+      break;
+    case TokenKind::SlashEq:
+      op = AssignOp::Div;
+      break;
+    case TokenKind::PercentEq:
+      op = AssignOp::Mod;
+      break;
     default: {
       auto s = std::make_unique<ExprStmt>();
       s->span = target->span;

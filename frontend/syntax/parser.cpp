@@ -13,9 +13,12 @@ using namespace ast;
 
 TokenKind openerOf(TokenKind close) {
   switch (close) {
-    case TokenKind::RParen: return TokenKind::LParen;
-    case TokenKind::RBracket: return TokenKind::LBracket;
-    default: return TokenKind::LBrace;
+    case TokenKind::RParen:
+      return TokenKind::LParen;
+    case TokenKind::RBracket:
+      return TokenKind::LBracket;
+    default:
+      return TokenKind::LBrace;
   }
 }
 
@@ -88,7 +91,17 @@ bool Parser::accept(TokenKind k) {
 
 Span Parser::prevSpan() const { return tokenAt(pos_ == 0 ? 0 : pos_ - 1).span; }
 
-bool Parser::atLineStart(const Token &t) const { return file_.lineCol(t.span.begin).col == 1; }
+uint32_t Parser::indentOf(Span span) const {
+  const std::string_view line = file_.lineText(file_.lineCol(span.begin).line);
+  uint32_t col = 1;
+  while (col <= line.size() && (line[col - 1] == ' ' || line[col - 1] == '\t')) ++col;
+  return col;
+}
+
+bool Parser::outdented(const Token &t, uint32_t indent) const {
+  const uint32_t col = file_.lineCol(t.span.begin).col;
+  return col == indentOf(t.span) && col <= indent;
+}
 
 // --- Errors -------------------------------------------------------------------------------
 
@@ -147,6 +160,24 @@ bool Parser::expectIdent(Ident *out, const char *what) {
   return false;
 }
 
+// --- Nesting ------------------------------------------------------------------------------
+
+bool Parser::deeper() {
+  if (++depth_ <= kMaxDepth) return true;
+  if (speculating_) {
+    speculation_failed_ = true;
+  } else if (!too_deep_reported_) {
+    too_deep_reported_ = true;
+    error(DiagId::NestingTooDeep, peek().span, {std::to_string(kMaxDepth)})
+        .withHint(
+            "split it up: a local variable for a part of an expression, a function for a "
+            "part of a block");
+  } else {
+    needs_sync_ = true;
+  }
+  return false;
+}
+
 // --- Recovery -----------------------------------------------------------------------------
 
 void Parser::sync(SyncMode mode) {
@@ -180,7 +211,7 @@ void Parser::sync(SyncMode mode) {
       switch (mode) {
         case SyncMode::Stmt:
           if (startsStatementOnly(t.kind) || startsDeclOnly(t.kind)) return;
-          if (t.kind == TokenKind::KwFn && atLineStart(t)) return;
+          if (t.kind == TokenKind::KwFn && outdented(t, block_indent_)) return;
           break;
         case SyncMode::Decl:
           if (startsDeclOnly(t.kind) || t.kind == TokenKind::KwLet || t.kind == TokenKind::KwVar)
@@ -298,6 +329,8 @@ bool Parser::recoverTo(TokenKind k) {
         break;
       case TokenKind::RParen:
       case TokenKind::RBracket:
+        if (depth > 0) --depth;  // a stray one at the line's level is skipped
+        break;
       case TokenKind::RBrace:
         if (depth == 0) return false;
         --depth;
@@ -322,15 +355,38 @@ void Parser::finishItem(SyncMode mode) {
     if (mode == SyncMode::Member && accept(TokenKind::Comma)) return;
     if (at(TokenKind::RBrace) && mode != SyncMode::Decl) return;
     if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::RBrace) return;  // `if c { } return`
-    Diagnostic &d = errorAtToken(
-        DiagId::ExpectedToken,
-        {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"});
-    if (at(TokenKind::LBrace) && pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::Ident) {
-      d.withHint("an object is made with `new " + tokenAt(pos_ - 1).text + " { field: value }`");
+    std::string hint;
+    if (pos_ > 0) {
+      const Token &prev = tokenAt(pos_ - 1);
+      const std::string keyword = misspelledKeyword(pos_ - 1);
+      if (!keyword.empty()) {
+        hint = "did you mean '" + keyword + "'?";
+      } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
+        hint = "an object is made with `new " + prev.text + " { field: value }`";
+      }
     }
+    errorAtToken(DiagId::ExpectedToken,
+                 {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"})
+        .withHint(std::move(hint));
   }
   sync(mode);
   needs_sync_ = false;
+}
+
+std::string Parser::misspelledKeyword(size_t i) const {
+  const Token &t = tokenAt(i);
+  if (t.kind != TokenKind::Ident) return "";
+  if (i > 0) {
+    const TokenKind before = tokenAt(i - 1).kind;
+    if (before != TokenKind::Newline && before != TokenKind::Semi && before != TokenKind::LBrace &&
+        before != TokenKind::RBrace) {
+      return "";
+    }
+  }
+  static const std::vector<std::string> kStarters = {
+      "if",  "else",   "while", "for",   "return", "break",  "continue", "let",
+      "var", "atomic", "fn",    "class", "import", "extern", "override"};
+  return nearestName(t.text, kStarters);
 }
 
 // --- Declarations -------------------------------------------------------------------------
@@ -366,13 +422,12 @@ DeclPtr Parser::parseDecl() {
     case TokenKind::KwExtern:
       return parseExtern();
     case TokenKind::KwFn:
-      if (kind(1) == TokenKind::Ident) return parseFnDecl(false);
+      if (kind(1) != TokenKind::LParen) return parseFnDecl(false);
       break;  // a function literal: a statement
     case TokenKind::KwOverride: {
       const Span at_override = advance().span;
-      const std::string name = at(TokenKind::KwFn) && kind(1) == TokenKind::Ident
-                                   ? peek(1).text
-                                   : std::string("?");
+      const std::string name =
+          at(TokenKind::KwFn) && kind(1) == TokenKind::Ident ? peek(1).text : std::string("?");
       softError(DiagId::MisplacedOverride, at_override, {name})
           .withHint("'override' marks a method that replaces one of its superclass");
       if (!at(TokenKind::KwFn)) {
@@ -393,8 +448,11 @@ DeclPtr Parser::parseDecl() {
   }
   if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
     // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
+    const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
     softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
-        .withHint("statements run inside functions: put it in `fn main() { ... }`");
+        .withHint(!keyword.empty()
+                      ? "did you mean '" + keyword + "'?"
+                      : "statements run inside functions: put it in `fn main() { ... }`");
     parseStmt();
     return nullptr;
   }
@@ -521,15 +579,18 @@ std::unique_ptr<ClassDecl> Parser::parseClass() {
     }
   }
   const Span open = advance().span;
+  const uint32_t indent = indentOf(open);
   needs_sync_ = false;
   while (true) {
     while (accept(TokenKind::Newline) || accept(TokenKind::Semi) || accept(TokenKind::Comma)) {
     }
     if (accept(TokenKind::RBrace)) break;
-    if (at(TokenKind::Eof) ||
-        (atLineStart(peek()) && (atDeclStart() || at(TokenKind::KwLet) || at(TokenKind::KwVar)) &&
-         !at(TokenKind::KwOverride) && !at(TokenKind::KwFn))) {
-      // The class's '}' is missing: what follows is the next declaration.
+    // A declaration keyword (never a member; methods may be written at any indentation) at or
+    // left of the class's own line: the class's '}' is missing.
+    const bool declaration = at(TokenKind::KwClass) || at(TokenKind::KwImport) ||
+                             at(TokenKind::KwExtern) || at(TokenKind::KwLet) ||
+                             at(TokenKind::KwVar);
+    if (at(TokenKind::Eof) || (declaration && outdented(peek(), indent))) {
       errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
       break;
     }

@@ -19,8 +19,8 @@
 //   as         = unary {'as' type};  unary = '-' unary | postfix
 //   postfix    = primary {'.' NAME | '(' args ')' | '[' args ']'}
 //   primary    = literal | NAME | 'self' | '(' expr ')' | '[' [exprs] ']'
-//              | 'new' type '{' [NAME ':' expr {(',' | NEWLINE) ...}] '}' | 'new' '[' type ']' '(' expr ')'
-//              | 'fn' '(' params ')' ['->' type] block
+//              | 'new' type '{' [NAME ':' expr {(',' | NEWLINE) ...}] '}' | 'new' '[' type ']' '('
+//              expr ')' | 'fn' '(' params ')' ['->' type] block
 // A statement or declaration ending in '}' needs no separator before the next one
 // (`if a < b { return b } return a`). Lists allow a trailing ','.
 //

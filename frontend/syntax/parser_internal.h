@@ -44,9 +44,15 @@ class Parser {
   Span prevSpan() const;
   // The span from `start` to the end of the last token consumed.
   Span from(Span start) const { return Span::cover(start, prevSpan()); }
-  bool atLineStart(const Token &t) const;
+  // The column of the first character of span's line that is not a space or a tab.
+  uint32_t indentOf(Span span) const;
+  // Whether t is the first token on its line, at column `indent` or left of it.
+  bool outdented(const Token &t, uint32_t indent) const;
 
   // --- Errors (parser.cpp). ---------------------------------------------------------------
+  // A reported Diagnostic& is valid only until the next report, and looking at a token not
+  // yet lexed may report a lexical error: work out hints and notes before reporting, or look
+  // only at tokens already seen (the current one and those before it) while holding one.
   // Reports an error after which the parser's position is not where the grammar expects
   // (needs_sync_: the enclosing list, statement or declaration skips to a synchronization
   // point). Returns the diagnostic, or a scratch one when the report is suppressed (while
@@ -63,6 +69,27 @@ class Parser {
   // Consumes a name into *out, else reports "expected <what>, found ...".
   bool expectIdent(ast::Ident *out, const char *what);
 
+  // --- Nesting (parser.cpp). --------------------------------------------------------------
+  // The tree's height is bounded, so that no phase after the parser (nor the tree's
+  // destructor) runs out of stack on deep input: each recursion (parseExpr, parseType,
+  // parseBlock, a unary operator, `else if`) and each turn of an operator or postfix loop
+  // goes one level deeper, for as long as the construct is being parsed.
+  static constexpr size_t kMaxDepth = 256;
+  class DepthScope {
+   public:
+    explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}
+    ~DepthScope() { p_.depth_ = saved_; }
+    DepthScope(const DepthScope &) = delete;
+    DepthScope &operator=(const DepthScope &) = delete;
+
+   private:
+    Parser &p_;
+    size_t saved_;
+  };
+  // One level deeper (until the enclosing DepthScope ends); false past kMaxDepth, which is
+  // reported once per file.
+  bool deeper();
+
   // --- Recovery (parser.cpp). -------------------------------------------------------------
   // Skips to a synchronization point for `mode`: a line break or ';' at the nesting where it
   // started (consumed), a '}' closing the enclosing block (not consumed; skipped at module
@@ -75,6 +102,9 @@ class Parser {
   // Looks ahead on the current line (at the current nesting) for a token of kind k; moves
   // there and returns true if found.
   bool recoverTo(TokenKind k);
+  // The keyword that the identifier at token index i, first on its line or after ';', '{'
+  // or '}', is a near misspelling of ("els" -> "else"); "" if none.
+  std::string misspelledKeyword(size_t i) const;
   // Ends a declaration, member or statement: expects a line break or ';' (or a '}' closing the
   // block, Eof, or nothing after a construct ending in '}'); after an error, syncs.
   void finishItem(SyncMode mode);
@@ -136,6 +166,11 @@ class Parser {
   mutable std::deque<Token> tokens_;  // the tokens lexed so far
   size_t pos_ = 0;
   bool needs_sync_ = false;
+  size_t depth_ = 0;
+  // The indentation of the line where the innermost block being parsed opens: a declaration
+  // keyword first on a line at or left of it means that block's '}' is missing.
+  uint32_t block_indent_ = 1;
+  bool too_deep_reported_ = false;
   bool speculating_ = false;
   bool speculation_failed_ = false;
   uint32_t last_error_line_ = 0;
@@ -167,7 +202,10 @@ void Parser::parseList(TokenKind close, Span opener, F element) {
     }
     errorAtToken(DiagId::ExpectedToken, {"',' or " + describeKind(close)})
         .withNote(opener, "to match this " + describeKind(openerOf(close)));
-    return;
+    // A missing ',' (`f(a b, c)`): go on after the next ',' or at the closing bracket.
+    if (!skipInList(close)) return;
+    needs_sync_ = false;
+    accept(TokenKind::Comma);
   }
 }
 
