@@ -22,7 +22,7 @@ TEST(ParserErrors, ExpectedTokenMessages) {
   // That '}' closes main's block: the next one is a stray.
   EXPECT_EQ(bodyErrors("f(a, b}"),
             "2:7: expected ',' or ')', found '}'\n3:1: expected a declaration, found '}'\n");
-  EXPECT_EQ(bodyErrors("let x = (1 + 2"), "3:1: expected ')', found '}'\n");
+  EXPECT_EQ(bodyErrors("let x = (1 + 2"), "2:15: expected ')', found end of line\n");
   EXPECT_EQ(bodyErrors("if x { } else y"), "2:15: expected '{' or 'if', found identifier 'y'\n");
   EXPECT_EQ(bodyErrors("for i 0..3 { }"), "2:7: expected 'in', found number\n");
   EXPECT_EQ(bodyErrors("for 1 in x { }"), "2:5: expected a loop variable name, found number\n");
@@ -163,7 +163,7 @@ TEST(ParserErrors, MisspelledKeywords) {
 
 TEST(ParserErrors, NotesPointAtTheOpeningBracket) {
   Parsed p("fn main() {\n  f(a,\n    b\n}");
-  ASSERT_EQ(p.errorText(), "4:1: expected ',' or ')', found '}'\n");
+  ASSERT_EQ(p.errorText(), "3:6: expected ',' or ')', found end of line\n");
   ASSERT_EQ(p.diags().all()[0].notes.size(), 1u);
   EXPECT_EQ(p.sources().describe(p.diags().all()[0].notes[0].span), "test.cairn:2:4");
   EXPECT_EQ(p.diags().all()[0].notes[0].text, "to match this '('");
