@@ -334,7 +334,14 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
   }
   const char *opText = binOpText(e.op);
   auto bad = [&]() {
-    Diagnostic &d = error(DiagId::BinaryOperands, e.op_span, {opText, typeName(lt), typeName(rt)});
+    // When the left operand is a number or a text, the right one was expected to match it.
+    bool scalar_lhs = lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
+                      lt->kind == TypeKind::Text;
+    bool ordered = e.op != ast::BinaryOp::Eq && e.op != ast::BinaryOp::Ne;
+    Diagnostic &d = scalar_lhs && lt != rt && (ordered || !rt->isRef())
+                        ? error(DiagId::TypeMismatch, e.rhs->span, {typeName(lt), typeName(rt)})
+                        : error(DiagId::BinaryOperands, e.op_span,
+                                {opText, typeName(lt), typeName(rt)});
     if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
       d.withHint("convert the other operand with str(...)");
     else if ((lt->kind == TypeKind::Int && rt->kind == TypeKind::Float) ||

@@ -31,13 +31,14 @@ constexpr char kBuildUsage[] =
     "  --color           diagnostics in colour (default: when standard error is a terminal)\n";
 
 constexpr char kRunUsage[] =
-    "usage: cairn [--store DIR] run PROGRAM.cairn [options] [--] [ARGUMENTS...]\n"
+    "usage: cairn run [options] PROGRAM.cairn [ARGUMENTS...]\n"
     "\n"
     "Builds a program (into a cache keyed by its sources, the compiler and the options:\n"
     "$XDG_CACHE_HOME/cairn, else ~/.cache/cairn) and runs it with the arguments. --store DIR\n"
     "is handed to the program as $CAIRN_STORE. The program's exit status is cairn's.\n"
     "\n"
-    "options (before the arguments): -O0, -O2, -g0, --path DIR, --runtime-dir DIR, --color\n";
+    "options (before the program; everything after it is the program's):\n"
+    "  --store DIR, -O0, -O2, -g0, --path DIR, --runtime-dir DIR, --color\n";
 
 constexpr char kCheckUsage[] =
     "usage: cairn check PROGRAM.cairn [--path DIR] [--lib]\n"
@@ -60,7 +61,8 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       }
       return &args[++i];
     };
-    if (is_run && !o.main_file.empty() && (a == "--" || a.empty() || a[0] != '-')) {
+    if (is_run && !o.main_file.empty()) {
+      // Everything after the program belongs to it.
       size_t from = a == "--" ? i + 1 : i;
       rest->assign(args.begin() + static_cast<long>(from), args.end());
       return true;
