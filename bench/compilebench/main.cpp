@@ -48,21 +48,26 @@ double BestOf(int runs, const std::vector<std::string> &argv, const std::string 
   return best;
 }
 
+// The line of text that holds byte `at`, without its newline ("(end)" past the end).
+std::string LineAt(const std::string &text, size_t at) {
+  if (at >= text.size()) return "(end)";
+  size_t start = at;
+  while (start > 0 && text[start - 1] != '\n') start--;
+  size_t end = text.find('\n', at);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 // Runs a built program and compares its output with the expected one.
 bool CheckOutput(const std::string &exe, const std::string &expected, const std::string &dir) {
   RunResult r = cairn::bench::Run({exe}, dir);
   if (r.ok() && r.out == expected) return true;
-  std::fprintf(stderr, "cairn-compilebench: %s: status %d, output %s\n%s", exe.c_str(), r.status,
-               r.out == expected ? "as expected" : "differs from the expected one", r.err.c_str());
+  std::fprintf(stderr, "cairn-compilebench: %s: exit status %d\n%s", exe.c_str(), r.status,
+               r.err.c_str());
   if (r.out != expected) {
     size_t at = 0;
     while (at < r.out.size() && at < expected.size() && r.out[at] == expected[at]) at++;
-    size_t line_start = expected.rfind('\n', at == 0 ? 0 : at - 1);
-    line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    std::fprintf(stderr,
-                 "  first difference at byte %zu; expected from there: %.60s\n  got: %.60s\n", at,
-                 expected.c_str() + line_start,
-                 line_start < r.out.size() ? r.out.c_str() + line_start : "(end of output)");
+    std::fprintf(stderr, "  its output differs: expected '%s', got '%s'\n",
+                 LineAt(expected, at).c_str(), LineAt(r.out, at).c_str());
   }
   return false;
 }
