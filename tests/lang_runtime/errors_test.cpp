@@ -90,9 +90,9 @@ TEST_F(ErrorsTest, FloatToInt) {
   EXPECT_RUNTIME_ERROR(cairn_float_to_int(&kLoc, inf),
                        "t.cairn:3:7: cannot convert inf to int: out of range\n");
   EXPECT_RUNTIME_ERROR(cairn_float_to_int(&kLoc, 9223372036854775808.0),
-                       "t.cairn:3:7: cannot convert 9223372036854775808.0 to int: out of range\n");
+                       "t.cairn:3:7: cannot convert 9.223372036854776e+18 to int: out of range\n");
   EXPECT_RUNTIME_ERROR(cairn_float_to_int(&kLoc, -9223372036854777856.0),
-                       "t.cairn:3:7: cannot convert -9223372036854777856.0 to int: out of range\n");
+                       "t.cairn:3:7: cannot convert -9.223372036854778e+18 to int: out of range\n");
 }
 
 }  // namespace

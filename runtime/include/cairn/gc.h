@@ -12,7 +12,8 @@
  * is the payload's address, 8-byte aligned; new objects are zero-filled. See cairn/type.h.
  *
  * Threads: one mutator thread in this version, the one that called cairn_init(). A call from any
- * other thread is a fatal error with a message naming the function.
+ * other thread is a fatal error with a message naming the function (except the functions that
+ * add and remove exact roots, which say so).
  *
  * Collection policy (documented in docs/gc.md): a collection runs when the bytes allocated since
  * the last one reach max(min_trigger_bytes, growth_factor * bytes live after the last one); also
@@ -110,9 +111,21 @@ void cairn_add_roots(void *lo, void *hi);
 void cairn_remove_roots(void *lo, void *hi);
 
 /* Adds an exact root: *slot is a reference (or NULL) that the collector updates when the object
- * moves. For runtime-internal and C++ handles; pins nothing. */
+ * moves. For runtime-internal and C++ handles; pins nothing. Like the three functions below, it
+ * may be called before cairn_init and from any thread (it only records the slot). A slot added
+ * twice is visited once and stays a root until removed twice; removing a slot that is not a
+ * root does nothing. */
 void cairn_add_exact_root(void **slot);
 void cairn_remove_exact_root(void **slot);
+
+/* Adds slots[0..n) as exact roots (the addresses are copied; the array need not outlive the
+ * call). No slot may be NULL. What the compiler plugin's module constructors call with the
+ * reference slots of the module's globals, before main (docs/plugin.md). */
+void cairn_add_exact_roots(void **const *slots, size_t n);
+
+/* Removes slots[0..n) as cairn_remove_exact_root would, one by one. What the plugin's module
+ * destructors call, so that an unloaded module (a removed JIT module) leaves no root behind. */
+void cairn_remove_exact_roots(void **const *slots, size_t n);
 
 /* --- Collection and statistics ---------------------------------------------------------------- */
 

@@ -132,9 +132,14 @@ void cairn_add_roots(void *lo, void *hi) { Heap("cairn_add_roots").roots().AddRa
 void cairn_remove_roots(void *lo, void *hi) {
   Heap("cairn_remove_roots").roots().RemoveRange(lo, hi);
 }
-void cairn_add_exact_root(void **slot) { Heap("cairn_add_exact_root").roots().AddExact(slot); }
-void cairn_remove_exact_root(void **slot) {
-  Heap("cairn_remove_exact_root").roots().RemoveExact(slot);
+// Exact roots are a table apart from the heap: no heap is set up for them, any thread may call.
+void cairn_add_exact_root(void **slot) { cairn::gc::Roots::AddExact(slot); }
+void cairn_remove_exact_root(void **slot) { cairn::gc::Roots::RemoveExact(slot); }
+void cairn_add_exact_roots(void **const *slots, size_t n) {
+  cairn::gc::ExactRoots::Get().Add(slots, n, "cairn_add_exact_roots");
+}
+void cairn_remove_exact_roots(void **const *slots, size_t n) {
+  cairn::gc::ExactRoots::Get().Remove(slots, n);
 }
 
 void cairn_collect(void) { Heap("cairn_collect").CollectNow(); }

@@ -2,6 +2,9 @@
 #include "lang/format.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -19,18 +22,11 @@ T Load(const char *p) {
   return v;
 }
 
-void AppendHex(std::string *out, uint64_t v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
-  out->append(buf, r.ptr);
-}
-
 // "Type#N": an object that has no textual form of its own.
 void AppendObject(std::string *out, const void *obj) {
-  const char *name = cairn_type_of(obj)->name;
-  out->append(name != nullptr ? name : "?");
+  out->append(cairn_type_name_of(obj));
   out->push_back('#');
-  AppendHex(out, IdentityNumber(obj));
+  AppendInt(out, static_cast<int64_t>(IdentityNumber(obj)));
 }
 
 void AppendArray(std::string *out, const void *array, int depth);
@@ -132,13 +128,52 @@ void AppendInt(std::string *out, int64_t v) {
   out->append(buf, r.ptr);
 }
 
+// The shortest digits that read back as the same double (std::to_chars), laid out as people
+// read numbers: plain when the decimal exponent is in [-4, 16), scientific otherwise, always
+// with a '.' or an 'e' so that it reads as a float: 3.0, 0.1, 100000.0, 0.0001, 1e-05,
+// 1e+16, 1.5e+300. NaN is "nan" whatever its sign bit; infinities are "inf" and "-inf".
 void AppendFloat(std::string *out, double v) {
+  if (std::isnan(v)) {
+    out->append("nan");
+    return;
+  }
+  if (std::isinf(v)) {
+    out->append(v < 0 ? "-inf" : "inf");
+    return;
+  }
   char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  const std::string_view s(buf, static_cast<size_t>(r.ptr - buf));
-  out->append(s);
-  if (s.find_first_of(".e") == s.npos && s.find("inf") == s.npos && s.find("nan") == s.npos)
-    out->append(".0");
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string_view s(buf, static_cast<size_t>(r.ptr - buf));
+  // s = [-]d[.ddd]e[+-]XX
+  size_t e = s.find('e');
+  std::string_view mant = s.substr(0, e);
+  int exp = std::atoi(std::string(s.substr(e + 1)).c_str());
+  bool neg = !mant.empty() && mant[0] == '-';
+  if (neg) mant.remove_prefix(1);
+  std::string digits;
+  for (char c : mant)
+    if (c != '.') digits.push_back(c);
+  if (neg) out->push_back('-');
+  if (exp >= -4 && exp < 16) {
+    if (exp < 0) {
+      out->append("0.");
+      out->append(static_cast<size_t>(-exp - 1), '0');
+      out->append(digits);
+    } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
+      out->append(digits);
+      out->append(static_cast<size_t>(exp) + 1 - digits.size(), '0');
+      out->append(".0");
+    } else {
+      out->append(digits, 0, static_cast<size_t>(exp) + 1);
+      out->push_back('.');
+      out->append(digits, static_cast<size_t>(exp) + 1);
+    }
+    return;
+  }
+  out->append(mant);
+  char ebuf[16];
+  std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  out->append(ebuf);
 }
 
 void AppendBool(std::string *out, bool v) { out->append(v ? "true" : "false"); }
