@@ -35,16 +35,19 @@ struct Program {
 };
 
 const Program kPrograms[] = {
-    {"binary_trees", "trees of depth 4..17 made and checked (C: malloc/free)", {"17"}, {"8"}},
-    {"nbody", "10M steps of 5 bodies (float fields, an array of objects)", {"10000000"}, {"10000"}},
+    {"binary_trees", "trees of depth 4..MAX made and checked; C: malloc/free", {"17"}, {"8"}},
+    {"nbody",
+     "STEPS steps of 5 bodies: float fields of objects in an array",
+     {"10000000"},
+     {"10000"}},
     {"text_builder",
-     "5 documents of 1M lines, 4 pieces a line joined",
-     {"1000000", "5"},
+     "ROUNDS documents of LINES lines, 4 small texts a line",
+     {"1000000", "8"},
      {"10000", "2"}},
-    {"sort", "quicksort of 10 arrays of 1M ints", {"1000000", "10"}, {"10000", "2"}},
+    {"sort", "quicksort of ROUNDS arrays of COUNT ints", {"1000000", "10"}, {"10000", "2"}},
     {"walk",
-     "60 walks of a list of 1M objects of 3 kinds (a virtual call each)",
-     {"1000000", "60"},
+     "ROUNDS walks of a list of ITEMS objects, a virtual call each",
+     {"1000000", "80"},
      {"10000", "3"}},
 };
 
@@ -182,8 +185,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  std::printf("%-13s %-68s %8s %10s %7s  %s\n", "program", "what", "C (s)", "Cairn (s)", "ratio",
-              "checksum (both)");
+  std::printf("%-13s %-62s %-11s %8s %10s %7s  %s\n", "program", "what", "arguments", "C (s)",
+              "Cairn (s)", "ratio", "checksum (both)");
   double log_sum = 0;
   std::string extra;
   for (size_t i = 0; i < results.size(); i++) {
@@ -191,8 +194,11 @@ int main(int argc, char **argv) {
     const Measured &m = results[i];
     double ratio = m.cairn_seconds / m.c_seconds;
     log_sum += std::log(ratio);
-    std::printf("%-13s %-68s %8.3f %10.3f %7.2f  %s\n", p.name, p.what, m.c_seconds,
-                m.cairn_seconds, ratio, LastLine(m.checksum).c_str());
+    std::string args;
+    for (const std::string &a : o.quick ? p.quick_args : p.args)
+      args += (args.empty() ? "" : " ") + a;
+    std::printf("%-13s %-62s %-11s %8.3f %10.3f %7.2f  %s\n", p.name, p.what, args.c_str(),
+                m.c_seconds, m.cairn_seconds, ratio, LastLine(m.checksum).c_str());
     char pair[64];
     std::snprintf(pair, sizeof pair, " %s=%.3f", p.name, ratio);
     extra += pair;
