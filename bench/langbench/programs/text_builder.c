@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
       append_text(&b, ";\n");
     }
     total_len += (long)b.len;
-    for (size_t i = 0; i < b.len; i += 16) hash = (hash * 31 + (unsigned char)b.bytes[i]) % 1000000007;
+    for (size_t i = 0; i < b.len; i += 16)
+      hash = (hash * 31 + (unsigned char)b.bytes[i]) % 1000000007;
     free(b.bytes);
   }
   printf("length %ld hash %ld\n", total_len, hash);
