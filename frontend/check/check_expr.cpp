@@ -183,10 +183,7 @@ sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expec
         return r;
       }
       if (elem->isHandle()) {
-        error(DiagId::CannotStoreHandle, n->elem->span,
-              {"a value of type " + typeName(elem), "an array",
-               elem->kind == TypeKind::Fn ? "a code address means nothing in a database"
-                                          : "a handle means nothing in a database"});
+        cannotStore(n->elem->span, elem, "an array");
         r->type = types_.error();
         return r;
       }
@@ -601,10 +598,7 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
     return r;
   }
   if (elem->isHandle()) {
-    error(DiagId::CannotStoreHandle, e.span,
-          {"a value of type " + typeName(elem), "an array",
-           elem->kind == TypeKind::Fn ? "a code address means nothing in a database"
-                                      : "a handle means nothing in a database"});
+    cannotStore(e.span, elem, "an array");
     r->type = types_.error();
     return r;
   }

@@ -15,9 +15,8 @@ LocalVar *Checker::declareLocal(FnCtx &cx, const std::string &name, const Type *
     v->id = static_cast<unsigned>(cx.fn->locals.size());
     cx.fn->locals.push_back(std::move(v));
   } else {
-    // Global initializers have no locals; keep the variable alive with the program.
-    static std::vector<std::unique_ptr<LocalVar>> orphans;
-    orphans.push_back(std::move(v));
+    // Only function bodies declare locals (a global initializer is an expression).
+    orphan_locals_.push_back(std::move(v));
   }
   auto &scope = cx.scopes.back();
   if (scope.count(name)) {

@@ -38,6 +38,13 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
   return diags_.report(id, span, std::move(args));
 }
 
+void Checker::cannotStore(Span span, const Type *t, const char *where) {
+  error(DiagId::CannotStoreHandle, span,
+        {"a value of type " + typeName(t), where,
+         t->kind == TypeKind::Fn ? "a code address means nothing in a database"
+                                 : "a handle means nothing in a database"});
+}
+
 // --- Module symbols ---------------------------------------------------------------------------
 
 void Checker::collectDeclarations() {
@@ -66,7 +73,6 @@ void Checker::collectDeclarations() {
           } else {
             class_decl_by_name_[name] = c;
           }
-          m->classes[name] = c;
           break;
         }
         case ast::DeclKind::Fn: {
@@ -75,7 +81,6 @@ void Checker::collectDeclarations() {
           s.fn = f;
           name = f->name.name;
           name_span = f->name.span;
-          m->functions[name] = f;
           break;
         }
         case ast::DeclKind::Global: {
@@ -168,10 +173,7 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
       const Type *elem = resolveType(t->as<ast::ArrayType>()->elem.get(), m, b);
       if (elem->isError()) return elem;
       if (elem->isHandle() || elem->kind == TypeKind::Void) {
-        error(DiagId::CannotStoreHandle, t->span,
-              {"a value of type " + typeName(elem), "an array",
-               elem->kind == TypeKind::Fn ? "a code address means nothing in a database"
-                                          : "a handle means nothing in a database"});
+        cannotStore(t->span, elem, "an array");
         return types_.error();
       }
       return arrayType(elem);
@@ -311,10 +313,7 @@ void Checker::resolveClass(ClassInfo *cls) {
   for (const ast::FieldDecl &f : d->fields) {
     const Type *ft = resolveType(f.type.get(), cls->module, b);
     if (ft->isHandle()) {
-      error(DiagId::CannotStoreHandle, f.type->span,
-            {"a value of type " + typeName(ft), "a field",
-             ft->kind == TypeKind::Fn ? "a code address means nothing in a database"
-                                      : "a handle means nothing in a database"});
+      cannotStore(f.type->span, ft, "a field");
       ft = types_.error();
     }
     if (!own_names.insert(f.name.name).second) {

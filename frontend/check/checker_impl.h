@@ -50,6 +50,8 @@ class Checker {
 
   // --- reporting (checker.cpp) ---
   Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // A function, Database or Transaction where a field or array element would hold it.
+  void cannotStore(Span span, const Type *t, const char *where);
 
   // --- declarations (checker.cpp) ---
   void collectDeclarations();
@@ -125,6 +127,7 @@ class Checker {
       fn_instances_;
   std::vector<std::unique_ptr<FuncInfo>> literal_funcs_;
   std::vector<std::unique_ptr<GlobalInfo>> globals_;
+  std::vector<std::unique_ptr<LocalVar>> orphan_locals_;  // declared outside any function
   std::map<std::string, const ast::ClassDecl *> class_decl_by_name_;
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;

@@ -43,7 +43,10 @@ class Loader {
       std::string looked;
       std::string path = find(*imp, &looked);
       if (path.empty()) {
-        diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked});
+        diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked})
+            .withHint(isStdImport(*imp)
+                          ? "the standard library has no such module"
+                          : "put it under the program's folder, or name its root with --path DIR");
         continue;
       }
       ModuleInfo *target = nullptr;
@@ -101,6 +104,10 @@ class Loader {
       if (fs::is_regular_file(p, ec)) return p.string();
     }
     return "";
+  }
+
+  static bool isStdImport(const ast::ImportDecl &imp) {
+    return imp.path.size() >= 2 && imp.path[0].name == "std";
   }
 
   static std::string canonical(const std::string &path) {

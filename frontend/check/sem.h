@@ -278,8 +278,7 @@ struct Function {
 
 struct GlobalInit {
   GlobalInfo *global = nullptr;
-  ExprPtr init;  // nullptr: zero
-  // Locals the initializer needs (none today), kept for symmetry with functions.
+  ExprPtr init;  // nullptr: zero (an initializer is an expression: it declares no locals)
 };
 
 struct Program {

@@ -191,9 +191,8 @@ struct ModuleInfo {
   std::unique_ptr<ast::Module> syntax;
   std::vector<ModuleInfo *> imports;
   std::vector<Span> import_spans;
-  // What the module declares at top level (generic declarations stay as syntax until used).
-  std::map<std::string, const ast::ClassDecl *> classes;
-  std::map<std::string, const ast::FnDecl *> functions;
+  // Its module-level let/var (classes and functions are found through the checker's symbol
+  // tables; generic declarations stay as syntax until used).
   std::map<std::string, GlobalInfo *> globals;
 };
 

@@ -46,24 +46,7 @@ bool canEndStatement(TokenKind kind) {
 
 // Rule 4 of lexer.h: keywords that never stand inside parentheses or brackets.
 bool onlyStartsStatement(TokenKind kind) {
-  switch (kind) {
-    case TokenKind::KwLet:
-    case TokenKind::KwVar:
-    case TokenKind::KwIf:
-    case TokenKind::KwWhile:
-    case TokenKind::KwFor:
-    case TokenKind::KwReturn:
-    case TokenKind::KwBreak:
-    case TokenKind::KwContinue:
-    case TokenKind::KwAtomic:
-    case TokenKind::KwClass:
-    case TokenKind::KwImport:
-    case TokenKind::KwExtern:
-    case TokenKind::KwOverride:
-      return true;
-    default:
-      return false;
-  }
+  return startsStatementOnly(kind) || startsDeclOnly(kind);
 }
 
 // The length of the valid UTF-8 sequence at s[i] (1 to 4) and its code point; 0 if the bytes

@@ -141,3 +141,29 @@ std::string describeToken(const Token &token) {
 }
 
 }  // namespace cairn::front
+
+namespace cairn::front {
+
+bool startsStatementOnly(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::KwLet:
+    case TokenKind::KwVar:
+    case TokenKind::KwIf:
+    case TokenKind::KwWhile:
+    case TokenKind::KwFor:
+    case TokenKind::KwReturn:
+    case TokenKind::KwBreak:
+    case TokenKind::KwContinue:
+    case TokenKind::KwAtomic:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool startsDeclOnly(TokenKind kind) {
+  return kind == TokenKind::KwClass || kind == TokenKind::KwImport ||
+         kind == TokenKind::KwExtern || kind == TokenKind::KwOverride;
+}
+
+}  // namespace cairn::front

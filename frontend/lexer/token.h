@@ -106,6 +106,11 @@ std::string describeToken(const Token &token);
 // The keyword spelled `word`, or TokenKind::Ident.
 TokenKind keywordKind(std::string_view word);
 bool isKeyword(TokenKind kind);
+// Keywords that only begin a statement (let var if while for return break continue atomic).
+bool startsStatementOnly(TokenKind kind);
+// Keywords that only begin a declaration (class import extern override; `fn` may also begin a
+// function literal, so it is not one).
+bool startsDeclOnly(TokenKind kind);
 
 }  // namespace cairn::front
 

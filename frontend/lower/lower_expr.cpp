@@ -40,6 +40,12 @@ llvm::Value *Lowering::fieldAddress(llvm::Value *object, const Type *static_type
     b_.CreateCall(rt("cairn_rt_nil_field"),
                   {loc(span), cstring(f->name), cstring(cls->name)});
   });
+  return fieldPointer(object, cls, f);
+}
+
+// The address of field f in an object of class cls (no nil check): through element 0 of each
+// class struct down to the class that declares f (K3 in check/types.h).
+llvm::Value *Lowering::fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f) {
   std::vector<llvm::Value *> idx{b_.getInt32(0)};
   for (ClassInfo *c = cls; c && c != f->owner; c = c->super) idx.push_back(b_.getInt32(0));
   idx.push_back(b_.getInt32(f->index));
@@ -540,11 +546,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       setLoc(n->span);
       llvm::Value *obj = fromRaw(b_.CreateCall(rt("cairn_malloc_typed"), {marker(n->type)}));
       for (size_t i = 0; i < n->inits.size(); ++i) {
-        const FieldInfo *f = n->inits[i].field;
-        std::vector<llvm::Value *> idx{b_.getInt32(0)};
-        for (ClassInfo *c = n->cls; c && c != f->owner; c = c->super) idx.push_back(b_.getInt32(0));
-        idx.push_back(b_.getInt32(f->index));
-        b_.CreateStore(values[i], b_.CreateInBoundsGEP(classStruct(n->cls), obj, idx));
+        b_.CreateStore(values[i], fieldPointer(obj, n->cls, n->inits[i].field));
       }
       return obj;
     }

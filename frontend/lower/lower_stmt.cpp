@@ -222,8 +222,8 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
     case sem::StmtKind::Continue: {
       if (loops_.empty()) return;  // reported by the checker
       const Loop &l = loops_.back();
+      // Leaving atomic blocks commits them on this path; they stay open on the others.
       commitAtomics(l.atomic_depth, s.span);
-      atomics_.resize(atomics_.size());  // (the atomics stay open on other paths)
       b_.CreateBr(s.kind == sem::StmtKind::Break ? l.break_to : l.continue_to);
       return;
     }

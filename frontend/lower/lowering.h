@@ -68,6 +68,7 @@ class Lowering {
                           std::vector<llvm::Value *> args, Span span);
   llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
                             Span span);
+  llvm::Value *fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f);
   llvm::Value *elementAddress(llvm::Value *array, const Type *array_type, llvm::Value *index,
                               Span span);
   llvm::Value *lowerIs(llvm::Value *v, const Type *target);
@@ -117,7 +118,6 @@ class Lowering {
   };
   std::vector<Loop> loops_;
   std::vector<Span> atomics_;  // open atomic blocks of this function
-  llvm::IRBuilder<> *entry_builder_ = nullptr;
 
   // Debug info.
   std::unique_ptr<llvm::DIBuilder> di_;

@@ -148,7 +148,9 @@ std::string Diagnostics::render(const Diagnostic &d, bool color) const {
   };
   const bool is_error = d.severity == Severity::Error;
   std::string out;
-  const std::string where = sources_.describe(d.span);
+  // A diagnostic with no position (a file that cannot be read) is the compiler's own.
+  const bool placed = d.span.valid() && d.span.file < sources_.size();
+  const std::string where = placed ? sources_.describe(d.span) : std::string("cairn");
   out += paint(kBold, where + ":") + " ";
   out += paint(is_error ? kRed : kMagenta, is_error ? "error:" : "warning:") + " ";
   out += paint(kBold, d.message) + "\n";

@@ -24,29 +24,6 @@ TokenKind openerOf(TokenKind close) {
 
 namespace {
 
-bool startsStatementOnly(TokenKind k) {
-  switch (k) {
-    case TokenKind::KwLet:
-    case TokenKind::KwVar:
-    case TokenKind::KwIf:
-    case TokenKind::KwWhile:
-    case TokenKind::KwFor:
-    case TokenKind::KwReturn:
-    case TokenKind::KwBreak:
-    case TokenKind::KwContinue:
-    case TokenKind::KwAtomic:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Keywords that only begin a declaration (`fn` may also begin a function literal).
-bool startsDeclOnly(TokenKind k) {
-  return k == TokenKind::KwClass || k == TokenKind::KwImport || k == TokenKind::KwExtern ||
-         k == TokenKind::KwOverride;
-}
-
 // Tokens that may begin an expression.
 bool startsExpr(TokenKind k) {
   switch (k) {

@@ -93,7 +93,7 @@ TEST(Diagnostics, RenderWithoutPosition) {
   diags.report(DiagId::CannotReadFile, Span{}, {"x.cairn", "No such file or directory"})
       .withNote(Span{}, "looked in the current directory");
   EXPECT_EQ(diags.render(diags.all()[0], false),
-            "<unknown>: error: cannot read 'x.cairn': No such file or directory\n"
+            "cairn: error: cannot read 'x.cairn': No such file or directory\n"
             "note: looked in the current directory\n");
 }
 
