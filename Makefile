@@ -9,15 +9,18 @@ STRESS_BUILD ?= build-stress
 ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build run test test-main test-stress test-asan bench format clean
+.PHONY: all setup configure build build-stress run test test-main test-stress test-asan bench format clean
 
 all: build
 
 setup:
 	@./scripts/setup
 
+# The main build also knows where the GC stress build's runtime libraries are, for the
+# lang_stress.* tests (the language suite linked with the stress runtime).
 configure: setup
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCAIRN_STRESS_RUNTIME_DIR=$(CURDIR)/$(STRESS_BUILD)/lib $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -25,17 +28,20 @@ build: configure
 run: build
 	@./$(BUILD)/bin/cairn-gc-demo
 
-test: test-main test-stress test-asan
+test: build build-stress test-main test-stress test-asan
 
-test-main: build
+test-main: build build-stress
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # The runtime's tests again, built in Debug (asserts, heap verified after every collection) with
 # a collection before every allocation; with them the C programs compiled through the plugin.
-test-stress: setup
+# Its runtime libraries also serve the lang_stress tests.
+build-stress: setup
 	@cmake -S . -B $(STRESS_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCAIRN_GC_STRESS=ON \
 	  -DCAIRN_RUNTIME_ONLY=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(STRESS_BUILD) -j $(JOBS)
+
+test-stress: build-stress
 	@ctest --test-dir $(STRESS_BUILD) --output-on-failure -j $(JOBS)
 
 # The runtime's tests (a runtime-only build) under AddressSanitizer and UndefinedBehaviorSanitizer;

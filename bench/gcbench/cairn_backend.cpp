@@ -3,24 +3,18 @@
 
 #include "backends.h"
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
 
 namespace gcbench {
 namespace {
 
-constexpr uint32_t kNodeRefs[] = {offsetof(Node, left), offsetof(Node, right)};
-
-constexpr cairn_type MakeNodeType() {
-  cairn_type t{};
-  t.abi = CAIRN_TYPE_ABI;
-  t.name = "gcbench.Node";
-  t.size = sizeof(Node);
-  t.align = alignof(Node);
-  t.nrefs = 2;
-  t.refs = kNodeRefs;
-  t.fingerprint = cairn_type_fingerprint_compute(&t);
-  return t;
-}
-constexpr cairn_type kNodeType = MakeNodeType();
+constexpr cairn_field kNodeFields[] = {
+    cairn::Field("left", offsetof(Node, left), CAIRN_KIND_REF),
+    cairn::Field("right", offsetof(Node, right), CAIRN_KIND_REF),
+    cairn::Field("i", offsetof(Node, i), CAIRN_KIND_I32),
+    cairn::Field("j", offsetof(Node, j), CAIRN_KIND_I32),
+};
+constexpr cairn_type kNodeType = cairn::PlainType<kNodeFields>("gcbench.Node", sizeof(Node));
 
 struct CairnHeap {
   static void Init() {

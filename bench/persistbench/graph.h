@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
 
 namespace persistbench {
 
@@ -20,28 +21,14 @@ struct Node {
   int64_t id;
 };
 
-inline constexpr uint32_t kNodeRefs[] = {offsetof(Node, a), offsetof(Node, b), offsetof(Node, c)};
 inline constexpr cairn_field kNodeFields[] = {
-    {"a", offsetof(Node, a), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"b", offsetof(Node, b), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"c", offsetof(Node, c), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"id", offsetof(Node, id), CAIRN_KIND_I64, 0, 1, 8, nullptr},
+    cairn::Field("a", offsetof(Node, a), CAIRN_KIND_REF),
+    cairn::Field("b", offsetof(Node, b), CAIRN_KIND_REF),
+    cairn::Field("c", offsetof(Node, c), CAIRN_KIND_REF),
+    cairn::Field("id", offsetof(Node, id), CAIRN_KIND_I64),
 };
-
-constexpr cairn_type MakeNodeType() {
-  cairn_type t{};
-  t.abi = CAIRN_TYPE_ABI;
-  t.name = "persistbench.Node";
-  t.size = sizeof(Node);
-  t.align = 8;
-  t.nrefs = 3;
-  t.refs = kNodeRefs;
-  t.nfields = 4;
-  t.fields = kNodeFields;
-  t.fingerprint = cairn_type_fingerprint_compute(&t);
-  return t;
-}
-inline constexpr cairn_type kNodeType = MakeNodeType();
+inline constexpr cairn_type kNodeType =
+    cairn::PlainType<kNodeFields>("persistbench.Node", sizeof(Node));
 
 // Builds the graph of n nodes on the heap and returns node 0.
 Node *BuildGraph(int64_t n);

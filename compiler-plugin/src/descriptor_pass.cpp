@@ -1,4 +1,4 @@
-// Cairn compiler plugin: the pass, from markers to registered descriptors.
+// Cairn compiler plugin: the pass, from markers to registered descriptors, and global roots.
 #include "cairn_plugin/descriptor_pass.h"
 
 #include <llvm/IR/Module.h>
@@ -10,8 +10,10 @@
 #include "diagnostics.h"
 #include "emit.h"
 #include "field_names.h"
+#include "global_roots.h"
 #include "layout.h"
 #include "markers.h"
+#include "methods.h"
 #include "union_access.h"
 
 namespace cairn::plugin {
@@ -23,14 +25,10 @@ bool sameLayout(const TypeLayout &a, const TypeLayout &b) {
   return a.size == b.size && a.elemKind == b.elemKind && a.refs == b.refs;
 }
 
-}  // namespace
-
-llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
-  Diagnostics diagnostics(module.getContext());
-  checkUnionAccesses(module, diagnostics);
-
-  const std::vector<Marker> markers = findMarkers(module);
-  if (markers.empty()) return llvm::PreservedAnalyses::all();
+// Describes the module's marked types, points their uses at the descriptors and registers
+// them; true if the module changed.
+bool describeTypes(llvm::Module &module, const std::vector<Marker> &markers,
+                   const MethodTables &methods, Diagnostics &diagnostics) {
   const FieldNames names(module, diagnostics);
   LayoutBuilder builder(module, names, markers, diagnostics);
 
@@ -50,9 +48,9 @@ llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAn
     }
     described.emplace_back(&marker, layout);
   }
-  if (described.empty()) return llvm::PreservedAnalyses::all();
+  if (described.empty()) return false;
 
-  DescriptorEmitter emitter(module);
+  DescriptorEmitter emitter(module, methods);
   std::vector<llvm::GlobalVariable *> registered;
   for (const auto &[marker, layout] : described) {
     llvm::GlobalVariable *descriptor = emitter.descriptor(*layout);
@@ -60,7 +58,26 @@ llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAn
     registered.push_back(descriptor);
   }
   emitter.emitRegistration(registered);
-  return llvm::PreservedAnalyses::none();
+  dropTypeRefDeclaration(module);
+  return true;
+}
+
+}  // namespace
+
+llvm::PreservedAnalyses DescriptorPass::run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+  Diagnostics diagnostics(module.getContext());
+  checkUnionAccesses(module, diagnostics);
+
+  const std::vector<Marker> markers = findMarkers(module);
+  checkTypeRefCalls(module, markers, diagnostics);
+  const MethodTables methods(module, markers, diagnostics);
+  // Roots are found before markers are replaced (a marker is no root) and emitted after.
+  const std::vector<GlobalRoot> roots = findGlobalRoots(module, markers, diagnostics);
+  bool changed = !markers.empty() && describeTypes(module, markers, methods, diagnostics);
+  changed |= dropMethodsMetadata(module);
+  emitGlobalRoots(module, roots);
+  changed |= !roots.empty();
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
 void registerDescriptorPass(llvm::PassBuilder &builder) {

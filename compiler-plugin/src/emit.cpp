@@ -10,6 +10,8 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include "layout.h"
+#include "markers.h"
+#include "methods.h"
 
 namespace cairn::plugin {
 namespace {
@@ -25,7 +27,8 @@ llvm::StructType *namedStruct(llvm::LLVMContext &context, llvm::StringRef name,
 
 }  // namespace
 
-DescriptorEmitter::DescriptorEmitter(llvm::Module &module) : module_(module) {
+DescriptorEmitter::DescriptorEmitter(llvm::Module &module, const MethodTables &methods)
+    : module_(module), methods_(methods) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i16 = llvm::Type::getInt16Ty(context);
   llvm::Type *i32 = llvm::Type::getInt32Ty(context);
@@ -84,6 +87,25 @@ llvm::Constant *DescriptorEmitter::fieldsArray(const TypeLayout &layout, const s
   return global;
 }
 
+llvm::Constant *DescriptorEmitter::methodsArray(const TypeLayout &layout, const std::string &base,
+                                                uint32_t *count) {
+  auto *ptr = llvm::PointerType::getUnqual(module_.getContext());
+  *count = 0;
+  const std::vector<llvm::Function *> *functions = nullptr;
+  if (layout.marker != nullptr && layout.marker->kind == MarkerKind::Type &&
+      layout.structType != nullptr)
+    functions = methods_.find(layout.structType);
+  if (functions == nullptr || functions->empty()) return llvm::ConstantPointerNull::get(ptr);
+  std::vector<llvm::Constant *> slots(functions->begin(), functions->end());
+  auto *arrayType = llvm::ArrayType::get(ptr, slots.size());
+  auto *global =
+      new llvm::GlobalVariable(module_, arrayType, true, llvm::GlobalValue::PrivateLinkage,
+                               llvm::ConstantArray::get(arrayType, slots), base + ".methods");
+  global->setAlignment(llvm::Align(8));
+  *count = static_cast<uint32_t>(slots.size());
+  return global;
+}
+
 llvm::GlobalVariable *DescriptorEmitter::descriptor(const TypeLayout &layout) {
   if (auto it = descriptors_.find(&layout); it != descriptors_.end()) return it->second;
   const std::string base =
@@ -100,12 +122,13 @@ llvm::GlobalVariable *DescriptorEmitter::descriptor(const TypeLayout &layout) {
   llvm::Constant *super = layout.super != nullptr
                               ? static_cast<llvm::Constant *>(descriptor(*layout.super))
                               : llvm::ConstantPointerNull::get(ptr);
+  uint32_t nmethods = 0;
+  llvm::Constant *methods = methodsArray(layout, base, &nmethods);
   global->setInitializer(llvm::ConstantStruct::get(
-      typeType_,
-      {i32(CAIRN_TYPE_ABI), i32(layout.flags), i64(layout.fingerprint), string(layout.name),
-       i64(layout.size), i32(layout.align), i32(layout.elemKind), i32(layout.refs.size()),
-       i32(layout.fields.size()), refsArray(layout, base), fieldsArray(layout, base), super,
-       llvm::ConstantPointerNull::get(ptr), i32(0), i32(0)}));
+      typeType_, {i32(CAIRN_TYPE_ABI), i32(layout.flags), i64(layout.fingerprint),
+                  string(layout.name), i64(layout.size), i32(layout.align), i32(layout.elemKind),
+                  i32(layout.refs.size()), i32(layout.fields.size()), refsArray(layout, base),
+                  fieldsArray(layout, base), super, methods, i32(nmethods), i32(0)}));
   return global;
 }
 

@@ -4,11 +4,13 @@
 // is struct cairn_type of cairn/type.h (and `cairn.field` is struct cairn_field); names, fields
 // and reference offsets are private constants beside it. Marked types are named
 // @"cairn.type.<Name>", nested struct layouts @"cairn.layout.<Name>" (flag CAIRN_TYPE_LAYOUT).
+// A plain type with methods (methods.h) gets a private [n x ptr] @"cairn.type.<Name>.methods".
 // The module constructor @"cairn.register_types" (priority 101, before ordinary constructors
 // that might allocate) passes the marked types to cairn_register_module_types.
 #ifndef CAIRN_PLUGIN_EMIT_H
 #define CAIRN_PLUGIN_EMIT_H
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ class StructType;
 
 namespace cairn::plugin {
 
+class MethodTables;
 struct TypeLayout;
 
 // Priority of the registration constructor (0-100 are reserved for the implementation).
@@ -29,7 +32,7 @@ inline constexpr int kRegistrationPriority = 101;
 
 class DescriptorEmitter {
  public:
-  explicit DescriptorEmitter(llvm::Module &module);
+  DescriptorEmitter(llvm::Module &module, const MethodTables &methods);
 
   // The descriptor global of `layout` (and, recursively, of the layouts it refers to).
   llvm::GlobalVariable *descriptor(const TypeLayout &layout);
@@ -41,8 +44,10 @@ class DescriptorEmitter {
   llvm::Constant *string(const std::string &text);
   llvm::Constant *refsArray(const TypeLayout &layout, const std::string &base);
   llvm::Constant *fieldsArray(const TypeLayout &layout, const std::string &base);
+  llvm::Constant *methodsArray(const TypeLayout &layout, const std::string &base, uint32_t *count);
 
   llvm::Module &module_;
+  const MethodTables &methods_;
   llvm::StructType *typeType_;
   llvm::StructType *fieldType_;
   std::map<const TypeLayout *, llvm::GlobalVariable *> descriptors_;

@@ -97,9 +97,12 @@ FieldNames::FieldNames(const llvm::Module &module, Diagnostics &diagnostics) {
       diagnostics.error(llvm::Twine("!") + kFieldsMetadata + " entry for %" + typeName + " names " +
                         llvm::Twine(names.size()) + " fields but the type has " +
                         llvm::Twine(type->getNumElements()) + "; give one name per element");
-    } else if (!fromMetadata_.emplace(type, std::move(names)).second) {
+    } else if (auto [it, fresh] = fromMetadata_.emplace(type, std::move(names));
+               !fresh && entryOf_.at(type) != node) {
       diagnostics.error(llvm::Twine("two !") + kFieldsMetadata + " entries name %" + typeName +
                         "; give one");
+    } else {
+      entryOf_.emplace(type, node);  // the same node again: two linked modules both listed it
     }
   }
 }

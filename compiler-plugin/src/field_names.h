@@ -5,7 +5,8 @@
 //          !cairn.fields = !{!0}
 //          !0 = !{%Node poison, !"value", !"next"}
 //      one node per struct type: a constant of the type (poison is the idiom) followed by one
-//      string per element, in order;
+//      string per element, in order (the same node listed twice, as after linking two modules
+//      that both list it, counts once);
 //   2. debug info (clang -g): the DW_TAG_member (or DW_TAG_inheritance) of the struct's
 //      DICompositeType at the element's byte offset; bit-fields and union members are not
 //      matched (a union's IR type holds only its storage);
@@ -22,6 +23,7 @@ namespace llvm {
 class DataLayout;
 class DIType;
 class GlobalVariable;
+class MDNode;
 class Module;
 class StructType;
 }  // namespace llvm
@@ -48,6 +50,7 @@ class FieldNames {
 
  private:
   std::map<const llvm::StructType *, std::vector<std::string>> fromMetadata_;
+  std::map<const llvm::StructType *, const llvm::MDNode *> entryOf_;  // the node that named it
 };
 
 // The debug type of a global (clang -g), qualifiers and typedefs stripped, or null.

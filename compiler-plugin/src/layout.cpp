@@ -147,6 +147,7 @@ TypeLayout *LayoutBuilder::buildStruct(llvm::StructType *type, std::string name,
   TypeLayout &layout = storage_.emplace_back();
   layout.name = std::move(name);
   layout.marker = marker;
+  layout.structType = type;
   layout.flags = marker != nullptr ? 0u : static_cast<uint32_t>(CAIRN_TYPE_LAYOUT);
   const llvm::StructLayout *structLayout = dataLayout_.getStructLayout(type);
   layout.size = structLayout->getSizeInBytes().getFixedValue();

@@ -56,7 +56,8 @@ struct TypeLayout {
   std::vector<FieldLayout> fields;
   const TypeLayout *super = nullptr;
   uint64_t fingerprint = 0;
-  const Marker *marker = nullptr;  // null for a nested layout (CAIRN_TYPE_LAYOUT)
+  const Marker *marker = nullptr;                // null for a nested layout (CAIRN_TYPE_LAYOUT)
+  const llvm::StructType *structType = nullptr;  // the IR struct (plain and nested layouts)
 };
 
 class LayoutBuilder {

@@ -5,11 +5,14 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <cctype>
+#include <set>
 
 #include "diagnostics.h"
 
@@ -58,6 +61,32 @@ llvm::StringRef macroFor(MarkerKind kind) {
       return "CAIRN_NEW_TEXT(Name, n)";
   }
   return "";
+}
+
+llvm::StringRef typeMacroFor(MarkerKind kind) {
+  switch (kind) {
+    case MarkerKind::Type:
+      return "CAIRN_TYPE(T)";
+    case MarkerKind::Array:
+      return "CAIRN_ARRAY_TYPE(Name)";
+    case MarkerKind::Text:
+      return "CAIRN_TEXT_TYPE(Name)";
+  }
+  return "";
+}
+
+// `call ptr @cairn_type_ref(ptr marker)` (or an invoke): one argument, a result in address
+// space 0 that the descriptor's address can replace.
+bool isTypeRefForm(const llvm::CallBase &call) {
+  return (llvm::isa<llvm::CallInst>(call) || llvm::isa<llvm::InvokeInst>(call)) &&
+         call.arg_size() == 1 && call.getType()->isPointerTy() &&
+         call.getType()->getPointerAddressSpace() == 0;
+}
+
+bool isTypeRefCall(const llvm::CallBase &call, const llvm::Use &use) {
+  const llvm::Function *callee = call.getCalledFunction();
+  return callee != nullptr && callee->getName() == kTypeRefFunction && call.isArgOperand(&use) &&
+         call.getArgOperandNo(&use) == 0;
 }
 
 // A use inside the initializer of llvm.used or llvm.compiler.used.
@@ -110,6 +139,16 @@ bool checkMarkerUses(const Marker &marker, Diagnostics &diagnostics) {
     const llvm::User *user = use.getUser();
     if (isUsedListUse(user)) continue;
     if (const auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+      if (isTypeRefCall(*call, use)) {
+        if (isTypeRefForm(*call)) continue;
+        diagnostics.error("heap type '" + marker.name + "' is named by `" + printed(*call) +
+                              "`; declare cairn_type_ref as `ptr @cairn_type_ref(ptr)` and " +
+                              "call it with the marker as its only argument (" +
+                              typeMacroFor(marker.kind) + " in cairn/heap_c.h)",
+                          call);
+        ok = false;
+        continue;
+      }
       const llvm::Function *callee = call->getCalledFunction();
       const bool isArgument = call->isArgOperand(&use);
       if (callee != nullptr && isArgument && call->getArgOperandNo(&use) == 0 &&
@@ -134,22 +173,71 @@ bool checkMarkerUses(const Marker &marker, Diagnostics &diagnostics) {
       where = " in the constant `" + printed(*user) + "`";
     else
       where = " by `" + printed(*instruction) + "`";
-    diagnostics.error("unknown allocation form for heap type '" + marker.name + "': its marker @" +
+    diagnostics.error("unknown use of the marker of heap type '" + marker.name + "': @" +
                           global.getName() + " is used" + where + "; a marker may only be the " +
                           "first argument of a direct call to " + expected + " (" +
-                          macroFor(marker.kind) + " in cairn/heap_c.h)",
+                          macroFor(marker.kind) + ") or to " + kTypeRefFunction + " (" +
+                          typeMacroFor(marker.kind) + ", for the descriptor's address), see " +
+                          "cairn/heap_c.h",
                       instruction);
     ok = false;
   }
   return ok;
 }
 
+void checkTypeRefCalls(llvm::Module &module, const std::vector<Marker> &markers,
+                       Diagnostics &diagnostics) {
+  const llvm::Function *typeRef = module.getFunction(kTypeRefFunction);
+  if (typeRef == nullptr) return;
+  std::set<const llvm::Value *> globals;
+  for (const Marker &marker : markers) globals.insert(marker.global);
+  for (const llvm::Use &use : typeRef->uses()) {
+    const auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser());
+    if (call != nullptr && call->isCallee(&use)) {
+      if (call->arg_size() >= 1 && globals.count(call->getArgOperand(0)) != 0) continue;
+      diagnostics.error(llvm::Twine("`") + printed(*call) +
+                            "` does not name a heap type: " + kTypeRefFunction +
+                            " takes a marker global (cairn_heap_type_<Name>, "
+                            "cairn_heap_array_<Name> or cairn_heap_text_<Name>) as its only "
+                            "argument, and is replaced by that type's descriptor (CAIRN_TYPE(T) " +
+                            "in cairn/heap_c.h)",
+                        call);
+      continue;
+    }
+    const auto *instruction = llvm::dyn_cast<llvm::Instruction>(use.getUser());
+    diagnostics.error(llvm::Twine("the address of ") + kTypeRefFunction + " is used by `" +
+                          printed(*use.getUser()) +
+                          "`; it is no real function (the pass replaces its calls): only call "
+                          "it directly, with a marker",
+                      instruction);
+  }
+}
+
+void replaceTypeRef(llvm::CallBase &call, llvm::GlobalVariable *descriptor) {
+  llvm::CallBase *replaced = &call;
+  if (auto *invoke = llvm::dyn_cast<llvm::InvokeInst>(replaced))
+    replaced = llvm::changeToCall(invoke);  // no unwind edge: nothing is called
+  replaced->replaceAllUsesWith(descriptor);
+  replaced->eraseFromParent();
+}
+
 void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor) {
   llvm::GlobalVariable *global = marker.global;
   llvm::removeFromUsedLists(*global->getParent(),
                             [global](llvm::Constant *c) { return c == global; });
+  std::vector<llvm::CallBase *> typeRefs;
+  for (llvm::Use &use : global->uses())
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser()))
+      if (isTypeRefCall(*call, use)) typeRefs.push_back(call);
+  for (llvm::CallBase *call : typeRefs) replaceTypeRef(*call, descriptor);
   global->replaceAllUsesWith(descriptor);
   global->eraseFromParent();
+}
+
+void dropTypeRefDeclaration(llvm::Module &module) {
+  llvm::Function *typeRef = module.getFunction(kTypeRefFunction);
+  if (typeRef != nullptr && typeRef->isDeclaration() && typeRef->use_empty())
+    typeRef->eraseFromParent();
 }
 
 }  // namespace cairn::plugin

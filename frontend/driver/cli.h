@@ -25,6 +25,10 @@ int ReportUsage(const std::string &what, const std::string &help_command);
 
 // `cairn db ...`: args are the words after "db" (global options removed).
 int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &args);
+// `cairn build|run|check ...` (build_command.cpp).
+int RunBuildCommand(const GlobalOptions &options, const std::vector<std::string> &args);
+int RunRunCommand(const GlobalOptions &options, const std::vector<std::string> &args);
+int RunCheckCommand(const GlobalOptions &options, const std::vector<std::string> &args);
 
 }  // namespace cairn::driver
 

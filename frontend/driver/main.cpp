@@ -13,6 +13,9 @@ constexpr char kUsage[] =
     "usage: cairn [--store DIR] <command> [arguments]\n"
     "\n"
     "commands:\n"
+    "  build    compile a program into a native executable (cairn build --help)\n"
+    "  run      build a program into a cache and run it (cairn run --help)\n"
+    "  check    report a program's errors without building it\n"
     "  db       list, create, inspect, check and drop the databases of a store\n"
     "           (cairn db --help)\n"
     "\n"
@@ -39,6 +42,12 @@ int Main(int argc, char **argv) {
   std::vector<std::string> words;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "run" && words.empty()) {
+      // `cairn run`: everything after the program file belongs to the program, so the run
+      // command parses its own words (--store included, before the program file).
+      std::vector<std::string> rest(argv + i + 1, argv + argc);
+      return RunRunCommand(options, rest);
+    }
     if (a == "--store") {
       if (i + 1 >= argc) return ReportUsage("--store needs a directory", "cairn");
       options.store_flag = argv[++i];
@@ -65,6 +74,9 @@ int Main(int argc, char **argv) {
     return kExitOk;
   }
   if (command == "db") return RunDbCommand(options, rest);
+  if (command == "build") return RunBuildCommand(options, rest);
+  if (command == "run") return RunRunCommand(options, rest);
+  if (command == "check") return RunCheckCommand(options, rest);
   return ReportUsage("unknown command '" + command + "'", "cairn");
 }
 

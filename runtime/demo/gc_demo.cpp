@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
 
 namespace {
 
@@ -17,26 +18,12 @@ struct Part {
   int64_t number;  // plain data
 };
 
-constexpr uint32_t kPartRefs[] = {offsetof(Part, next), offsetof(Part, name)};
 constexpr cairn_field kPartFields[] = {
-    {"next", offsetof(Part, next), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"name", offsetof(Part, name), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"number", offsetof(Part, number), CAIRN_KIND_I64, 0, 1, 8, nullptr},
+    cairn::Field("next", offsetof(Part, next), CAIRN_KIND_REF),
+    cairn::Field("name", offsetof(Part, name), CAIRN_KIND_REF),
+    cairn::Field("number", offsetof(Part, number), CAIRN_KIND_I64),
 };
-constexpr cairn_type MakePartType() {
-  cairn_type t{};
-  t.abi = CAIRN_TYPE_ABI;
-  t.name = "demo.Part";
-  t.size = sizeof(Part);
-  t.align = 8;
-  t.nrefs = 2;
-  t.refs = kPartRefs;
-  t.nfields = 3;
-  t.fields = kPartFields;
-  t.fingerprint = cairn_type_fingerprint_compute(&t);
-  return t;
-}
-constexpr cairn_type kPartType = MakePartType();
+constexpr cairn_type kPartType = cairn::PlainType<kPartFields>("demo.Part", sizeof(Part));
 
 void *Text(const char *s) {
   size_t n = std::strlen(s);

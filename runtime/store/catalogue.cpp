@@ -140,4 +140,17 @@ bool DecodeTypeIndexEntry(std::string_view value, uint64_t *fingerprint, std::st
   return true;
 }
 
+std::string EncodeIdentityHashEntry(uint64_t hash) {
+  std::string rest;
+  AppendLe64(&rest, hash);
+  return Seal(rest);
+}
+
+bool DecodeIdentityHashEntry(std::string_view value, uint64_t *hash, std::string *problem) {
+  std::string_view rest;
+  if (!Unseal(value, 8, &rest, problem)) return false;
+  *hash = GetLe64(rest.data());
+  return true;
+}
+
 }  // namespace cairn::store

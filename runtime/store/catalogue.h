@@ -16,7 +16,9 @@ namespace cairn::store {
 
 // "CAIRNSTO": the first bytes of the store header's rest.
 inline constexpr char kStoreMagic[8] = {'C', 'A', 'I', 'R', 'N', 'S', 'T', 'O'};
-// The format this build writes and reads. Bump on any change to keys or values.
+// The format this build writes and reads. Bump on any change to keys or values that a reader of
+// the previous version would misread. (The 'H' keys came later without a bump: a store without
+// them reads as before, and older readers never look at them.)
 inline constexpr uint32_t kStoreFormatVersion = 1;
 
 // Key "S". rest: magic[8] | u32 format version | u32 page size | u64 next database id |
@@ -57,6 +59,10 @@ bool DecodeTypeEntry(std::string_view value, uint32_t *index, std::string *layou
 // Key 'I' id index. rest: u64 fingerprint.
 std::string EncodeTypeIndexEntry(uint64_t fingerprint);
 bool DecodeTypeIndexEntry(std::string_view value, uint64_t *fingerprint, std::string *problem);
+
+// Key 'H' id page offset. rest: u64 identity hash.
+std::string EncodeIdentityHashEntry(uint64_t hash);
+bool DecodeIdentityHashEntry(std::string_view value, uint64_t *hash, std::string *problem);
 
 }  // namespace cairn::store
 

@@ -216,6 +216,28 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
                   std::to_string(by_index.size()) + " entries and " +
                   std::to_string(index_entries) + " index entries (S4)");
   }
+
+  // S6: identity hash entries name pages that exist, at offsets within a page.
+  const std::string hash_prefix = DatabasePrefix(KeyKind::kIdentityHash, id);
+  for (it->Seek(hash_prefix); it->Valid() && it->key().starts_with(hash_prefix); it->Next()) {
+    uint64_t page = 0, hash = 0;
+    uint32_t offset = 0;
+    std::string why;
+    if (!ParseIdentityHashKey(View(it->key()), &page, &offset)) {
+      audit.Problem("an identity hash key has a bad length (" + std::to_string(it->key().size()) +
+                    " bytes) (S6)");
+    } else if (!DecodeIdentityHashEntry(View(it->value()), &hash, &why)) {
+      audit.Problem("the identity hash of page " + std::to_string(page) + ", offset " +
+                    std::to_string(offset) + " is damaged: " + why + " (S6)");
+    } else if (page < 1 || page > r.page_count || offset >= kPageSize) {
+      audit.Problem("an identity hash names page " + std::to_string(page) + ", offset " +
+                    std::to_string(offset) + ", which does not exist (S6)");
+    }
+  }
+  if (!it->status().ok()) {
+    audit.Problem("reading the identity hashes of " + Quoted(name) + ": " +
+                  FromRocks(it->status(), "the store's files").message());
+  }
   return Status::Ok();
 }
 

@@ -41,6 +41,27 @@ std::string TypeIndexKey(uint64_t db, uint32_t index) {
   return k;
 }
 
+std::string IdentityHashPagePrefix(uint64_t db, uint64_t page) {
+  std::string k = DatabasePrefix(KeyKind::kIdentityHash, db);
+  AppendBe64(&k, page);
+  return k;
+}
+
+std::string IdentityHashKey(uint64_t db, uint64_t page, uint32_t offset) {
+  std::string k = IdentityHashPagePrefix(db, page);
+  char b[4];
+  PutBe32(b, offset);
+  k.append(b, 4);
+  return k;
+}
+
+bool ParseIdentityHashKey(std::string_view key, uint64_t *page, uint32_t *offset) {
+  if (key.size() != 21 || key[0] != static_cast<char>(KeyKind::kIdentityHash)) return false;
+  *page = GetBe64(key.data() + 9);
+  *offset = GetBe32(key.data() + 17);
+  return true;
+}
+
 bool ParseKeyNumber(std::string_view key, uint64_t *number) {
   if (key.size() == 17) {
     *number = GetBe64(key.data() + 9);

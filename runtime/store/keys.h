@@ -10,13 +10,14 @@
 namespace cairn::store {
 
 enum class KeyKind : char {
-  kStoreHeader = 'S',  // "S": magic, format version, next database id
-  kName = 'N',         // 'N' name: the database id
-  kDatabase = 'D',     // 'D' id: the database record (root, page count, ...)
-  kPage = 'P',         // 'P' id page: a page
-  kFree = 'F',         // 'F' id page: page is free (empty value)
-  kType = 'T',         // 'T' id fingerprint: type index and layout
-  kTypeIndex = 'I',    // 'I' id index: fingerprint
+  kStoreHeader = 'S',   // "S": magic, format version, next database id
+  kName = 'N',          // 'N' name: the database id
+  kDatabase = 'D',      // 'D' id: the database record (root, page count, ...)
+  kPage = 'P',          // 'P' id page: a page
+  kFree = 'F',          // 'F' id page: page is free (empty value)
+  kType = 'T',          // 'T' id fingerprint: type index and layout
+  kTypeIndex = 'I',     // 'I' id index: fingerprint
+  kIdentityHash = 'H',  // 'H' id page offset: an object's identity hash
 };
 
 // A page or free-list key, built without allocating: 1 + 8 + 8 bytes.
@@ -31,6 +32,11 @@ std::string NameKey(std::string_view name);
 std::string DatabaseKey(uint64_t db);
 std::string TypeKey(uint64_t db, uint64_t fingerprint);
 std::string TypeIndexKey(uint64_t db, uint32_t index);
+// 'H' id page offset (1 + 8 + 8 + 4 bytes), and the prefix of a page's 'H' keys (17 bytes).
+std::string IdentityHashKey(uint64_t db, uint64_t page, uint32_t offset);
+std::string IdentityHashPagePrefix(uint64_t db, uint64_t page);
+// The page and offset of an 'H' key; false if it has not the length an 'H' key has.
+bool ParseIdentityHashKey(std::string_view key, uint64_t *page, uint32_t *offset);
 // The prefix shared by every key of `kind` for database `db` (1 + 8 bytes); for kName, "N".
 std::string DatabasePrefix(KeyKind kind, uint64_t db);
 

@@ -294,7 +294,8 @@ Status Store::DropDatabase(std::string_view name) {
   rocksdb::WriteBatch batch;
   rocksdb::Status rs;
   std::unique_ptr<rocksdb::Iterator> it(im.db->NewIterator(rocksdb::ReadOptions()));
-  for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex}) {
+  for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex,
+                       KeyKind::kIdentityHash}) {
     std::string prefix = DatabasePrefix(kind, id);
     for (it->Seek(prefix); rs.ok() && it->Valid() && it->key().starts_with(prefix); it->Next()) {
       rs = batch.Delete(it->key());

@@ -26,13 +26,11 @@ struct Blob {
   int64_t tag;
   int64_t data[kBlobData];
 };
-inline constexpr uint32_t kBlobRefs[] = {0};
 inline constexpr cairn_field kBlobFields[] = {
     Field("tag", offsetof(Blob, tag), CAIRN_KIND_I64),
     Field("data", offsetof(Blob, data), CAIRN_KIND_I64, kBlobData),
 };
-inline constexpr cairn_type kBlobType =
-    MakeType("ptest.Blob", sizeof(Blob), kBlobRefs, 0, kBlobFields, 2);
+inline constexpr cairn_type kBlobType = cairn::PlainType<kBlobFields>("ptest.Blob", sizeof(Blob));
 
 inline int64_t BlobValue(int i) { return i * 5 + 3; }
 

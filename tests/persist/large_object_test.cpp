@@ -132,17 +132,13 @@ using Big1 = Big<600>;                 // 4,816 bytes: one page
 using Big3 = Big<2600>;                // 20,816 bytes: three pages
 constexpr int64_t kOnePageRefs = 600;  // a reference array of 4,816 bytes: one page
 template <class B>
-constexpr uint32_t kBigRefs[] = {offsetof(B, first), offsetof(B, last)};
-template <class B>
 constexpr cairn_field kBigFields[] = {
     Field("first", offsetof(B, first), CAIRN_KIND_REF),
     Field("words", offsetof(B, words), CAIRN_KIND_I64, sizeof(B::words) / 8),
     Field("last", offsetof(B, last), CAIRN_KIND_REF),
 };
-constexpr cairn_type kBig1 =
-    MakeType("ptest.Big1", sizeof(Big1), kBigRefs<Big1>, 2, kBigFields<Big1>, 3);
-constexpr cairn_type kBig3 =
-    MakeType("ptest.Big3", sizeof(Big3), kBigRefs<Big3>, 2, kBigFields<Big3>, 3);
+constexpr cairn_type kBig1 = cairn::PlainType<kBigFields<Big1>>("ptest.Big1", sizeof(Big1));
+constexpr cairn_type kBig3 = cairn::PlainType<kBigFields<Big3>>("ptest.Big3", sizeof(Big3));
 
 template <class B>
 B *NewBig(const cairn_type *t, int64_t seed) {

@@ -9,12 +9,12 @@
 
 #include "../common/heap_test_support.h"
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
 
 namespace cairn_ptest {
 
-using cairn_testing::Field;
+using cairn::Field;
 using cairn_testing::HiddenAddress;
-using cairn_testing::MakeType;
 using cairn_testing::ScrubStack;
 
 // A graph node: two references and two integers.
@@ -24,15 +24,13 @@ struct Node {
   int64_t id;
   int64_t value;
 };
-inline constexpr uint32_t kNodeRefs[] = {offsetof(Node, left), offsetof(Node, right)};
 inline constexpr cairn_field kNodeFields[] = {
     Field("left", offsetof(Node, left), CAIRN_KIND_REF),
     Field("right", offsetof(Node, right), CAIRN_KIND_REF),
     Field("id", offsetof(Node, id), CAIRN_KIND_I64),
     Field("value", offsetof(Node, value), CAIRN_KIND_I64),
 };
-inline constexpr cairn_type kNodeType =
-    MakeType("ptest.Node", sizeof(Node), kNodeRefs, 2, kNodeFields, 4);
+inline constexpr cairn_type kNodeType = cairn::PlainType<kNodeFields>("ptest.Node", sizeof(Node));
 
 // A wider object: four references of any type between integers (references not at the start).
 struct Wide {
@@ -44,8 +42,6 @@ struct Wide {
   void *r3;
   int64_t sum;
 };
-inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1), offsetof(Wide, r2),
-                                         offsetof(Wide, r3)};
 inline constexpr cairn_field kWideFields[] = {
     Field("tag", offsetof(Wide, tag), CAIRN_KIND_I64),
     Field("r0", offsetof(Wide, r0), CAIRN_KIND_REF),
@@ -55,22 +51,19 @@ inline constexpr cairn_field kWideFields[] = {
     Field("r3", offsetof(Wide, r3), CAIRN_KIND_REF),
     Field("sum", offsetof(Wide, sum), CAIRN_KIND_I64),
 };
-inline constexpr cairn_type kWideType =
-    MakeType("ptest.Wide", sizeof(Wide), kWideRefs, 4, kWideFields, 7);
+inline constexpr cairn_type kWideType = cairn::PlainType<kWideFields>("ptest.Wide", sizeof(Wide));
 
 // An array of inline structs, each a reference and an integer.
 struct Pair {
   void *ref;
   int64_t n;
 };
-inline constexpr uint32_t kPairRefs[] = {offsetof(Pair, ref)};
 inline constexpr cairn_field kPairFields[] = {
     Field("ref", offsetof(Pair, ref), CAIRN_KIND_REF),
     Field("n", offsetof(Pair, n), CAIRN_KIND_I64),
 };
 inline constexpr cairn_type kPairArrayType =
-    MakeType("ptest.[Pair]", sizeof(Pair), kPairRefs, 1, kPairFields, 2, CAIRN_TYPE_ARRAY,
-             CAIRN_KIND_STRUCT);
+    cairn::StructArrayType<kPairFields>("ptest.[Pair]", sizeof(Pair));
 
 // Garbage: objects that must never reach a database. `mark` holds kGarbageMark ^ serial, a
 // pattern that no other test object holds, so a store's raw pages can be searched for it.
@@ -79,13 +72,12 @@ struct Garbage {
   int64_t mark;
 };
 inline constexpr uint64_t kGarbageMark = 0x6a7bba6e00000000ull;
-inline constexpr uint32_t kGarbageRefs[] = {offsetof(Garbage, next)};
 inline constexpr cairn_field kGarbageFields[] = {
     Field("next", offsetof(Garbage, next), CAIRN_KIND_REF),
     Field("mark", offsetof(Garbage, mark), CAIRN_KIND_I64),
 };
 inline constexpr cairn_type kGarbageType =
-    MakeType("ptest.Garbage", sizeof(Garbage), kGarbageRefs, 1, kGarbageFields, 2);
+    cairn::PlainType<kGarbageFields>("ptest.Garbage", sizeof(Garbage));
 
 // Registers every descriptor above (a reader must know a type before it faults in an object of
 // it; a writer registers them on first allocation anyway).

@@ -1,10 +1,18 @@
-// A type mismatch is reported, not misread: a program that lacks a type stored in a database,
-// or defines it with other fields, or with the same fields laid out differently (the same
-// fingerprint), stops with a message naming the type (and the database) when an object of it
-// is first faulted in; not garbage, not a crash; and nothing of its transaction is written.
+// A type mismatch is reported, not misread (docs/persistence.md, "Types: checked at open, and at
+// fault time"):
+//   - a program that defines a stored type differently (other fields under the same name, or the
+//     same fingerprint laid out differently) is told so by cairn_db_open, which returns
+//     CAIRN_TYPE_MISMATCH naming the type, the database and what differs;
+//   - a program that lacks a stored type entirely, or registers its mismatched definition only
+//     after the open, opens the database and stops with a message naming the type (and the
+//     database) when an object of it is first faulted in; not garbage, not a crash; and nothing
+//     of its transaction is written;
+//   - a database holding an older version of a type beside the program's version opens, and
+//     only an object of the older version is an error when touched.
 #include <cstring>
 #include <string>
 
+#include "cairn/type_builder.hpp"
 #include "child.h"
 #include "persist_test.h"
 #include "persist_types.h"
@@ -15,20 +23,19 @@ namespace {
 
 constexpr int kData = 1100;  // 8.8 KB: an object of its own run of two pages
 
-// The stored type: ptest.Versioned{version, next, data[600]}.
+// The stored type: ptest.Versioned{version, next, data[1100]}.
 struct Versioned {
   int64_t version;
   void *next;
   int64_t data[kData];
 };
-constexpr uint32_t kVersionedRefs[] = {offsetof(Versioned, next)};
 constexpr cairn_field kVersionedFields[] = {
     Field("version", offsetof(Versioned, version), CAIRN_KIND_I64),
     Field("next", offsetof(Versioned, next), CAIRN_KIND_REF),
     Field("data", offsetof(Versioned, data), CAIRN_KIND_I64, kData),
 };
 constexpr cairn_type kVersioned =
-    MakeType("ptest.Versioned", sizeof(Versioned), kVersionedRefs, 1, kVersionedFields, 3);
+    cairn::PlainType<kVersionedFields>("ptest.Versioned", sizeof(Versioned));
 
 // Another program's ptest.Versioned with one more field: another fingerprint.
 constexpr cairn_field kMoreFields[] = {
@@ -38,23 +45,23 @@ constexpr cairn_field kMoreFields[] = {
     Field("extra", sizeof(Versioned), CAIRN_KIND_I64),
 };
 constexpr cairn_type kVersionedMoreFields =
-    MakeType("ptest.Versioned", sizeof(Versioned) + 8, kVersionedRefs, 1, kMoreFields, 4);
+    cairn::PlainType<kMoreFields>("ptest.Versioned", sizeof(Versioned) + 8);
 
-// And one with the same fields in the same order at other offsets: the same fingerprint (it
-// ignores offsets), another layout.
+// And one with the same fields in the same order at other offsets (a word of padding before
+// `next`): the same fingerprint (it ignores offsets), another layout.
 struct Relaid {
-  int64_t data[kData];
-  void *next;
   int64_t version;
+  int64_t padding;
+  void *next;
+  int64_t data[kData];
 };
-constexpr uint32_t kRelaidRefs[] = {offsetof(Relaid, next)};
 constexpr cairn_field kRelaidFields[] = {
     Field("version", offsetof(Relaid, version), CAIRN_KIND_I64),
     Field("next", offsetof(Relaid, next), CAIRN_KIND_REF),
     Field("data", offsetof(Relaid, data), CAIRN_KIND_I64, kData),
 };
 constexpr cairn_type kVersionedRelaid =
-    MakeType("ptest.Versioned", sizeof(Relaid), kRelaidRefs, 1, kRelaidFields, 3);
+    cairn::PlainType<kRelaidFields>("ptest.Versioned", sizeof(Relaid));
 static_assert(kVersionedRelaid.fingerprint == kVersioned.fingerprint);
 static_assert(kVersionedMoreFields.fingerprint != kVersioned.fingerprint);
 
@@ -63,24 +70,34 @@ struct Small {
   int64_t a;
   void *b;
 };
-constexpr uint32_t kSmallRefs[] = {offsetof(Small, b)};
 constexpr cairn_field kSmallFields[] = {
     Field("a", offsetof(Small, a), CAIRN_KIND_I64),
     Field("b", offsetof(Small, b), CAIRN_KIND_REF),
 };
-constexpr cairn_type kSmall =
-    MakeType("ptest.Small", sizeof(Small), kSmallRefs, 1, kSmallFields, 2);
+constexpr cairn_type kSmall = cairn::PlainType<kSmallFields>("ptest.Small", sizeof(Small));
 constexpr cairn_field kSmallMoreFields[] = {kSmallFields[0], kSmallFields[1],
                                             Field("c", sizeof(Small), CAIRN_KIND_I64)};
 constexpr cairn_type kSmallWithMoreFields =
-    MakeType("ptest.Small", sizeof(Small) + 8, kSmallRefs, 1, kSmallMoreFields, 3);
-constexpr uint32_t kSmallRelaidRefs[] = {0};
-constexpr cairn_field kSmallRelaidFields[] = {Field("a", 8, CAIRN_KIND_I64),
-                                              Field("b", 0, CAIRN_KIND_REF)};
-constexpr cairn_type kSmallRelaid =
-    MakeType("ptest.Small", sizeof(Small), kSmallRelaidRefs, 1, kSmallRelaidFields, 2);
+    cairn::PlainType<kSmallMoreFields>("ptest.Small", sizeof(Small) + 8);
+constexpr cairn_field kSmallRelaidFields[] = {Field("a", 0, CAIRN_KIND_I64),
+                                              Field("b", 16, CAIRN_KIND_REF)};
+constexpr cairn_type kSmallRelaid = cairn::PlainType<kSmallRelaidFields>("ptest.Small", 24);
 static_assert(kSmallRelaid.fingerprint == kSmall.fingerprint);
 static_assert(kSmallWithMoreFields.fingerprint != kSmall.fingerprint);
+
+// Registers the variant's definitions of the two types.
+void RegisterVariant(const std::string &variant) {
+  if (variant.rfind("fields", 0) == 0) {
+    CK_OK(cairn_register_type(&kVersionedMoreFields));
+    CK_OK(cairn_register_type(&kSmallWithMoreFields));
+  } else if (variant.rfind("layout", 0) == 0) {
+    CK_OK(cairn_register_type(&kVersionedRelaid));
+    CK_OK(cairn_register_type(&kSmallRelaid));
+  } else if (variant == "same") {
+    CK_OK(cairn_register_type(&kVersioned));
+    CK_OK(cairn_register_type(&kSmall));
+  }
+}
 
 }  // namespace
 
@@ -109,24 +126,22 @@ PERSIST_CHILD(Mismatch_Write) {
   return 0;
 }
 
-// args: database, variant (lacks | fields | layout | same). Reads the root, writes to it, says
-// ROOT_OK, then touches the object the root refers to. Should not get past that with a
-// mismatched type.
+// args: database, variant (lacks | fields | layout | same | fields_late | layout_late). The
+// variant's definitions are registered before the open, or (_late) after it. If the open is
+// refused, prints OPEN_REFUSED and the message on stderr and exits 4. Else reads the root,
+// writes to it, says ROOT_OK, then touches the object the root refers to; it should not get past
+// that with a mismatched type.
 PERSIST_CHILD(Mismatch_Read) {
   std::string db_name = args.args.at(0), variant = args.args.at(1);
+  const bool late = variant.find("_late") != std::string::npos;
   OpenStore(args);
-  if (variant == "fields") {
-    CK_OK(cairn_register_type(&kVersionedMoreFields));
-    CK_OK(cairn_register_type(&kSmallWithMoreFields));
-  } else if (variant == "layout") {
-    CK_OK(cairn_register_type(&kVersionedRelaid));
-    CK_OK(cairn_register_type(&kSmallRelaid));
+  if (!late) RegisterVariant(variant);
+  cairn_db *db = nullptr;
+  if (cairn_status s = cairn_db_open(db_name.c_str(), &db); s != CAIRN_OK) {
+    std::fprintf(stderr, "OPEN_REFUSED %s: %s\n", cairn_status_name(s), cairn_last_error());
+    return 4;
   }
-  if (variant == "same") {
-    CK_OK(cairn_register_type(&kVersioned));
-    CK_OK(cairn_register_type(&kSmall));
-  }
-  cairn_db *db = OpenDb(db_name.c_str());
+  if (late) RegisterVariant(variant);
   CK_OK(cairn_txn_begin());
   Node *root = RootAs<Node>(db);
   CK_EQ(root->id, 1);
@@ -166,6 +181,42 @@ PERSIST_CHILD(Mismatch_Check) {
   return 0;
 }
 
+// Database "versions": root Node{left: a Versioned as first written, right: one of the next
+// version (one more field)}. A program that had both definitions wrote it.
+PERSIST_CHILD(Mismatch_WriteTwoVersions) {
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kVersioned));
+  CK_OK(cairn_register_type(&kVersionedMoreFields));
+  cairn_db *db = CreateDb("versions");
+  CK_OK(cairn_txn_begin());
+  Node *root = NewNode(1);
+  auto *old_one = static_cast<Versioned *>(cairn_malloc_typed(&kVersioned));
+  old_one->version = 1;
+  auto *new_one = static_cast<Versioned *>(cairn_malloc_typed(&kVersionedMoreFields));
+  new_one->version = 2;
+  root->left = reinterpret_cast<Node *>(old_one);
+  root->right = reinterpret_cast<Node *>(new_one);
+  CK_OK(cairn_db_set_root(db, root));
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+// A program with only the next version opens "versions" and reads its object; then touches the
+// older one (args: "touch_old"), which stops it.
+PERSIST_CHILD(Mismatch_ReadNewVersion) {
+  OpenStore(args);
+  CK_OK(cairn_register_type(&kVersionedMoreFields));
+  cairn_db *db = OpenDb("versions");
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_EQ(reinterpret_cast<Versioned *>(root->right)->version, 2);
+  CK_EQ(cairn_type_of(root->right), &kVersionedMoreFields);
+  Say("NEW_OK\n");
+  if (args.args.empty() || args.args[0] != "touch_old") return 0;
+  Say("OLD version=%ld\n", reinterpret_cast<Versioned *>(root->left)->version);
+  return 3;
+}
+
 class PersistTypeMismatch : public PersistTest {
  protected:
   void ExpectStopsNaming(const ChildResult &r, const char *type, const char *db) {
@@ -182,8 +233,24 @@ class PersistTypeMismatch : public PersistTest {
     std::printf("stderr of the stopped child: %s\n", r.err.c_str());
   }
 
-  // The large object (its own pages) is of a type this program lacks or defines otherwise.
-  void LargeObject(const char *variant) {
+  // cairn_db_open refused the database with CAIRN_TYPE_MISMATCH, naming the type, the database
+  // and what differs (`differs`).
+  void ExpectOpenRefused(const ChildResult &r, const char *type, const char *db,
+                         const char *differs) {
+    EXPECT_EQ(r.exit_code, 4) << "the open was not refused\n" << r.Describe();
+    EXPECT_NE(r.err.find("OPEN_REFUSED type mismatch"), std::string::npos) << r.Describe();
+    EXPECT_NE(r.err.find(type), std::string::npos) << r.Describe();
+    EXPECT_NE(r.err.find("'" + std::string(db) + "'"), std::string::npos) << r.Describe();
+    EXPECT_NE(r.err.find(differs), std::string::npos)
+        << "the message does not say what differs (" << differs << ")\n"
+        << r.Describe();
+    EXPECT_EQ(r.out.find("ROOT_OK"), std::string::npos) << r.Describe();
+    std::printf("stderr of the refused child: %s\n", r.err.c_str());
+  }
+
+  // The large object (its own pages) is of a type this program lacks or defines otherwise, and
+  // the open did not know.
+  void LargeObjectFaulted(const char *variant) {
     ASSERT_CHILD_OK(Run("Mismatch_Write"));
     ASSERT_CHILD_OK(Run("Mismatch_Read", {"large_typed", "same"}));  // the control
     ChildResult r = Run("Mismatch_Read", {"large_typed", variant});
@@ -194,18 +261,58 @@ class PersistTypeMismatch : public PersistTest {
   }
 
   // The small object next to the root is: the root's page cannot be faulted in.
-  void SmallObject(const char *variant) {
+  void SmallObjectFaulted(const char *variant) {
     ASSERT_CHILD_OK(Run("Mismatch_Write"));
     ASSERT_CHILD_OK(Run("Mismatch_Read", {"small_typed", "same"}));  // the control
     ChildResult r = Run("Mismatch_Read", {"small_typed", variant});
     ExpectStopsNaming(r, "ptest.Small", "small_typed");
     ASSERT_CHILD_OK(Run("Mismatch_Check", {"small_typed"}));
   }
+
+  void RefusedAtOpen(const char *db, const char *variant, const char *type, const char *differs) {
+    ASSERT_CHILD_OK(Run("Mismatch_Write"));
+    ExpectOpenRefused(Run("Mismatch_Read", {db, variant}), type, db, differs);
+    ASSERT_CHILD_OK(Run("Mismatch_Check", {db}));
+  }
 };
 
-TEST_F(PersistTypeMismatch, LargeObjectOfATypeTheProgramLacks) { LargeObject("lacks"); }
-TEST_F(PersistTypeMismatch, LargeObjectOfATypeWithOtherFields) { LargeObject("fields"); }
-TEST_F(PersistTypeMismatch, LargeObjectOfATypeWithAnotherLayout) { LargeObject("layout"); }
-TEST_F(PersistTypeMismatch, SmallObjectOfATypeTheProgramLacks) { SmallObject("lacks"); }
-TEST_F(PersistTypeMismatch, SmallObjectOfATypeWithOtherFields) { SmallObject("fields"); }
-TEST_F(PersistTypeMismatch, SmallObjectOfATypeWithAnotherLayout) { SmallObject("layout"); }
+TEST_F(PersistTypeMismatch, LargeObjectOfATypeTheProgramLacks) { LargeObjectFaulted("lacks"); }
+TEST_F(PersistTypeMismatch, LargeObjectOfATypeWithOtherFieldsRegisteredLate) {
+  LargeObjectFaulted("fields_late");
+}
+TEST_F(PersistTypeMismatch, LargeObjectOfATypeWithAnotherLayoutRegisteredLate) {
+  LargeObjectFaulted("layout_late");
+}
+TEST_F(PersistTypeMismatch, SmallObjectOfATypeTheProgramLacks) { SmallObjectFaulted("lacks"); }
+TEST_F(PersistTypeMismatch, SmallObjectOfATypeWithOtherFieldsRegisteredLate) {
+  SmallObjectFaulted("fields_late");
+}
+TEST_F(PersistTypeMismatch, SmallObjectOfATypeWithAnotherLayoutRegisteredLate) {
+  SmallObjectFaulted("layout_late");
+}
+
+TEST_F(PersistTypeMismatch, OtherFieldsAreFoundAtOpen) {
+  RefusedAtOpen("large_typed", "fields", "ptest.Versioned",
+                "this program adds field 'extra' (i64)");
+}
+TEST_F(PersistTypeMismatch, OtherFieldsOfASmallTypeAreFoundAtOpen) {
+  RefusedAtOpen("small_typed", "fields", "ptest.Small", "this program adds field 'c' (i64)");
+}
+TEST_F(PersistTypeMismatch, AnotherLayoutIsFoundAtOpen) {
+  RefusedAtOpen("large_typed", "layout", "ptest.Versioned",
+                ("its objects have " + std::to_string(sizeof(Versioned)) +
+                 " bytes in the database, " + std::to_string(sizeof(Relaid)) + " in this program")
+                    .c_str());
+}
+TEST_F(PersistTypeMismatch, AnotherLayoutOfASmallTypeIsFoundAtOpen) {
+  RefusedAtOpen("small_typed", "layout", "ptest.Small",
+                "its objects have 16 bytes in the database, 24 in this program");
+}
+
+TEST_F(PersistTypeMismatch, AnOlderVersionBesideTheProgramsOpensAndFailsOnlyWhenTouched) {
+  ASSERT_CHILD_OK(Run("Mismatch_WriteTwoVersions"));
+  ASSERT_CHILD_OK(Run("Mismatch_ReadNewVersion"));
+  ChildResult r = Run("Mismatch_ReadNewVersion", {"touch_old"});
+  EXPECT_NE(r.out.find("NEW_OK"), std::string::npos) << r.Describe();
+  ExpectStopsNaming(r, "ptest.Versioned", "versions");
+}

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cairn/type.h"
+#include "cairn/type_builder.hpp"
 #include "cairn_plugin/descriptor_pass.h"
 
 namespace {
@@ -84,21 +85,10 @@ define ptr @make() {
 }
 )";
 
-uint64_t nodeFingerprintByHand() {
-  static const cairn_field fields[] = {{"value", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
-                                       {"next", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  static const uint32_t refs[] = {8};
-  cairn_type node{};
-  node.abi = CAIRN_TYPE_ABI;
-  node.name = "Node";
-  node.size = 16;
-  node.align = 8;
-  node.nrefs = 1;
-  node.refs = refs;
-  node.nfields = 2;
-  node.fields = fields;
-  return cairn_type_fingerprint_compute(&node);
-}
+constexpr cairn_field kNodeFields[] = {cairn::Field("value", 0, CAIRN_KIND_I64),
+                                       cairn::Field("next", 8, CAIRN_KIND_REF)};
+
+uint64_t nodeFingerprintByHand() { return cairn::PlainType<kNodeFields>("Node", 16).fingerprint; }
 
 void expectNodeDescriptor(const Compiled &compiled) {
   ASSERT_TRUE(compiled.module);
@@ -137,10 +127,81 @@ TEST(PluginInProcess, EveryErrorReachesTheHandler) {
   ASSERT_EQ(compiled->errors.size(), 3u);
   EXPECT_NE(compiled->errors[0].find("union holding a reference"), std::string::npos);
   EXPECT_NE(compiled->errors[1].find("not a struct"), std::string::npos);
-  EXPECT_NE(compiled->errors[2].find("unknown allocation form"), std::string::npos);
+  EXPECT_NE(compiled->errors[2].find("unknown use of the marker"), std::string::npos);
   // Types in error are left alone, and the module stays valid.
   EXPECT_FALSE(llvm::verifyModule(*compiled->module, &llvm::errs()));
   EXPECT_NE(compiled->module->getGlobalVariable("cairn_heap_type_Node", true), nullptr);
+}
+
+TEST(PluginInProcess, MethodTypeRefAndRootErrorsAllReachTheHandler) {
+  auto compiled = runPass(R"(
+%Node = type { i64 }
+%Loose = type { i64 }
+%Elem = type { i64, ptr addrspace(1) }
+@cairn_heap_type_Node = internal global %Node zeroinitializer
+@cairn_heap_array_Elems = internal global %Elem zeroinitializer
+@table = global ptr null
+@current = thread_local global ptr addrspace(1) null
+!cairn.methods = !{!0, !1, !2}
+!0 = !{%Loose poison, ptr @show}
+!1 = !{%Elem poison, ptr @show}
+!2 = !{%Node poison, ptr @show, !"show", ptr @table}
+declare void @show(ptr addrspace(1))
+declare ptr @cairn_type_ref(ptr)
+define ptr @what(ptr %p) {
+  %t = call ptr @cairn_type_ref(ptr %p)
+  ret ptr %t
+}
+)",
+                          "cairn-descriptors");
+  ASSERT_EQ(compiled->errors.size(), 6u);
+  EXPECT_NE(compiled->errors[0].find("does not name a heap type"), std::string::npos);
+  EXPECT_NE(compiled->errors[1].find("methods for %Loose, which is not a plain heap type"),
+            std::string::npos);
+  EXPECT_NE(compiled->errors[2].find("methods for %Elem, which is not a plain heap type"),
+            std::string::npos);
+  EXPECT_NE(compiled->errors[3].find("slot 1 is `!\"show\"`, not a function"), std::string::npos);
+  EXPECT_NE(compiled->errors[4].find("slot 2 is `ptr @table`, not a function"), std::string::npos);
+  EXPECT_NE(compiled->errors[5].find("@current is thread-local"), std::string::npos);
+  EXPECT_FALSE(llvm::verifyModule(*compiled->module, &llvm::errs()));
+}
+
+TEST(PluginInProcess, MethodsTypeRefsAndRootsInTheDefaultPipeline) {
+  auto compiled = runPass(R"(
+%Node = type { i64, ptr addrspace(1) }
+@cairn_heap_type_Node = internal global %Node zeroinitializer
+@last = internal global ptr addrspace(1) null
+!cairn.methods = !{!0}
+!0 = !{%Node poison, ptr @Node.show}
+define internal void @Node.show(ptr addrspace(1) %self) {
+  ret void
+}
+declare ptr @cairn_type_ref(ptr)
+define ptr @type() {
+  %t = call ptr @cairn_type_ref(ptr @cairn_heap_type_Node)
+  ret ptr %t
+}
+define void @keep(ptr addrspace(1) %n) {
+  store ptr addrspace(1) %n, ptr @last
+  ret void
+}
+)",
+                          "default<O2>");
+  ASSERT_TRUE(compiled->module);
+  EXPECT_TRUE(compiled->errors.empty());
+  EXPECT_FALSE(llvm::verifyModule(*compiled->module, &llvm::errs()));
+  const llvm::GlobalVariable *descriptor =
+      compiled->module->getGlobalVariable("cairn.type.Node", true);
+  ASSERT_NE(descriptor, nullptr);
+  const auto *init = llvm::cast<llvm::ConstantStruct>(descriptor->getInitializer());
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(init->getOperand(13))->getZExtValue(), 1u);
+  const auto *methods = llvm::dyn_cast<llvm::GlobalVariable>(init->getOperand(12));
+  ASSERT_NE(methods, nullptr);
+  EXPECT_EQ(methods->getInitializer()->getOperand(0), compiled->module->getFunction("Node.show"));
+  EXPECT_EQ(compiled->module->getFunction("cairn_type_ref"), nullptr);
+  EXPECT_NE(compiled->module->getFunction("cairn.register_roots"), nullptr);
+  EXPECT_NE(compiled->module->getFunction("cairn.unregister_roots"), nullptr);
+  EXPECT_NE(compiled->module->getGlobalVariable("last", true), nullptr);
 }
 
 }  // namespace

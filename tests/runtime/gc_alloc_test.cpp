@@ -60,45 +60,78 @@ TEST(GcAlloc, BuiltinTypesAreRegisteredAndFindable) {
   EXPECT_EQ(cairn_find_type(kNodeType.fingerprint), &kNodeType);
 }
 
+namespace fp_fields {
+using cairn::Field;
+constexpr cairn_field a[] = {Field("x", 0, CAIRN_KIND_I64), Field("y", 8, CAIRN_KIND_REF)};
+constexpr cairn_field renamed[] = {Field("x", 0, CAIRN_KIND_I64), Field("z", 8, CAIRN_KIND_REF)};
+constexpr cairn_field swapped[] = {Field("y", 0, CAIRN_KIND_REF), Field("x", 8, CAIRN_KIND_I64)};
+constexpr cairn_field retyped[] = {Field("x", 0, CAIRN_KIND_F64), Field("y", 8, CAIRN_KIND_REF)};
+constexpr cairn_field moved[] = {Field("x", 0, CAIRN_KIND_I64), Field("y", 16, CAIRN_KIND_REF)};
+}  // namespace fp_fields
+
 TEST(GcAlloc, FingerprintDependsOnNamesKindsAndOrder) {
-  static constexpr cairn_field a[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
-                                      {"y", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  static constexpr cairn_field renamed[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
-                                            {"z", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  static constexpr cairn_field swapped[] = {{"y", 0, CAIRN_KIND_REF, 0, 1, 8, nullptr},
-                                            {"x", 8, CAIRN_KIND_I64, 0, 1, 8, nullptr}};
-  static constexpr cairn_field retyped[] = {{"x", 0, CAIRN_KIND_F64, 0, 1, 8, nullptr},
-                                            {"y", 8, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  static constexpr cairn_field moved[] = {{"x", 0, CAIRN_KIND_I64, 0, 1, 8, nullptr},
-                                          {"y", 16, CAIRN_KIND_REF, 0, 1, 8, nullptr}};
-  auto fp = [](const cairn_field *f) { return MakeType("P", 16, nullptr, 0, f, 2).fingerprint; };
-  EXPECT_NE(fp(a), fp(renamed));
-  EXPECT_NE(fp(a), fp(swapped));
-  EXPECT_NE(fp(a), fp(retyped));
-  EXPECT_EQ(fp(a), fp(moved));  // offsets are machine-dependent and not part of it
-  EXPECT_NE(MakeType("P", 16, nullptr, 0, a, 2).fingerprint,
-            MakeType("Q", 16, nullptr, 0, a, 2).fingerprint);
+  using namespace fp_fields;
+  const uint64_t fp_a = cairn::PlainType<a>("P", 16).fingerprint;
+  EXPECT_NE(fp_a, cairn::PlainType<renamed>("P", 16).fingerprint);
+  EXPECT_NE(fp_a, cairn::PlainType<swapped>("P", 16).fingerprint);
+  EXPECT_NE(fp_a, cairn::PlainType<retyped>("P", 16).fingerprint);
+  // Offsets are machine-dependent and not part of it.
+  EXPECT_EQ(fp_a, cairn::PlainType<moved>("P", 24).fingerprint);
+  EXPECT_NE(fp_a, cairn::PlainType<a>("Q", 16).fingerprint);
 }
 
-TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
-  static constexpr uint32_t unaligned[] = {4};
-  static constexpr uint32_t outside[] = {16};
-  static constexpr uint32_t unsorted[] = {8, 0};
-  static constexpr cairn_type bad_align = MakeType("bad.align", 16, unaligned, 1, nullptr, 0);
-  static constexpr cairn_type bad_outside = MakeType("bad.outside", 16, outside, 1, nullptr, 0);
-  static constexpr cairn_type bad_order = MakeType("bad.order", 16, unsorted, 2, nullptr, 0);
-  EXPECT_EQ(cairn_register_type(&bad_align), CAIRN_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(cairn_last_error()).find("bad.align"), std::string::npos);
-  EXPECT_EQ(cairn_register_type(&bad_outside), CAIRN_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(cairn_last_error()).find("outside"), std::string::npos);
-  EXPECT_EQ(cairn_register_type(&bad_order), CAIRN_INVALID_ARGUMENT);
+namespace malformed {
+using cairn::Field;
+// A builder-made descriptor with other reference offsets (its fingerprint, which does not cover
+// offsets, stays valid).
+constexpr cairn_type WithRefs(cairn_type t, const uint32_t *refs, uint32_t n) {
+  t.refs = refs;
+  t.nrefs = n;
+  return t;
+}
+constexpr cairn_field kTwoRefs[] = {Field("a", 0, CAIRN_KIND_REF), Field("b", 8, CAIRN_KIND_REF)};
+constexpr cairn_field kOneRef[] = {Field("r", 0, CAIRN_KIND_REF), Field("n", 8, CAIRN_KIND_I64)};
+constexpr uint32_t unaligned[] = {4};
+constexpr uint32_t outside[] = {16};
+constexpr uint32_t unsorted[] = {8, 0};
+constexpr uint32_t at8[] = {8};
+constexpr cairn_type bad_align = WithRefs(cairn::PlainType<kOneRef>("bad.align", 16), unaligned, 1);
+constexpr cairn_type bad_outside =
+    WithRefs(cairn::PlainType<kOneRef>("bad.outside", 16), outside, 1);
+constexpr cairn_type bad_order = WithRefs(cairn::PlainType<kTwoRefs>("bad.order", 16), unsorted, 2);
+// refs well formed, but not where the REF field is (T6); and references with no fields at all.
+constexpr cairn_type refs_elsewhere = WithRefs(cairn::PlainType<kOneRef>("bad.refs", 16), at8, 1);
+constexpr cairn_type refs_unfielded = WithRefs(cairn::PlainType("bad.nofields", 16), at8, 1);
+// A field outside the object, and fields out of offset order.
+constexpr cairn_field kBeyond[] = {Field("n", 8, CAIRN_KIND_I64, 2)};
+constexpr cairn_field kBackwards[] = {Field("m", 8, CAIRN_KIND_I64), Field("n", 0, CAIRN_KIND_I64)};
+constexpr cairn_type field_outside = cairn::PlainType<kBeyond>("bad.field", 16);
+constexpr cairn_type fields_backwards = cairn::PlainType<kBackwards>("bad.fieldorder", 16);
+}  // namespace malformed
 
-  static cairn_type wrong_fp = MakeType("bad.fp", 16, nullptr, 0, nullptr, 0);
+TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
+  using namespace malformed;
+  auto refused = [](const cairn_type &t, cairn_status want, const char *says) {
+    EXPECT_EQ(cairn_register_type(&t), want) << t.name;
+    const std::string msg = cairn_last_error();
+    EXPECT_NE(msg.find(t.name), std::string::npos) << msg;
+    EXPECT_NE(msg.find(says), std::string::npos) << t.name << ": " << msg;
+    EXPECT_EQ(cairn_canonical_type(&t), nullptr) << t.name;
+  };
+  refused(bad_align, CAIRN_INVALID_ARGUMENT, "8-aligned");
+  refused(bad_outside, CAIRN_INVALID_ARGUMENT, "outside");
+  refused(bad_order, CAIRN_INVALID_ARGUMENT, "increasing");
+  refused(refs_elsewhere, CAIRN_INVALID_ARGUMENT, "{8} are not those its fields describe {0}");
+  refused(refs_unfielded, CAIRN_INVALID_ARGUMENT, "T6");
+  refused(field_outside, CAIRN_INVALID_ARGUMENT, "field 'n' ends at byte 24");
+  refused(fields_backwards, CAIRN_INVALID_ARGUMENT, "offset order");
+
+  static cairn_type wrong_fp = cairn::PlainType("bad.fp", 16);
   wrong_fp.fingerprint ^= 1;
   EXPECT_EQ(cairn_register_type(&wrong_fp), CAIRN_INVALID_ARGUMENT);
   EXPECT_NE(std::string(cairn_last_error()).find("fingerprint"), std::string::npos);
 
-  static cairn_type old_abi = MakeType("bad.abi", 16, nullptr, 0, nullptr, 0);
+  static cairn_type old_abi = cairn::PlainType("bad.abi", 16);
   old_abi.abi = 0;
   EXPECT_EQ(cairn_register_type(&old_abi), CAIRN_UNSUPPORTED);
 
@@ -110,15 +143,6 @@ TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
   EXPECT_EQ(cairn_register_type(reinterpret_cast<const cairn_type *>(&marker)), CAIRN_UNSUPPORTED);
   EXPECT_NE(std::string(cairn_last_error()).find("without the Cairn compiler plugin"),
             std::string::npos);
-
-  // Same fingerprint (same names), different reference offsets: refused (T5).
-  static constexpr uint32_t r0[] = {0};
-  static constexpr uint32_t r8[] = {8};
-  static constexpr cairn_type v1 = MakeType("dup.T", 16, r0, 1, nullptr, 0);
-  static constexpr cairn_type v2 = MakeType("dup.T", 16, r8, 1, nullptr, 0);
-  EXPECT_EQ(cairn_register_type(&v1), CAIRN_OK);
-  EXPECT_EQ(cairn_register_type(&v2), CAIRN_TYPE_MISMATCH);
-  EXPECT_NE(std::string(cairn_last_error()).find("dup.T"), std::string::npos);
 }
 
 TEST(GcAlloc, StatisticsCountAllocationAndCollections) {

@@ -7,11 +7,11 @@
 
 #include "../common/heap_test_support.h"
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
 
 namespace cairn_test {
 
 using cairn_testing::HiddenAddress;
-using cairn_testing::MakeType;
 using cairn_testing::ScrubStack;
 
 // A graph node: two references and two integers.
@@ -33,24 +33,27 @@ struct Wide {
   int64_t sum;
 };
 
-inline constexpr uint32_t kNodeRefs[] = {offsetof(Node, left), offsetof(Node, right)};
 inline constexpr cairn_field kNodeFields[] = {
-    {"left", offsetof(Node, left), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"right", offsetof(Node, right), CAIRN_KIND_REF, 0, 1, 8, nullptr},
-    {"id", offsetof(Node, id), CAIRN_KIND_I64, 0, 1, 8, nullptr},
-    {"value", offsetof(Node, value), CAIRN_KIND_I64, 0, 1, 8, nullptr},
+    cairn::Field("left", offsetof(Node, left), CAIRN_KIND_REF),
+    cairn::Field("right", offsetof(Node, right), CAIRN_KIND_REF),
+    cairn::Field("id", offsetof(Node, id), CAIRN_KIND_I64),
+    cairn::Field("value", offsetof(Node, value), CAIRN_KIND_I64),
 };
-inline constexpr uint32_t kWideRefs[] = {offsetof(Wide, r0), offsetof(Wide, r1), offsetof(Wide, r2),
-                                         offsetof(Wide, r3)};
+inline constexpr cairn_field kWideFields[] = {
+    cairn::Field("tag", offsetof(Wide, tag), CAIRN_KIND_I64),
+    cairn::Field("r0", offsetof(Wide, r0), CAIRN_KIND_REF),
+    cairn::Field("pad", offsetof(Wide, pad), CAIRN_KIND_I64),
+    cairn::Field("r1", offsetof(Wide, r1), CAIRN_KIND_REF),
+    cairn::Field("r2", offsetof(Wide, r2), CAIRN_KIND_REF),
+    cairn::Field("r3", offsetof(Wide, r3), CAIRN_KIND_REF),
+    cairn::Field("sum", offsetof(Wide, sum), CAIRN_KIND_I64),
+};
 
-inline constexpr cairn_type kNodeType =
-    MakeType("test.Node", sizeof(Node), kNodeRefs, 2, kNodeFields, 4);
-inline constexpr cairn_type kWideType =
-    MakeType("test.Wide", sizeof(Wide), kWideRefs, 4, nullptr, 0);
+inline constexpr cairn_type kNodeType = cairn::PlainType<kNodeFields>("test.Node", sizeof(Node));
+inline constexpr cairn_type kWideType = cairn::PlainType<kWideFields>("test.Wide", sizeof(Wide));
 // An array whose elements are Node-shaped structs (two references each).
 inline constexpr cairn_type kNodeArrayType =
-    MakeType("test.[NodeValue]", sizeof(Node), kNodeRefs, 2, kNodeFields, 4, CAIRN_TYPE_ARRAY,
-             CAIRN_KIND_STRUCT);
+    cairn::StructArrayType<kNodeFields>("test.[NodeValue]", sizeof(Node));
 
 inline Node *NewNode(int64_t id, Node *left = nullptr, Node *right = nullptr) {
   Node *n = static_cast<Node *>(cairn_malloc_typed(&kNodeType));

@@ -189,6 +189,45 @@ TEST_F(CorruptionTest, InconsistentCatalogueIsCaught) {
   EXPECT_TRUE(Contains(all, "(S4)")) << all;
 }
 
+// Identity hash entries (S6): a damaged one, and one naming a page that does not exist, are
+// found by Check and by the read; dropping the database deletes them with everything else.
+TEST_F(CorruptionTest, DamagedIdentityHashEntriesAreCaughtAndDropRemovesThem) {
+  {
+    std::unique_ptr<Transaction> t;
+    ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+    ASSERT_TRUE(t->PutIdentityHash(db_, 2, 8, 0xabc).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+  EXPECT_TRUE(Check().clean()) << AllProblems(Check());
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string v;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), IdentityHashKey(db_, 2, 8), &v).ok());
+    v[6] ^= 0x01;
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), IdentityHashKey(db_, 2, 8), v).ok());
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), IdentityHashKey(db_, 9, 8), v).ok());
+  });
+  std::string all = AllProblems(Check());
+  EXPECT_TRUE(Contains(all, "the identity hash of page 2, offset 8 is damaged")) << all;
+  EXPECT_TRUE(Contains(all, "(S6)")) << all;
+  std::unique_ptr<Transaction> t;
+  ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+  std::vector<IdentityHashEntry> entries;
+  Status s = t->ListIdentityHashes(db_, 2, &entries);
+  EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
+  EXPECT_TRUE(Contains(s.message(), "page 2 of database 'db'")) << s.message();
+  t->Abort();
+  t.reset();
+
+  ASSERT_TRUE(store_->DropDatabase("db").ok());
+  const DatabaseId dropped = db_;
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions()));
+    const std::string prefix = DatabasePrefix(KeyKind::kIdentityHash, dropped);
+    it->Seek(prefix);
+    EXPECT_FALSE(it->Valid() && it->key().starts_with(prefix)) << "an 'H' key outlived its drop";
+  });
+}
+
 // Damage to the bytes of a table file: RocksDB's own block checksum catches it, and the store
 // reports it as corruption of that page.
 TEST_F(CorruptionTest, DamagedTableFileIsReportedForThePage) {

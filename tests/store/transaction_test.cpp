@@ -243,6 +243,56 @@ TEST_F(TxnTest, RootIsTransactional) {
   EXPECT_EQ(info.root, 0xdeadbeefcafeULL);
 }
 
+// Identity hash entries (S6): recorded per (page, offset) with the transaction's pages, listed
+// per page, gone with an abort and with the database; a page that does not exist is refused.
+TEST_F(TxnTest, IdentityHashEntries) {
+  MakePages(2);
+  auto t = Begin();
+  ASSERT_TRUE(t->PutIdentityHash(db_, 1, 16, 0x1111).ok());
+  ASSERT_TRUE(t->PutIdentityHash(db_, 1, 8, 0x2222).ok());
+  ASSERT_TRUE(t->PutIdentityHash(db_, 2, 8, 0x3333).ok());
+  std::vector<IdentityHashEntry> seen;
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 1, &seen).ok());  // its own writes
+  EXPECT_EQ(seen.size(), 2u);
+  ASSERT_TRUE(t->Commit().ok());
+
+  t = Begin();
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 1, &seen).ok());
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].offset, 8u);  // by offset
+  EXPECT_EQ(seen[0].hash, 0x2222u);
+  EXPECT_EQ(seen[1].offset, 16u);
+  EXPECT_EQ(seen[1].hash, 0x1111u);
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 2, &seen).ok());
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].hash, 0x3333u);
+  // Nothing of an aborted transaction stays.
+  ASSERT_TRUE(t->PutIdentityHash(db_, 2, 24, 0x4444).ok());
+  t->Abort();
+  t = Begin();
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 2, &seen).ok());
+  EXPECT_EQ(seen.size(), 1u);
+  // Only pages that exist, offsets within a page.
+  Status s = t->PutIdentityHash(db_, 3, 8, 1);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND) << s.message();
+  t->Abort();
+  t = Begin();
+  s = t->PutIdentityHash(db_, 1, kPageSize, 1);
+  EXPECT_EQ(s.code(), CAIRN_INVALID_ARGUMENT) << s.message();
+  EXPECT_TRUE(Contains(s, "S6")) << s.message();
+  t->Abort();
+  ExpectClean();
+
+  // Dropping the database drops them: a new database of the name starts without any.
+  ASSERT_TRUE(store_->DropDatabase("db").ok());
+  ASSERT_TRUE(store_->CreateDatabase("db", &db_).ok());
+  MakePages(1);
+  t = Begin();
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 1, &seen).ok());
+  EXPECT_TRUE(seen.empty());
+  t->Abort();
+}
+
 TEST_F(TxnTest, TypeTable) {
   auto t = Begin();
   uint32_t i1 = 0, i2 = 0, again = 0;

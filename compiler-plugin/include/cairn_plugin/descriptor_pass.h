@@ -20,10 +20,13 @@ namespace cairn::plugin {
 inline constexpr const char *kPassName = "cairn-descriptors";
 
 // For every marker global in the module: computes the type's layout with the module's
-// DataLayout, emits one descriptor constant in the format of cairn/type.h, points the marker's
-// allocation calls at it and removes the marker; then registers the module's descriptors with
-// the runtime from a module constructor. Whatever it cannot describe is reported as an error
-// through the LLVMContext's diagnostic handler, and that type is left alone.
+// DataLayout, emits one descriptor constant in the format of cairn/type.h (with the method
+// table `!cairn.methods` gives it), points the marker's allocation calls at it, replaces its
+// cairn_type_ref calls by the descriptor's address and removes the marker; then registers the
+// module's descriptors with the runtime from a module constructor. Also registers every
+// reference slot in the module's globals as an exact root (constructor) and unregisters them
+// (destructor). Whatever it cannot describe is reported as an error through the LLVMContext's
+// diagnostic handler, and that type or global is left alone.
 class DescriptorPass : public llvm::PassInfoMixin<DescriptorPass> {
  public:
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &analyses);

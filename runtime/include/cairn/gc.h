@@ -12,7 +12,8 @@
  * is the payload's address, 8-byte aligned; new objects are zero-filled. See cairn/type.h.
  *
  * Threads: one mutator thread in this version, the one that called cairn_init(). A call from any
- * other thread is a fatal error with a message naming the function.
+ * other thread is a fatal error with a message naming the function (except the functions that
+ * add and remove exact roots, which say so).
  *
  * Collection policy (documented in docs/gc.md): a collection runs when the bytes allocated since
  * the last one reach max(min_trigger_bytes, growth_factor * bytes live after the last one); also
@@ -55,18 +56,54 @@ int cairn_is_initialized(void);
 
 /* --- Types --------------------------------------------------------------------------------- */
 
-/* Registers a descriptor (see the invariants in cairn/type.h). Registering the same descriptor
- * twice is harmless. May be called before cairn_init (module constructors do). */
+/* Registration. A type may be defined in several modules (each with its own descriptor, as the
+ * compiler plugin makes them, or a JIT module and a compiled one): the first descriptor registered
+ * with a fingerprint is the type's canonical descriptor, and later ones of the same fingerprint
+ * are accepted if they have the same layout (T5, cairn_type_same_layout) and map to it (T7).
+ * Allocation always puts the canonical descriptor in an object's header, so identity tests
+ * (cairn_type_of(obj) == canonical), is/as and method dispatch agree across modules and on
+ * objects faulted in from a database; code that compares headers with a descriptor must compare
+ * with the canonical one (docs/plugin.md, "Canonical descriptors"). A registered descriptor must
+ * stay in memory, unchanged, as long as the process runs (T4). Registration may be called
+ * before cairn_init (module constructors do). */
+
+/* Registers one descriptor. Registering the same descriptor twice is harmless. */
 cairn_status cairn_register_type(const cairn_type *type);
 
 /* Registers n descriptors; stops at the first that fails. */
 cairn_status cairn_register_types(const cairn_type *const *types, size_t n);
 
-/* What the compiler plugin's module constructors call: registers n descriptors and, if one is
- * refused, prints the reason naming the module and exits the program with status 70. */
+/* Registers a module's n descriptors, all of them or (if one is refused) none, and, if canonical
+ * is not NULL, stores in canonical[i] the canonical descriptor of types[i] (types[i] itself if it
+ * is the first of its fingerprint). `module` names the module in messages (may be NULL). A refused
+ * type is CAIRN_INVALID_ARGUMENT (a malformed descriptor), CAIRN_UNSUPPORTED (another ABI, or no
+ * descriptor at all) or CAIRN_TYPE_MISMATCH (the type is registered with another layout, or
+ * another number of methods), with a message naming the module and the type. For embedders (the
+ * REPL) that report the error and discard the module. */
+cairn_status cairn_register_module(const cairn_type *const *types, const cairn_type **canonical,
+                                   size_t n, const char *module);
+
+/* What the compiler plugin's module constructors call: cairn_register_module, and if a type is
+ * refused, the handler installed with cairn_set_module_error_handler, or when there is none, a
+ * message naming the module and the type on standard error and exit(70). */
+void cairn_register_module_or_exit(const cairn_type *const *types, const cairn_type **canonical,
+                                   size_t n, const char *module);
+
+/* The same without canonical slots (what modules compiled before canonical descriptors call). */
 void cairn_register_module_types(const cairn_type *const *types, size_t n, const char *module);
 
-/* The registered descriptor with this fingerprint, or NULL. */
+/* An embedder's handler for a module whose types are refused in cairn_register_module_or_exit
+ * (a constructor cannot return an error). If it returns, nothing of the module was registered
+ * and its canonical slots still hold its own descriptors: the embedder must not run the module's
+ * code (a REPL reports the message and discards the module). NULL restores the default (exit). */
+typedef void (*cairn_module_error_fn)(cairn_status status, const char *message, void *ctx);
+void cairn_set_module_error_handler(cairn_module_error_fn fn, void *ctx);
+
+/* The canonical descriptor of a registered descriptor (itself if it is canonical), or NULL if
+ * it is not registered. */
+const cairn_type *cairn_canonical_type(const cairn_type *type);
+
+/* The canonical descriptor with this fingerprint, or NULL. */
 const cairn_type *cairn_find_type(uint64_t fingerprint);
 
 /* Built-in descriptors, registered by the runtime itself. */
@@ -75,13 +112,18 @@ extern const cairn_type cairn_ref_array_type;  /* [any]: an array of references 
 extern const cairn_type cairn_i64_array_type;  /* [int]: an array of 64-bit integers */
 extern const cairn_type cairn_f64_array_type;  /* [float]: an array of doubles */
 extern const cairn_type cairn_bool_array_type; /* [bool]: an array of one-byte booleans */
+extern const cairn_type cairn_text_array_type; /* [text]: an array of texts (args(), names()),
+                                                  registered by every program, so a database
+                                                  holding one can be read by any program */
 
 /* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
 
-/* A new object of a plain registered type. */
+/* A new object of a plain type, whose header is the type's canonical descriptor. `type` may be
+ * any registered descriptor of it; an unregistered one is registered first (a refused one is a
+ * fatal error with the reason). */
 void *cairn_malloc_typed(const cairn_type *type);
 
-/* A new array of a registered array type with `length` elements. */
+/* A new array of an array type with `length` elements (`type` as for cairn_malloc_typed). */
 void *cairn_malloc_array(const cairn_type *type, size_t length);
 
 /* A new pointer-free block of `bytes` bytes (its contents are never scanned). */
@@ -91,8 +133,17 @@ void *cairn_malloc_atomic(size_t bytes);
 
 /* --- Objects --------------------------------------------------------------------------------- */
 
-/* The descriptor of a heap object (obj must be a reference to one). */
+/* The descriptor of a heap object (obj must be a reference to one): a canonical one (T7). */
 const cairn_type *cairn_type_of(const void *obj);
+
+/* The identity hash of a heap object (obj must be a reference to one): fixed the first time it
+ * is asked for, and the same for as long as the object lives: across collections (which may
+ * move it), when it becomes persistent, across commits and aborts, and in later processes that
+ * read it from its database. Distinct objects mostly have distinct hashes (equal ones are
+ * possible, as for any hash). For sets of references and identity-keyed maps. Asking costs a
+ * table entry per transient object until it dies or becomes persistent, and nothing for objects
+ * never asked for. docs/gc.md, "Identity hashes", gives the scheme. */
+uint64_t cairn_identity_hash(const void *obj);
 
 /* The length of an array object. */
 size_t cairn_array_length(const void *array);
@@ -110,9 +161,21 @@ void cairn_add_roots(void *lo, void *hi);
 void cairn_remove_roots(void *lo, void *hi);
 
 /* Adds an exact root: *slot is a reference (or NULL) that the collector updates when the object
- * moves. For runtime-internal and C++ handles; pins nothing. */
+ * moves. For runtime-internal and C++ handles; pins nothing. Like the three functions below, it
+ * may be called before cairn_init and from any thread (it only records the slot). A slot added
+ * twice is visited once and stays a root until removed twice; removing a slot that is not a
+ * root does nothing. */
 void cairn_add_exact_root(void **slot);
 void cairn_remove_exact_root(void **slot);
+
+/* Adds slots[0..n) as exact roots (the addresses are copied; the array need not outlive the
+ * call). No slot may be NULL. What the compiler plugin's module constructors call with the
+ * reference slots of the module's globals, before main (docs/plugin.md). */
+void cairn_add_exact_roots(void **const *slots, size_t n);
+
+/* Removes slots[0..n) as cairn_remove_exact_root would, one by one. What the plugin's module
+ * destructors call, so that an unloaded module (a removed JIT module) leaves no root behind. */
+void cairn_remove_exact_roots(void **const *slots, size_t n);
 
 /* --- Collection and statistics ---------------------------------------------------------------- */
 

@@ -13,6 +13,10 @@
  *   CAIRN_REF(void) a = CAIRN_NEW_ARRAY(Nodes, 10);
  *   CAIRN_ARRAY_DATA(CAIRN_REF(struct Node), a)[3] = n;
  *
+ *   if (cairn_type_of(CAIRN_PTR(n)) == CAIRN_TYPE(Node)) ...   // the descriptor as a value
+ *
+ *   static CAIRN_REF(struct Node) cache;  // a global holding a reference: an exact root
+ *
  * Rules (the plugin reports a compile error for what it can see breaking them):
  *   - A reference is CAIRN_REF(T): a pointer in address space 1. Only references are traced;
  *     a plain pointer to a heap object in a heap object is not, and is left dangling when the
@@ -20,6 +24,9 @@
  *   - A heap struct must not keep a reference inside a union, and every reference must sit at
  *     an 8-byte-aligned offset (no packed structs around references).
  *   - Markers are only used through the macros below (any other use of a marker is an error).
+ *   - A global (not a constant, not thread-local) holding references is registered as a root
+ *     by the plugin, so what it references stays alive and the global follows it when it
+ *     moves. A thread-local one is an error.
  *   - A reference is converted to a plain pointer (to call the runtime's C API, which takes
  *     plain pointers) with CAIRN_PTR(r), and back with CAIRN_AS_REF(T, p).
  * Without the plugin, a program using these macros still compiles and links but hands the
@@ -49,6 +56,23 @@
 
 /* Declares a text type named Name: an array of bytes (UTF-8 by convention). */
 #define CAIRN_HEAP_TEXT(Name) __attribute__((used)) static char cairn_heap_text_##Name
+
+/* What CAIRN_TYPE and its kin expand to. It does not exist at run time: the plugin replaces each
+ * call by the marker's descriptor (a program built without the plugin fails to link). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+const cairn_type *cairn_type_ref(const void *marker) __attribute__((nothrow));
+#ifdef __cplusplus
+}
+#endif
+
+/* The descriptor of heap type T (of array type Name, of text type Name), as a const cairn_type *:
+ * to compare with cairn_type_of(obj) or to pass to the runtime. Usable wherever an expression is
+ * (not in static initializers). */
+#define CAIRN_TYPE(T) cairn_type_ref(&cairn_heap_type_##T)
+#define CAIRN_ARRAY_TYPE(Name) cairn_type_ref(&cairn_heap_array_##Name)
+#define CAIRN_TEXT_TYPE(Name) cairn_type_ref(&cairn_heap_text_##Name)
 
 /* A new zero-filled object of heap type T, as a CAIRN_REF(struct T). */
 #define CAIRN_NEW(T) \

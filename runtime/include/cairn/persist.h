@@ -19,8 +19,9 @@
  * next), checkpoint (write and stay open), is-open. One transaction at a time (one mutator thread
  * in this version). A database root is read and written only inside a transaction.
  *
- * Errors are values (cairn_status, cairn_last_error). An error found while faulting a page in
- * (a type this program lacks or defines differently, a damaged page, a store failure) cannot be
+ * Errors are values (cairn_status, cairn_last_error). Most type mismatches are found when a
+ * database is opened. An error found while faulting a page in (a type this program lacks, or
+ * registered after the open and defines differently, a damaged page, a store failure) cannot be
  * returned to the instruction that touched the page: it goes to the hook the embedder installed
  * (cairn_set_fault_error_hook, below), which may jump back to a safe place; without one, the
  * program stops with a message naming the database, the page and the type. Either way the open
@@ -75,7 +76,11 @@ const char *cairn_store_dir(void);
  * CAIRN_INVALID_ARGUMENT if the name is not valid. Not inside a transaction. */
 cairn_status cairn_db_create(const char *name, cairn_db **out);
 /* Opens a database. CAIRN_NOT_FOUND if there is none by that name. Opening it again returns the
- * same handle. */
+ * same handle. Its type table is checked against this program's registered types first:
+ * CAIRN_TYPE_MISMATCH, naming the type and what differs, if the program defines a stored type
+ * differently (a type of the same name with other fields, or the same fingerprint with another
+ * layout); the database then stays closed. A stored type the program lacks entirely is no error
+ * here, only when an object of it is faulted in (docs/persistence.md, "Types"). */
 cairn_status cairn_db_open(const char *name, cairn_db **out);
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
@@ -106,9 +111,17 @@ int cairn_txn_is_open(void);
 /* --- System calls --------------------------------------------------------------------------------
  */
 
-/* Makes [p, p + n) resident and writable before it is handed to the kernel (read(2) into a
- * persistent object would fail with EFAULT on a protected page instead of faulting). */
+/* Makes [p, p + n) resident and writable before it is handed to the kernel to write into
+ * (read(2) into a persistent object would fail with EFAULT on a protected page instead of
+ * faulting). Its persistent pages become modified: they are written at the next commit. */
 void cairn_make_resident(void *p, size_t n);
+
+/* Makes [p, p + n) resident, read-only, before it is handed to the kernel to read from
+ * (write(2) of a persistent buffer would fail with EFAULT on a page not loaded yet). Its pages
+ * stay clean: nothing is written at commit because of it. The range should fit in
+ * max_resident_pages (pages loaded first may otherwise be evicted again before the call ends).
+ * Transient memory in the range is left as it is. */
+void cairn_make_resident_for_read(const void *p, size_t n);
 
 /* --- Page faults and SIGSEGV -------------------------------------------------------------------
  *

@@ -17,8 +17,10 @@
  *   S3. Every stored page carries a CRC32C over its header and contents, and its header names
  *       the database and page number it belongs to. Every read verifies both.
  *   S4. The type table maps each fingerprint to one index in 1..type_count and back, one to one.
- *   S5. A committed transaction's pages, root, page count, free list and type entries are all
- *       on disk or none of them is (one atomic RocksDB write).
+ *   S5. A committed transaction's pages, root, page count, free list, type entries and identity
+ *       hash entries are all on disk or none of them is (one atomic RocksDB write).
+ *   S6. An identity hash entry names a page in 1..page_count and an offset within a page
+ *       (below CAIRN_PAGE_SIZE).
  *
  * The transaction state machine (Transaction::state()):
  *
@@ -107,6 +109,12 @@ struct DatabaseInfo {
   uint32_t format_version = 0;
 };
 
+/* The identity hash stored for the object at `offset` of a page (cairn_identity_hash). */
+struct IdentityHashEntry {
+  uint32_t offset = 0;
+  uint64_t hash = 0;
+};
+
 /* One type table entry. The layout is opaque bytes to the store. */
 struct TypeEntry {
   uint64_t fingerprint = 0;
@@ -156,8 +164,8 @@ class Store {
   Status FindDatabase(std::string_view name, DatabaseId *id);
   Status GetDatabaseInfo(std::string_view name, DatabaseInfo *info);
 
-  /* Reads every page of database `name` from one snapshot and verifies S1-S4. Returns OK when
-   * the check ran (the findings are in `report`), an error when it could not run. */
+  /* Reads every page of database `name` from one snapshot and verifies S1-S4 and S6. Returns OK
+   * when the check ran (the findings are in `report`), an error when it could not run. */
   Status Check(std::string_view name, CheckReport *report);
 
   /* Begins a transaction (state ACTIVE) reading from a snapshot taken now. */
@@ -216,6 +224,12 @@ class Transaction {
   Status GetTypeByIndex(DatabaseId db, uint32_t index, TypeEntry *entry);
   /* The whole table, by index. */
   Status ListTypes(DatabaseId db, std::vector<TypeEntry> *entries);
+
+  /* Records the identity hash of the object at `offset` in page `page` (which must exist),
+   * committed with the pages; replaces one recorded there before. Locks that entry. */
+  Status PutIdentityHash(DatabaseId db, PageNo page, uint32_t offset, uint64_t hash);
+  /* The identity hashes recorded for objects in page `page`, by offset. */
+  Status ListIdentityHashes(DatabaseId db, PageNo page, std::vector<IdentityHashEntry> *entries);
 
   /* Writes all of the transaction's pages and catalogue changes in one atomic write, durable as
    * StoreOptions::durability says, and ends the transaction (IDLE). On error the transaction is

@@ -22,8 +22,21 @@
  *   T3. An array type has CAIRN_TYPE_ARRAY set and elem_kind != CAIRN_KIND_NONE; size is the
  *       element size (>= 1). A plain type has elem_kind == CAIRN_KIND_NONE.
  *   T4. A descriptor is immutable and lives as long as the program (static storage).
- *   T5. Two registered descriptors with the same fingerprint have the same size, element kind
- *       and reference offsets (a different layout under one fingerprint is refused).
+ *   T5. Two registered descriptors with the same fingerprint have the same layout:
+ *       cairn_type_layout_compare (below) finds no difference; any other is refused.
+ *   T6. refs are exactly the references its fields describe (cairn_type_refs_agree):
+ *       each REF field's elements, and each STRUCT field's elements' nested refs, in field order.
+ *       An array type without fields (scalar elements) has refs {0} if its elements are
+ *       references, else none. Fields are in ascending offset order, do not overlap and lie
+ *       within `size`; a scalar field's `size` is cairn_kind_size(kind), a STRUCT field's is its
+ *       nested descriptor's `size`.
+ *   T7. One descriptor per type in a process: the first descriptor registered with a
+ *       fingerprint is that type's canonical descriptor; a later one of the same fingerprint
+ *       (another module's) is accepted if T5 holds and maps to it (cairn_canonical_type). Every
+ *       object's header is a canonical descriptor (allocation puts the canonical one there).
+ *
+ * A program that builds descriptors in C++ uses cairn/type_builder.hpp, which keeps T2, T3 and
+ * T6 by construction.
  */
 #ifndef CAIRN_TYPE_H
 #define CAIRN_TYPE_H
@@ -145,6 +158,134 @@ CAIRN_FP_FN_ uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
   h *= 0x94d049bb133111ebull;
   h ^= h >> 31;
   return h ? h : 1;
+}
+
+/* --- The same-layout rule ----------------------------------------------------------------------
+ * Two descriptors of one fingerprint (two modules' copies of a type, or a program's type and a
+ * database's stored one) can read each other's objects only if their layouts agree. This is the
+ * one rule for it, used by registration (T5), the compiler plugin and the database type check.
+ * It compares what a database's type table stores too: the name, the array and text flags, the
+ * element kind, the size, every reference offset, and every field's name, kind, count and
+ * offset; also each field's size when both sides give one (non-zero) and, recursively, each
+ * STRUCT field's nested layout when both sides have one (a database stores neither: the sizes
+ * follow from the kinds and offsets it does store, and a nested struct's references are in
+ * `refs`). Not compared: `align` (objects are always 8-aligned), `super`, the methods, and the
+ * fingerprint itself (callers match fingerprints first). */
+
+/* What differs, the first difference found (in the order listed). */
+typedef enum cairn_layout_diff {
+  CAIRN_LAYOUT_SAME = 0,
+  CAIRN_LAYOUT_NAME = 1,          /* the type names */
+  CAIRN_LAYOUT_SHAPE = 2,         /* plain or array, text or not, the element kind */
+  CAIRN_LAYOUT_SIZE = 3,          /* size (of the payload, or of one element) */
+  CAIRN_LAYOUT_NREFS = 4,         /* the number of references */
+  CAIRN_LAYOUT_REF_OFFSET = 5,    /* reference *where's offset */
+  CAIRN_LAYOUT_NFIELDS = 6,       /* the number of fields */
+  CAIRN_LAYOUT_FIELD_NAME = 7,    /* field *where's name */
+  CAIRN_LAYOUT_FIELD_KIND = 8,    /* ... its kind */
+  CAIRN_LAYOUT_FIELD_COUNT = 9,   /* ... its count (fixed array length) */
+  CAIRN_LAYOUT_FIELD_OFFSET = 10, /* ... its offset */
+  CAIRN_LAYOUT_FIELD_SIZE = 11,   /* ... its element size */
+  CAIRN_LAYOUT_FIELD_NESTED = 12  /* ... its nested struct's layout */
+} cairn_layout_diff;
+
+/* Bytes of one value of a scalar kind (BOOL .. RAW; RAW, a machine address, on the 64-bit
+ * targets Cairn supports), 0 for NONE and STRUCT. */
+CAIRN_FP_FN_ uint32_t cairn_kind_size(uint32_t kind) {
+  switch (kind) {
+    case CAIRN_KIND_BOOL:
+    case CAIRN_KIND_I8:
+      return 1;
+    case CAIRN_KIND_I16:
+      return 2;
+    case CAIRN_KIND_I32:
+    case CAIRN_KIND_F32:
+      return 4;
+    case CAIRN_KIND_I64:
+    case CAIRN_KIND_F64:
+    case CAIRN_KIND_REF:
+    case CAIRN_KIND_RAW:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+CAIRN_FP_FN_ int cairn_layout_str_eq_(const char *a, const char *b) {
+  if (!a || !b) return a == b;
+  while (*a && *a == *b) a++, b++;
+  return *a == *b;
+}
+
+/* The first difference between the layouts of a and b (CAIRN_LAYOUT_SAME if none). If where is
+ * not NULL it gets the index of the reference or field concerned (else 0). */
+CAIRN_FP_FN_ cairn_layout_diff cairn_type_layout_compare(const cairn_type *a, const cairn_type *b,
+                                                         uint32_t *where) {
+  const uint32_t shape = CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT;
+  if (where) *where = 0;
+  if (!cairn_layout_str_eq_(a->name, b->name)) return CAIRN_LAYOUT_NAME;
+  if ((a->flags & shape) != (b->flags & shape) || a->elem_kind != b->elem_kind)
+    return CAIRN_LAYOUT_SHAPE;
+  if (a->size != b->size) return CAIRN_LAYOUT_SIZE;
+  if (a->nrefs != b->nrefs) return CAIRN_LAYOUT_NREFS;
+  for (uint32_t i = 0; i < a->nrefs; i++)
+    if (a->refs[i] != b->refs[i]) {
+      if (where) *where = i;
+      return CAIRN_LAYOUT_REF_OFFSET;
+    }
+  if (a->nfields != b->nfields) return CAIRN_LAYOUT_NFIELDS;
+  for (uint32_t i = 0; i < a->nfields; i++) {
+    const cairn_field *f = &a->fields[i], *g = &b->fields[i];
+    cairn_layout_diff d = CAIRN_LAYOUT_SAME;
+    if (!cairn_layout_str_eq_(f->name, g->name))
+      d = CAIRN_LAYOUT_FIELD_NAME;
+    else if (f->kind != g->kind)
+      d = CAIRN_LAYOUT_FIELD_KIND;
+    else if (f->count != g->count)
+      d = CAIRN_LAYOUT_FIELD_COUNT;
+    else if (f->offset != g->offset)
+      d = CAIRN_LAYOUT_FIELD_OFFSET;
+    else if (f->size && g->size && f->size != g->size)
+      d = CAIRN_LAYOUT_FIELD_SIZE;
+    else if (f->kind == CAIRN_KIND_STRUCT && f->nested && g->nested && f->nested != g->nested &&
+             cairn_type_layout_compare(f->nested, g->nested, 0) != CAIRN_LAYOUT_SAME)
+      d = CAIRN_LAYOUT_FIELD_NESTED;
+    if (d != CAIRN_LAYOUT_SAME) {
+      if (where) *where = i;
+      return d;
+    }
+  }
+  return CAIRN_LAYOUT_SAME;
+}
+
+/* 1 if t's refs are exactly the references its fields describe (T6; fields in offset order). */
+CAIRN_FP_FN_ int cairn_type_refs_agree(const cairn_type *t) {
+  uint32_t n = 0;
+  if (t->nfields == 0 && (t->flags & CAIRN_TYPE_ARRAY)) {
+    if (t->elem_kind != CAIRN_KIND_REF) return t->nrefs == 0;
+    return t->nrefs == 1 && t->refs[0] == 0;
+  }
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const cairn_field *f = &t->fields[i];
+    const struct cairn_type *nested = f->kind == CAIRN_KIND_STRUCT ? f->nested : 0;
+    if (f->kind != CAIRN_KIND_REF && !nested) continue;
+    for (uint32_t k = 0; k < f->count; k++) {
+      const uint64_t base = (uint64_t)f->offset + (uint64_t)k * f->size;
+      if (!nested) {
+        if (n >= t->nrefs || t->refs[n] != base) return 0;
+        n++;
+        continue;
+      }
+      for (uint32_t r = 0; r < nested->nrefs; r++, n++)
+        if (n >= t->nrefs || t->refs[n] != base + nested->refs[r]) return 0;
+    }
+  }
+  return n == t->nrefs;
+}
+
+/* 1 if a and b have the same layout (cairn_type_layout_compare finds no difference). */
+CAIRN_FP_FN_ int cairn_type_same_layout(const cairn_type *a, const cairn_type *b) {
+  return cairn_type_layout_compare(a, b, 0) == CAIRN_LAYOUT_SAME;
 }
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 // The C API of cairn/gc.h over GcHeap and TypeRegistry.
 #include <cstdio>
 #include <cstdlib>
+#include <span>
 
 #include "cairn/gc.h"
 #include "gc/gc_heap.h"
@@ -27,24 +28,36 @@ inline GcHeap &Heap(const char *fn) {
   return *h;
 }
 
-// Descriptors already known to be registered, direct-mapped by address: allocation looks here
-// first and takes the registry's lock only on a miss. Touched by the mutator thread only.
-const cairn_type *checked_types[64];
+// Descriptors already registered, direct-mapped by address, with their canonical descriptors:
+// allocation looks here first and takes the registry's lock only on a miss. Touched by the
+// mutator thread only.
+struct Checked {
+  const cairn_type *type;
+  const cairn_type *canonical;
+};
+Checked checked_types[64];
 
-__attribute__((noinline)) void CheckRegisteredSlow(const cairn_type *t, const char *fn) {
+__attribute__((noinline)) const cairn_type *CanonicalSlow(const cairn_type *t, const char *fn) {
   if (!t) cairn::Fatal("%s was given a NULL descriptor", fn);
-  if (!TypeRegistry::Get().IsRegistered(t)) {
-    Status s = TypeRegistry::Get().Register(t);
+  const cairn_type *canonical = TypeRegistry::Get().Canonical(t);
+  if (!canonical) {
+    Status s = TypeRegistry::Get().Register(t, &canonical);
     if (!s.ok()) cairn::Fatal("%s: %s", fn, s.message().c_str());
   }
-  checked_types[(uintptr_t(t) >> 4) & 63] = t;
+  checked_types[(uintptr_t(t) >> 4) & 63] = Checked{t, canonical};
+  return canonical;
 }
 
-inline void CheckRegistered(const cairn_type *t, const char *fn) {
-  if (t && checked_types[(uintptr_t(t) >> 4) & 63] == t) [[likely]]
-    return;
-  CheckRegisteredSlow(t, fn);
+// The canonical descriptor of t (T7), registering t if it is new.
+inline const cairn_type *CanonicalFor(const cairn_type *t, const char *fn) {
+  const Checked &c = checked_types[(uintptr_t(t) >> 4) & 63];
+  if (c.type == t && t) [[likely]]
+    return c.canonical;
+  return CanonicalSlow(t, fn);
 }
+
+cairn_module_error_fn module_error_handler = nullptr;
+void *module_error_ctx = nullptr;
 
 }  // namespace
 
@@ -75,12 +88,38 @@ cairn_status cairn_register_types(const cairn_type *const *types, size_t n) {
   return CAIRN_OK;
 }
 
-void cairn_register_module_types(const cairn_type *const *types, size_t n, const char *module) {
-  if (cairn_register_types(types, n) != CAIRN_OK) {
-    std::fprintf(stderr, "cairn: module %s: %s\n", module ? module : "(unnamed)",
-                 cairn_last_error());
-    std::exit(70);
+cairn_status cairn_register_module(const cairn_type *const *types, const cairn_type **canonical,
+                                   size_t n, const char *module) {
+  if (n && !types)
+    return cairn::SetLastError(
+        Status(CAIRN_INVALID_ARGUMENT, "cairn_register_module was given no descriptors"));
+  return cairn::SetLastError(TypeRegistry::Get().RegisterModule(
+      std::span<const cairn_type *const>(types, n), canonical, module));
+}
+
+void cairn_register_module_or_exit(const cairn_type *const *types, const cairn_type **canonical,
+                                   size_t n, const char *module) {
+  cairn_status s = cairn_register_module(types, canonical, n, module);
+  if (s == CAIRN_OK) return;
+  if (module_error_handler) {
+    module_error_handler(s, cairn_last_error(), module_error_ctx);
+    return;
   }
+  std::fprintf(stderr, "cairn: %s\n", cairn_last_error());
+  std::exit(70);
+}
+
+void cairn_register_module_types(const cairn_type *const *types, size_t n, const char *module) {
+  cairn_register_module_or_exit(types, nullptr, n, module);
+}
+
+void cairn_set_module_error_handler(cairn_module_error_fn fn, void *ctx) {
+  module_error_handler = fn;
+  module_error_ctx = ctx;
+}
+
+const cairn_type *cairn_canonical_type(const cairn_type *type) {
+  return type ? TypeRegistry::Get().Canonical(type) : nullptr;
 }
 
 const cairn_type *cairn_find_type(uint64_t fingerprint) {
@@ -89,7 +128,7 @@ const cairn_type *cairn_find_type(uint64_t fingerprint) {
 
 void *cairn_malloc_typed(const cairn_type *type) {
   GcHeap &h = Heap("cairn_malloc_typed");
-  CheckRegistered(type, "cairn_malloc_typed");
+  type = CanonicalFor(type, "cairn_malloc_typed");
   if (type->flags & CAIRN_TYPE_ARRAY)
     cairn::Fatal("cairn_malloc_typed: type '%s' is an array type; use cairn_malloc_array",
                  type->name);
@@ -98,7 +137,7 @@ void *cairn_malloc_typed(const cairn_type *type) {
 
 void *cairn_malloc_array(const cairn_type *type, size_t length) {
   GcHeap &h = Heap("cairn_malloc_array");
-  CheckRegistered(type, "cairn_malloc_array");
+  type = CanonicalFor(type, "cairn_malloc_array");
   if (!(type->flags & CAIRN_TYPE_ARRAY))
     cairn::Fatal("cairn_malloc_array: type '%s' is not an array type; use cairn_malloc_typed",
                  type->name);
@@ -120,6 +159,10 @@ void *cairn_malloc_atomic(size_t bytes) {
 
 const cairn_type *cairn_type_of(const void *obj) { return heap::TypeOfHeader(heap::HeaderOf(obj)); }
 
+uint64_t cairn_identity_hash(const void *obj) {
+  return Heap("cairn_identity_hash").IdentityHash(obj);
+}
+
 size_t cairn_array_length(const void *array) { return heap::ArrayLength(array); }
 
 int cairn_in_heap(const void *p) {
@@ -132,9 +175,14 @@ void cairn_add_roots(void *lo, void *hi) { Heap("cairn_add_roots").roots().AddRa
 void cairn_remove_roots(void *lo, void *hi) {
   Heap("cairn_remove_roots").roots().RemoveRange(lo, hi);
 }
-void cairn_add_exact_root(void **slot) { Heap("cairn_add_exact_root").roots().AddExact(slot); }
-void cairn_remove_exact_root(void **slot) {
-  Heap("cairn_remove_exact_root").roots().RemoveExact(slot);
+// Exact roots are a table apart from the heap: no heap is set up for them, any thread may call.
+void cairn_add_exact_root(void **slot) { cairn::gc::Roots::AddExact(slot); }
+void cairn_remove_exact_root(void **slot) { cairn::gc::Roots::RemoveExact(slot); }
+void cairn_add_exact_roots(void **const *slots, size_t n) {
+  cairn::gc::ExactRoots::Get().Add(slots, n, "cairn_add_exact_roots");
+}
+void cairn_remove_exact_roots(void **const *slots, size_t n) {
+  cairn::gc::ExactRoots::Get().Remove(slots, n);
 }
 
 void cairn_collect(void) { Heap("cairn_collect").CollectNow(); }

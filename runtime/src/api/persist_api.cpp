@@ -140,6 +140,11 @@ void cairn_set_fault_error_hook(cairn_fault_error_hook hook, void *ctx) {
   Persistence::SetFaultErrorHook(hook, ctx);
 }
 
+void cairn_make_resident_for_read(const void *ptr, size_t n) {
+  if (cairn_is_initialized()) cairn::gc::Roots::CheckMutator("cairn_make_resident_for_read");
+  if (Persistence *p = Persistence::Instance()) p->MakeResidentForRead(ptr, n);
+}
+
 void cairn_persist_get_stats(cairn_persist_stats *out) {
   Persistence *p = Persistence::Instance();
   if (p)

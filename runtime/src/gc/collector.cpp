@@ -45,6 +45,10 @@ CollectionResult Collector::Finish() {
     region.Sync(pages_);
     if (region.page != heap::kNoPage) result_.bytes_copied += pages_.Info(region.page).used;
   }
+  if (hashes_)
+    hashes_->Relocate([this](uintptr_t a) {
+      return reinterpret_cast<uintptr_t>(Survivor(reinterpret_cast<void *>(a)));
+    });
   FillDeadPinnedObjects();
   FreePrevious();
   pages_.RebuildFreeList();
@@ -167,6 +171,27 @@ size_t Collector::SlotBytes(void *ref) {
   uintptr_t h = heap::HeaderOf(ref);
   if (heap::IsForwarded(h)) ref = heap::ForwardedTo(h);
   return heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+}
+
+// The address after this collection of the object that was at `ref` before it, or null if the
+// object died. Called after the closure, before fillers are made and previous space is freed.
+void *Collector::Survivor(void *ref) {
+  uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
+  size_t i = off >> heap::kPageShift;
+  if (i >= covered_pages_) return nullptr;
+  const PageInfo &pi = table_[i];
+  if (pi.space == Space::kFree) return nullptr;
+  if (pi.kind != PageKind::kSmall) {  // a large object is promoted whole, or dies whole
+    const PageInfo &head = table_[pi.kind == PageKind::kLargeTail ? i - pi.run : i];
+    return head.space == Space::kCurrent ? ref : nullptr;
+  }
+  if (pi.persistent() && !pi.pinned())  // never moved (and maybe not resident: no reading)
+    return pi.space == Space::kCurrent ? ref : nullptr;
+  uintptr_t header = heap::HeaderOf(ref);
+  if (heap::IsForwarded(header)) return heap::ForwardedTo(header);  // copied
+  if (pi.space == Space::kPrevious) return nullptr;                 // not reached
+  if (!pi.pinned() || pi.persistent()) return ref;  // a pinned page made persistent keeps all
+  return IsMarked(i, ref) ? ref : nullptr;
 }
 
 void Collector::FillDeadPinnedObjects() {

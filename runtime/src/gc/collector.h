@@ -16,7 +16,9 @@
 //      promoted if large; a referenced persistent page is promoted (and scanned if resident); a
 //      referenced object on a pinned page is marked and pushed. Ends when both stacks are empty
 //      and the copy page is scanned.
-//   5. Turn the unmarked objects of transient pinned pages into fillers (P8); give up the frames
+//   5. Rekey the identity hashes of the objects that moved and drop those of the dead (H2 of
+//      gc/identity_hash.h). Turn the unmarked objects of transient pinned pages into fillers
+//      (P8); give up the frames
 //      of persistent pages still in previous space (clean: nothing reached them); free every
 //      other page still in previous space.
 //
@@ -60,6 +62,7 @@
 #include <vector>
 
 #include "gc/bump_region.h"
+#include "gc/identity_hash.h"
 #include "gc/persist_hooks.h"
 #include "gc/roots.h"
 #include "heap/page_heap.h"
@@ -100,6 +103,7 @@ class Collector {
  public:
   Collector(heap::PageHeap &pages, const Roots &roots) : pages_(pages), roots_(roots) {}
   void set_hooks(PersistHooks *hooks) { hooks_ = hooks; }
+  void set_identity_hashes(IdentityHashes *hashes) { hashes_ = hashes; }
 
   // Runs one collection. stack_top is the lowest stack address to scan (the registers have been
   // spilled above it). The mutator's allocation page must have been retired first (P2).
@@ -119,6 +123,7 @@ class Collector {
   bool IsMarked(size_t index, const void *ref) const;
   void *MovePinned(size_t index, void *ref);
   static size_t SlotBytes(void *ref);  // bytes of the object or forwarded slot at ref
+  void *Survivor(void *ref);           // where an object of before the collection is now (H2)
   void FillDeadPinnedObjects();
   void Promote(size_t index, bool scan);
   inline void *Move(void *ref);
@@ -141,6 +146,7 @@ class Collector {
   heap::PageHeap &pages_;
   const Roots &roots_;
   PersistHooks *hooks_ = nullptr;
+  IdentityHashes *hashes_ = nullptr;
   // Copies of the page heap's layout for the hot path, taken at the start of a collection.
   // (A page count, not bytes: no store of a heap word, typed uintptr_t, can alias it.)
   char *base_ = nullptr;

@@ -58,7 +58,14 @@ class GcHeap {
   void CollectNow();
   // A stabilization now (see gc/collector.h), likewise; returns its pause in nanoseconds.
   uint64_t StabilizeNow(std::span<const StabilizeRoot> roots, StabilizeOutcome *outcome);
-  void SetPersistHooks(PersistHooks *hooks) { collector_.set_hooks(hooks); }
+  void SetPersistHooks(PersistHooks *hooks) {
+    persist_hooks_ = hooks;
+    collector_.set_hooks(hooks);
+  }
+
+  // The identity hash of the object at ref (cairn_identity_hash; gc/identity_hash.h).
+  uint64_t IdentityHash(const void *ref);
+  IdentityHashes &identity_hashes() { return hashes_; }
 
   // Writes the mutator's fill level into its page (P2) so the page table can be walked.
   void SyncAllocation() { mutator_.Sync(pages_); }
@@ -71,7 +78,9 @@ class GcHeap {
   Roots &roots() { return roots_; }
 
  private:
-  explicit GcHeap(const HeapOptions &o) : options_(o), collector_(pages_, roots_) {}
+  explicit GcHeap(const HeapOptions &o) : options_(o), collector_(pages_, roots_) {
+    collector_.set_identity_hashes(&hashes_);
+  }
   char *AllocateSlow(size_t bytes);
   char *AllocateLarge(size_t bytes);
   struct Pending;  // what the entry points pass down to CollectFrom
@@ -84,6 +93,8 @@ class GcHeap {
   heap::PageHeap pages_;
   Roots roots_;
   Collector collector_;
+  IdentityHashes hashes_;
+  PersistHooks *persist_hooks_ = nullptr;
   BumpRegion mutator_;
   static constexpr size_t kPrefaultChunk = 64;  // pages allocated between prefault checks
   size_t pages_since_prefault_ = 0;

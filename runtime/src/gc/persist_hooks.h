@@ -22,6 +22,9 @@ class PersistHooks {
   virtual Status AssignPageIds(uint8_t db, size_t frame, size_t n) = 0;
   // The name of an open database, for messages.
   virtual std::string DatabaseName(uint8_t db) = 0;
+  // The identity hash of the persistent object at payload offset `offset` of the page (or large
+  // object's run) at frame `head` (gc/identity_hash.h). Reads nothing of the page itself.
+  virtual uint64_t IdentityHash(size_t head, uint32_t offset) = 0;
 };
 
 }  // namespace cairn::gc

@@ -68,11 +68,36 @@ void Roots::RemoveRange(void *lo, void *hi) {
   if (it != ranges_.end()) ranges_.erase(it);
 }
 
-void Roots::AddExact(void **slot) { exact_.push_back(slot); }
+ExactRoots &ExactRoots::Get() {
+  static ExactRoots *const table = new ExactRoots;  // never destroyed (see the header)
+  return *table;
+}
 
-void Roots::RemoveExact(void **slot) {
-  auto it = std::find(exact_.begin(), exact_.end(), slot);
-  if (it != exact_.end()) exact_.erase(it);
+void ExactRoots::Add(void **const *slots, size_t n, const char *fn) {
+  for (size_t i = 0; i < n; i++)
+    if (!slots[i]) Fatal("%s: slot %zu of %zu is NULL; pass the addresses of the slots", fn, i, n);
+  std::lock_guard<std::mutex> lock(mu_);
+  slots_.reserve(slots_.size() + n);
+  for (size_t i = 0; i < n; i++) {
+    auto [it, inserted] = entries_.try_emplace(slots[i], Entry{slots_.size(), 0});
+    if (inserted) slots_.push_back(slots[i]);
+    it->second.count++;
+  }
+}
+
+void ExactRoots::Remove(void **const *slots, size_t n) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < n; i++) {
+    auto it = entries_.find(slots[i]);
+    if (it == entries_.end() || --it->second.count > 0) continue;
+    const size_t index = it->second.index;
+    entries_.erase(it);
+    if (index + 1 != slots_.size()) {  // E3: the last slot takes the removed one's place
+      slots_[index] = slots_.back();
+      entries_.at(slots_[index]).index = index;
+    }
+    slots_.pop_back();
+  }
 }
 
 }  // namespace cairn::gc

@@ -69,7 +69,7 @@ class Verifier {
 
   bool TypeOk(const cairn_type *t) {
     if (known_.count(t)) return true;
-    if (!types::TypeRegistry::Get().IsRegistered(t)) return false;
+    if (types::TypeRegistry::Get().Canonical(t) != t) return false;  // T7
     known_.insert(t);
     return true;
   }
@@ -83,8 +83,9 @@ class Verifier {
     }
     const cairn_type *t = heap::TypeOfHeader(h);
     if (!t || uintptr_t(t) % 8 || !TypeOk(t)) {
-      Report("page %zu: object %p has header %#" PRIxPTR ", not a registered descriptor (T1)", page,
-             ref, h);
+      Report("page %zu: object %p has header %#" PRIxPTR
+             ", not the registered canonical descriptor of a type (T1, T7)",
+             page, ref, h);
       return 0;
     }
     return heap::ObjectBytes(t, ref);

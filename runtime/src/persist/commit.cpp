@@ -1,5 +1,5 @@
-// Transactions: begin, commit (stabilize, unswizzle, write in one store transaction), abort,
-// chain, checkpoint.
+// Transactions: begin, commit (stabilize, unswizzle, write in one store transaction, with the
+// identity hashes of the objects made persistent), abort, chain, checkpoint.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -108,7 +108,9 @@ Status Persistence::WriteCommit(bool stay_open) {
   //    all in one store transaction.
   uint64_t t0 = NowNs();
   std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
+  std::vector<PendingHash> hashes;
   if (s.ok()) s = Flush(&c, &new_roots);
+  if (s.ok()) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
   if (!s.ok()) {
     Revert(outcome);
@@ -128,6 +130,7 @@ Status Persistence::WriteCommit(bool stay_open) {
     db->root_pref = pref;
     db->root_dirty = false;
   }
+  AdoptIdentityHashes(hashes);
   c.commits = 1;
   c.pages_accurate = outcome.pages_accurate;
   c.pages_ambiguous = outcome.pages_ambiguous;

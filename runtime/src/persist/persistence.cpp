@@ -57,6 +57,16 @@ Status Persistence::Ensure() {
   return Open(nullptr);
 }
 
+Status Persistence::Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t) {
+  if (open_ && !failed_ && txn_) {
+    *t = txn_.get();
+    return Status::Ok();
+  }
+  Status s = store_->BeginTransaction(temp);
+  *t = temp->get();
+  return s;
+}
+
 Status Persistence::Misuse(const std::string &what) const { return Status(CAIRN_MISUSE, what); }
 
 Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const {
@@ -108,7 +118,22 @@ Status Persistence::OpenDb(const char *name, cairn_db **out) {
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_open was given no name");
   Status s = store::ValidateDatabaseName(name);
   if (!s.ok()) return s;
-  return AddDatabase(name, out);
+  for (auto &d : dbs_)
+    if (d && d->name == name) {
+      *out = d.get();  // open already: checked then
+      return Status::Ok();
+    }
+  cairn_db *db = nullptr;
+  s = AddDatabase(name, &db);
+  if (!s.ok()) return s;
+  s = CheckTypes(*db);  // type_check.cpp
+  if (!s.ok()) {
+    cairn_remove_exact_root(&db->root);
+    dbs_[db->index - 1].reset();
+    return s;
+  }
+  *out = db;
+  return Status::Ok();
 }
 
 Status Persistence::Exists(const char *name, int *exists) {
@@ -189,6 +214,24 @@ Status Persistence::AssignPageIds(uint8_t dbi, size_t frame, size_t n) {
   frames_[Key(dbi, first)] = uint32_t(frame);
   resident_pages_ += n;
   return Status::Ok();
+}
+
+void Persistence::MakeResidentForRead(const void *p, size_t n) {
+  heap::PageHeap &pages = heap_->pages();
+  const uintptr_t end = uintptr_t(p) + n;
+  for (uintptr_t a = uintptr_t(p) & ~uintptr_t(heap::kPageSize - 1); n && a < end;
+       a += heap::kPageSize) {
+    void *addr = reinterpret_cast<void *>(a);
+    if (!pages.Covers(addr)) continue;
+    size_t i = pages.IndexOf(addr);
+    const heap::PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || !pi.persistent()) continue;
+    size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
+    // Loading leaves the page read-only and clean: readable by the kernel, not written at
+    // commit. (A write trap would make it modified; cairn_make_resident does that.)
+    if (!pages.Info(head).resident() && HandleFault(addr, 0) == FaultResult::kFailed)
+      ReportFaultError();
+  }
 }
 
 std::string Persistence::DatabaseName(uint8_t db) {

@@ -10,11 +10,15 @@
 //   D3. Inside a transaction, the store transaction txn_ is ACTIVE unless the transaction failed;
 //       then only Abort is allowed.
 //   D4. type_by_index_ and index_of_ agree with the database's type table: an index there names a
-//       stored layout that this program's descriptor matches (checked when first needed).
+//       stored layout that this program's descriptor matches (checked when the database is
+//       opened, and when first needed for types registered later).
 //   D5. A page whose loading failed is reserved again (no access, not resident, used 0), exactly
 //       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
 //       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
 //       them, so the next collection gives them up (Figure 4).
+//   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
+//       written by a commit that made the page persistent), all of that page's committed
+//       entries (gc/identity_hash.h, H3).
 #pragma once
 
 #include <csignal>
@@ -42,6 +46,8 @@ struct cairn_db {
   bool types_loaded = false;
   std::vector<const cairn_type *> type_by_index;  // D4, [0] unused
   std::unordered_map<const cairn_type *, uint32_t> index_of;
+  // D6: page id -> (payload offset, identity hash) recorded in the store for that page.
+  std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint64_t>>> hashes;
 };
 
 namespace cairn::persist {
@@ -96,10 +102,14 @@ class Persistence final : public gc::PersistHooks {
   void GetLastCommitStats(cairn_persist_stats *out) const { *out = last_; }
   size_t LastCommitTypes(cairn_type_count *out, size_t max) const;
 
+  // Makes [p, p + n) resident without making it writable (cairn_make_resident_for_read).
+  void MakeResidentForRead(const void *p, size_t n);
+
   // gc::PersistHooks
   void ForgetFrame(size_t frame) override;
   Status AssignPageIds(uint8_t db, size_t frame, size_t n) override;
   std::string DatabaseName(uint8_t db) override;
+  uint64_t IdentityHash(size_t head, uint32_t offset) override;
 
  private:
   Persistence() = default;
@@ -120,6 +130,23 @@ class Persistence final : public gc::PersistHooks {
   void Evict(size_t head);
   // The open transaction, or a new read-only one in *temp.
   Status ReadTransaction(std::unique_ptr<store::Transaction> *temp, store::Transaction **out);
+
+  // The open transaction if it can read, else a new one, kept in *temp (abort it when done).
+  Status Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t);
+
+  // The type check at open (type_check.cpp).
+  Status CheckTypes(cairn_db &db);
+
+  // Identity hashes of persistent objects (identity.cpp).
+  struct PendingHash {
+    cairn_db *db;
+    uint64_t page;
+    uint32_t offset;
+    uint64_t hash;
+    uintptr_t addr;
+  };
+  Status WriteIdentityHashes(std::vector<PendingHash> *written);
+  void AdoptIdentityHashes(const std::vector<PendingHash> &written);
 
   // Commit (commit.cpp).
   Status WriteCommit(bool stay_open);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "types/layout_diff.h"
+
 namespace cairn::persist {
 
 namespace {
@@ -107,32 +109,86 @@ Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
   return Status::Ok();
 }
 
+LayoutImage::LayoutImage(const StoredLayout &stored) {
+  for (const StoredLayout::Field &f : stored.fields)
+    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, 0, nullptr});
+  type_.abi = CAIRN_TYPE_ABI;
+  type_.flags = stored.flags;
+  type_.name = stored.name.c_str();
+  type_.size = stored.size;
+  type_.elem_kind = stored.elem_kind;
+  type_.nrefs = uint32_t(stored.refs.size());
+  type_.refs = stored.refs.data();
+  type_.nfields = uint32_t(fields_.size());
+  type_.fields = fields_.data();
+}
+
 Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::string_view database) {
-  auto mismatch = [&](const std::string &what) {
-    return Status(CAIRN_TYPE_MISMATCH,
-                  "type '" + stored.name + "' in database '" + std::string(database) +
-                      "': " + what +
-                      "; the program must define the type exactly as the program that "
-                      "stored it did (same fields, names and order, same platform)");
+  LayoutImage image(stored);
+  uint32_t where = 0;
+  cairn_layout_diff d = cairn_type_layout_compare(image.type(), local, &where);
+  if (d == CAIRN_LAYOUT_SAME) return Status::Ok();
+  return Status(CAIRN_TYPE_MISMATCH,
+                "type '" + stored.name + "' in database '" + std::string(database) +
+                    "' has the fingerprint of this program's type but another layout: " +
+                    types::DescribeLayoutDiff(image.type(), "in the database", local,
+                                              "in this program", d, where) +
+                    "; the program must define the type exactly as the program that stored it "
+                    "did (same fields, names and order, same platform)");
+}
+
+namespace {
+
+std::string KindText(uint32_t kind, uint32_t count) {
+  std::string s = types::KindName(kind);
+  return count == 1 ? s : s + "[" + std::to_string(count) + "]";
+}
+
+std::string FieldText(const std::string &name, uint32_t kind, uint32_t count) {
+  return "'" + name + "' (" + KindText(kind, count) + ")";
+}
+
+}  // namespace
+
+std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *local) {
+  std::vector<std::string> said;
+  LayoutImage image(stored);
+  const uint32_t shape = CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT;
+  if ((stored.flags & shape) != (local->flags & shape) || stored.elem_kind != local->elem_kind)
+    said.push_back(types::DescribeLayoutDiff(image.type(), "in the database", local,
+                                             "in this program", CAIRN_LAYOUT_SHAPE, 0));
+  auto local_field = [&](const std::string &name) -> const cairn_field * {
+    for (uint32_t i = 0; i < local->nfields; i++)
+      if (local->fields[i].name && name == local->fields[i].name) return &local->fields[i];
+    return nullptr;
   };
-  if (stored.name != local->name)
-    return mismatch("this program's type with the same fingerprint is named '" +
-                    std::string(local->name) + "'");
-  if (stored.flags != (local->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT)) ||
-      stored.elem_kind != local->elem_kind)
-    return mismatch("stored as a different kind of type (array or not, element kind)");
-  if (stored.size != local->size)
-    return mismatch("stored with " + std::to_string(stored.size) + " bytes, this program's has " +
-                    std::to_string(local->size));
-  if (stored.refs.size() != local->nrefs)
-    return mismatch("stored with " + std::to_string(stored.refs.size()) +
-                    " references, this program's has " + std::to_string(local->nrefs));
-  for (uint32_t i = 0; i < local->nrefs; i++)
-    if (stored.refs[i] != local->refs[i])
-      return mismatch("reference " + std::to_string(i) + " is at offset " +
-                      std::to_string(stored.refs[i]) + " in the database but at " +
-                      std::to_string(local->refs[i]) + " in this program");
-  return Status::Ok();
+  std::vector<std::string> common_stored;  // names in both, in stored order
+  for (const StoredLayout::Field &f : stored.fields) {
+    const cairn_field *g = local_field(f.name);
+    if (!g) {
+      said.push_back("field " + FieldText(f.name, f.kind, f.count) + " is missing in this program");
+      continue;
+    }
+    common_stored.push_back(f.name);
+    if (g->kind != f.kind || g->count != f.count)
+      said.push_back("field '" + f.name + "' is " + KindText(f.kind, f.count) +
+                     " in the database, " + KindText(g->kind, g->count) + " in this program");
+  }
+  std::vector<std::string> common_local;
+  for (uint32_t i = 0; i < local->nfields; i++) {
+    const cairn_field &g = local->fields[i];
+    const std::string name = g.name ? g.name : "";
+    bool stored_has = false;
+    for (const StoredLayout::Field &f : stored.fields) stored_has = stored_has || f.name == name;
+    if (stored_has)
+      common_local.push_back(name);
+    else
+      said.push_back("this program adds field " + FieldText(name, g.kind, g.count));
+  }
+  if (common_stored != common_local) said.push_back("the fields are in another order");
+  std::string text;
+  for (const std::string &s : said) text += (text.empty() ? "" : "; ") + s;
+  return text;
 }
 
 }  // namespace cairn::persist

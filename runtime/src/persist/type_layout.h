@@ -40,6 +40,25 @@ struct StoredLayout {
 
 Status DecodeLayout(std::string_view bytes, StoredLayout *out);
 
+// A stored layout as a descriptor, for the same-layout rule. It has no field sizes and no nested
+// layouts (a database stores neither), which the rule then does not compare; and no fingerprint.
+class LayoutImage {
+ public:
+  explicit LayoutImage(const StoredLayout &stored);
+  LayoutImage(const LayoutImage &) = delete;
+  LayoutImage &operator=(const LayoutImage &) = delete;
+  const cairn_type *type() const { return &type_; }
+
+ private:
+  std::vector<cairn_field> fields_;
+  cairn_type type_{};
+};
+
+// What differs between the fields of a stored type and a program's type of the same name but
+// another fingerprint: "field 'next' is missing in this program; this program adds field 'prev'
+// (ref)". Empty if nothing the stored layout shows differs.
+std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *local);
+
 // OK if `local` can read objects stored with `stored`; else CAIRN_TYPE_MISMATCH saying which
 // type, in which database, and what differs.
 Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::string_view database);

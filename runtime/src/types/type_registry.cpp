@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "cairn/gc.h"
+#include "cairn/type_builder.hpp"
+#include "types/layout_diff.h"
+#include "util/fatal.h"
 
 namespace cairn::types {
 
@@ -21,13 +24,62 @@ Status Invalid(const cairn_type *t, const std::string &what) {
                                             "plugin made it, please report a bug)");
 }
 
-bool SameLayout(const cairn_type *a, const cairn_type *b) {
-  if (a->size != b->size || a->elem_kind != b->elem_kind || a->nrefs != b->nrefs ||
-      (a->flags & CAIRN_TYPE_ARRAY) != (b->flags & CAIRN_TYPE_ARRAY))
-    return false;
-  for (uint32_t i = 0; i < a->nrefs; i++)
-    if (a->refs[i] != b->refs[i]) return false;
-  return true;
+std::string ModuleName(const char *module) {
+  return module && module[0] ? std::string("module ") + module : "a module with no name";
+}
+
+std::string Offsets(const uint32_t *refs, uint32_t n) {
+  std::string s = "{";
+  for (uint32_t i = 0; i < n; i++) s += (i ? ", " : "") + std::to_string(refs[i]);
+  return s + "}";
+}
+
+// T6 for t's fields, and (recursively) its nested structs'. depth bounds a malformed cycle.
+Status CheckFields(const cairn_type *top, const cairn_type *t, int depth) {
+  if (depth > 32) return Invalid(top, "its nested structs are nested more than 32 deep");
+  if (t->nfields && !t->fields) return Invalid(top, "nfields > 0 but no fields");
+  const std::string in = t == top ? "" : " of its nested struct '" + std::string(t->name) + "'";
+  uint64_t end = 0;  // of the previous field
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const cairn_field &f = t->fields[i];
+    const std::string name = "field " + std::to_string(i) + in;
+    if (!f.name || !f.name[0]) return Invalid(top, name + " has no name");
+    const std::string what = "field '" + std::string(f.name) + "'" + in;
+    if (f.kind == CAIRN_KIND_NONE || f.kind > CAIRN_KIND_STRUCT)
+      return Invalid(top, what + " has no valid kind (" + std::to_string(f.kind) + ")");
+    if (f.kind == CAIRN_KIND_STRUCT) {
+      if (!f.nested) return Invalid(top, what + " is a struct with no nested layout (T6)");
+      if (f.nested->abi != CAIRN_TYPE_ABI)
+        return Invalid(top, what + "'s nested layout has another ABI version");
+      if (f.size != f.nested->size)
+        return Invalid(top, what + " has elements of " + std::to_string(f.size) +
+                                " bytes but its struct has " + std::to_string(f.nested->size) +
+                                " (T6)");
+      Status s = CheckFields(top, f.nested, depth + 1);
+      if (!s.ok()) return s;
+    } else if (f.size != cairn_kind_size(f.kind)) {
+      return Invalid(top, what + " of kind " + KindName(f.kind) + " has elements of " +
+                              std::to_string(f.size) + " bytes, not " +
+                              std::to_string(cairn_kind_size(f.kind)) + " (T6)");
+    }
+    if (f.offset < end)
+      return Invalid(top, what + " at offset " + std::to_string(f.offset) +
+                              " overlaps the field before it or is out of offset order (T6)");
+    end = uint64_t(f.offset) + uint64_t(f.count) * f.size;
+    if (end > t->size)
+      return Invalid(top, what + " ends at byte " + std::to_string(end) + ", outside the " +
+                              std::to_string(t->size) + " bytes" + in + " (T6)");
+  }
+  if (!cairn_type_refs_agree(t)) {
+    std::vector<uint32_t> want(CountRefs(std::span(t->fields, t->nfields)));
+    RefsFromFields(std::span(t->fields, t->nfields), want.data());
+    if (t->nfields == 0 && (t->flags & CAIRN_TYPE_ARRAY) && t->elem_kind == CAIRN_KIND_REF)
+      want = {0};
+    return Invalid(top, "its references" + in + " " + Offsets(t->refs, t->nrefs) +
+                            " are not those its fields describe " +
+                            Offsets(want.data(), uint32_t(want.size())) + " (T6)");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -39,10 +91,16 @@ TypeRegistry &TypeRegistry::Get() {
 
 TypeRegistry::TypeRegistry() {
   for (const cairn_type *t : {&cairn_text_type, &cairn_ref_array_type, &cairn_i64_array_type,
-                              &cairn_f64_array_type, &cairn_bool_array_type}) {
-    registered_.insert(t);
-    by_fingerprint_.emplace(t->fingerprint, t);
+                              &cairn_f64_array_type, &cairn_bool_array_type,
+                              &cairn_text_array_type}) {
+    registered_.emplace(t, t);
+    AddCanonical(t, "the runtime");
   }
+}
+
+void TypeRegistry::AddCanonical(const cairn_type *t, const char *module) {
+  by_fingerprint_.emplace(t->fingerprint, Canon{t, module ? module : ""});
+  by_name_[t->name].push_back(t);
 }
 
 Status TypeRegistry::Validate(const cairn_type *t) const {
@@ -70,7 +128,6 @@ Status TypeRegistry::Validate(const cairn_type *t) const {
   if (!array && t->elem_kind != CAIRN_KIND_NONE)
     return Invalid(t, "a plain type must not have an element kind (T3)");
   if (t->nrefs && !t->refs) return Invalid(t, "nrefs > 0 but no offsets (T2)");
-  if (t->nfields && !t->fields) return Invalid(t, "nfields > 0 but no fields");
   if (t->size > (uint64_t{1} << 40)) return Invalid(t, "its size is absurd");
   for (uint32_t i = 0; i < t->nrefs; i++) {
     uint32_t off = t->refs[i];
@@ -84,23 +141,78 @@ Status TypeRegistry::Validate(const cairn_type *t) const {
   }
   if (array && t->elem_kind == CAIRN_KIND_REF && (t->size != 8 || t->nrefs != 1))
     return Invalid(t, "an array of references must have 8-byte elements and one offset 0");
+  if (t->nmethods && !t->methods) return Invalid(t, "nmethods > 0 but no method table");
+  return CheckFields(t, t, 0);
+}
+
+Status TypeRegistry::CheckSameType(const cairn_type *canonical, const std::string &canonical_module,
+                                   const cairn_type *t, const char *module) const {
+  const std::string first = canonical_module.empty() ? "its first registration"
+                                                     : "its first registration (by " +
+                                                           (canonical_module == "the runtime"
+                                                                ? canonical_module
+                                                                : "module " + canonical_module) +
+                                                           ")";
+  uint32_t where = 0;
+  cairn_layout_diff d = cairn_type_layout_compare(canonical, t, &where);
+  if (d != CAIRN_LAYOUT_SAME)
+    return Status(CAIRN_TYPE_MISMATCH,
+                  Describe(t) + " registered by " + ModuleName(module) +
+                      " has another layout than " + first +
+                      " (T5): " + DescribeLayoutDiff(canonical, "there", t, "here", d, where) +
+                      ". The program was built from two different definitions of it; rebuild "
+                      "all of it from one definition");
+  if (t->nmethods != 0 && t->nmethods != canonical->nmethods)
+    return Status(CAIRN_TYPE_MISMATCH,
+                  Describe(t) + " registered by " + ModuleName(module) + " has " +
+                      std::to_string(t->nmethods) + " methods, but " + first + " has " +
+                      std::to_string(canonical->nmethods) +
+                      "; the method table of a type is fixed by its first registration "
+                      "(docs/plugin.md, Canonical descriptors): rebuild all of the program from "
+                      "one definition of the type, or give a redefined type another name");
   return Status::Ok();
 }
 
-Status TypeRegistry::Register(const cairn_type *t) {
-  if (!t) return Status(CAIRN_INVALID_ARGUMENT, "cairn_register_type was given NULL");
+Status TypeRegistry::RegisterModule(std::span<const cairn_type *const> types,
+                                    const cairn_type **canonical, const char *module) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (registered_.count(t)) return Status::Ok();
-  Status s = Validate(t);
-  if (!s.ok()) return s;
-  auto [it, inserted] = by_fingerprint_.emplace(t->fingerprint, t);
-  if (!inserted && !SameLayout(it->second, t))
-    return Status(CAIRN_TYPE_MISMATCH,
-                  Describe(t) +
-                      " is registered twice with different layouts (T5): the program "
-                      "was built from two different definitions of it; rebuild all "
-                      "of it from one definition");
-  registered_.insert(t);
+  std::vector<const cairn_type *> canon(types.size());
+  std::unordered_map<uint64_t, const cairn_type *> fresh;  // new fingerprints in this call
+  auto refused = [&](const Status &s) {
+    if (!module) return s;
+    return Status(s.code(), ModuleName(module) + ": " + s.message());
+  };
+  for (size_t i = 0; i < types.size(); i++) {
+    const cairn_type *t = types[i];
+    if (!t)
+      return refused(
+          Status(CAIRN_INVALID_ARGUMENT,
+                 "type registration was given NULL (descriptor " + std::to_string(i) + ")"));
+    if (auto it = registered_.find(t); it != registered_.end()) {
+      canon[i] = it->second;
+      continue;
+    }
+    Status s = Validate(t);
+    if (!s.ok()) return refused(s);
+    if (auto it = by_fingerprint_.find(t->fingerprint); it != by_fingerprint_.end()) {
+      s = CheckSameType(it->second.type, it->second.module, t, module);
+      canon[i] = it->second.type;
+    } else if (auto f = fresh.find(t->fingerprint); f != fresh.end()) {
+      s = CheckSameType(f->second, module ? module : "", t, module);
+      canon[i] = f->second;
+    } else {
+      fresh.emplace(t->fingerprint, t);
+      canon[i] = t;
+    }
+    if (!s.ok()) return s;
+  }
+  // Accepted, all of them (R4).
+  for (size_t i = 0; i < types.size(); i++) {
+    if (!registered_.emplace(types[i], canon[i]).second) continue;
+    if (canon[i] == types[i]) AddCanonical(types[i], module);
+  }
+  if (canonical)
+    for (size_t i = 0; i < types.size(); i++) canonical[i] = canon[i];
   return Status::Ok();
 }
 
@@ -109,10 +221,22 @@ bool TypeRegistry::IsRegistered(const cairn_type *t) const {
   return registered_.count(t) != 0;
 }
 
+const cairn_type *TypeRegistry::Canonical(const cairn_type *t) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = registered_.find(t);
+  return it == registered_.end() ? nullptr : it->second;
+}
+
 const cairn_type *TypeRegistry::Find(uint64_t fingerprint) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = by_fingerprint_.find(fingerprint);
-  return it == by_fingerprint_.end() ? nullptr : it->second;
+  return it == by_fingerprint_.end() ? nullptr : it->second.type;
+}
+
+std::vector<const cairn_type *> TypeRegistry::FindByName(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? std::vector<const cairn_type *>{} : it->second;
 }
 
 size_t TypeRegistry::size() const {
@@ -125,25 +249,30 @@ const cairn_type *TypeRegistry::AtomicType(size_t bytes) {
   size_t slot = rounded / 8;
   if (slot < atomic_small_.size() && atomic_small_[slot]) return atomic_small_[slot];
   std::lock_guard<std::mutex> lock(mu_);
-  auto &owned = atomic_[rounded];
-  if (!owned) {
-    owned = std::make_unique<OwnedType>();
-    owned->name = "atomic[" + std::to_string(rounded) + "]";
-    cairn_type &t = owned->type;
-    t = cairn_type{};
-    t.abi = CAIRN_TYPE_ABI;
-    t.name = owned->name.c_str();
-    t.size = rounded;
-    t.align = 8;
-    t.fingerprint = cairn_type_fingerprint_compute(&t);
-    registered_.insert(&t);
-    by_fingerprint_.emplace(t.fingerprint, &t);
+  const cairn_type *&t = atomic_[rounded];
+  if (!t) {
+    const cairn_type *built =
+        TypeBuilder::Plain("atomic[" + std::to_string(rounded) + "]", rounded).Build();
+    // A program may have registered a type of the same structure first: that one is canonical.
+    if (auto it = by_fingerprint_.find(built->fingerprint); it != by_fingerprint_.end()) {
+      if (!cairn_type_same_layout(it->second.type, built))
+        Fatal(
+            "type '%s' registered by %s is not %zu bytes of untyped data; the runtime "
+            "reserves names of the form atomic[N] for those: rename the type",
+            built->name, ModuleName(it->second.module.c_str()).c_str(), rounded);
+      t = it->second.type;
+      registered_.emplace(built, t);
+    } else {
+      t = built;
+      registered_.emplace(t, t);
+      AddCanonical(t, "the runtime");
+    }
   }
   if (slot < 1024) {
     if (atomic_small_.size() <= slot) atomic_small_.resize(1024, nullptr);
-    atomic_small_[slot] = &owned->type;
+    atomic_small_[slot] = t;
   }
-  return &owned->type;
+  return t;
 }
 
 }  // namespace cairn::types

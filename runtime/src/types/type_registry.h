@@ -1,17 +1,30 @@
-// TypeRegistry: the descriptors this program has registered (cairn/type.h, invariants T1-T5).
+// TypeRegistry: the descriptors this process has registered, and the canonical descriptor of
+// each type (cairn/type.h, invariants T1-T7).
+//
+// Invariants of the registry:
+//   R1. registered_ maps every descriptor registered so far to its type's canonical descriptor;
+//       a canonical descriptor maps to itself.
+//   R2. by_fingerprint_ holds one entry per fingerprint: the canonical descriptor, the first one
+//       registered with that fingerprint (T7), and the module that registered it (for messages).
+//       by_name_ lists the canonical descriptors by type name (several fingerprints may share a
+//       name: a type redefined with other fields).
+//   R3. Every descriptor in registered_ satisfies T1-T3 and T6, and has the same layout as its
+//       canonical one (T5) and, if it has methods, as many as the canonical one.
+//   R4. A registration changes the registry entirely or not at all (a module's types are
+//       accepted together or refused together).
 //
 // Registration may happen before cairn_init (module constructors run first), so the registry is
-// a function-local static and registration is locked. Lookups by the collector are lock-free
-// reads of data that only grows.
+// a function-local static and every operation takes its lock. Entries are never removed (T4).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "cairn/status.h"
@@ -23,10 +36,22 @@ class TypeRegistry {
  public:
   static TypeRegistry &Get();
 
-  // Checks T1-T3 and T5, then records the descriptor. Registering it again is OK.
-  Status Register(const cairn_type *t);
+  // Registers a module's descriptors (T1-T7), all or none (R4). If canonical is not null, slot
+  // i receives the canonical descriptor of types[i]. `module` names the module in messages (may
+  // be null). Registering a descriptor again is OK.
+  Status RegisterModule(std::span<const cairn_type *const> types, const cairn_type **canonical,
+                        const char *module);
+  Status Register(const cairn_type *t, const cairn_type **canonical = nullptr) {
+    return RegisterModule(std::span<const cairn_type *const>(&t, 1), canonical, nullptr);
+  }
+
   bool IsRegistered(const cairn_type *t) const;
+  // The canonical descriptor of a registered descriptor, or null if t is not registered.
+  const cairn_type *Canonical(const cairn_type *t) const;
+  // The canonical descriptor with this fingerprint, or null.
   const cairn_type *Find(uint64_t fingerprint) const;
+  // The canonical descriptors named `name`, in the order they were registered.
+  std::vector<const cairn_type *> FindByName(std::string_view name) const;
 
   // A registered descriptor for pointer-free blocks of `bytes` (rounded up to 8) bytes.
   const cairn_type *AtomicType(size_t bytes);
@@ -36,16 +61,19 @@ class TypeRegistry {
  private:
   TypeRegistry();
   Status Validate(const cairn_type *t) const;
+  Status CheckSameType(const cairn_type *canonical, const std::string &canonical_module,
+                       const cairn_type *t, const char *module) const;
+  void AddCanonical(const cairn_type *t, const char *module);  // R2, lock held
 
   mutable std::mutex mu_;
-  std::unordered_set<const cairn_type *> registered_;
-  std::unordered_map<uint64_t, const cairn_type *> by_fingerprint_;
-  // Descriptors made at run time for atomic blocks, by rounded size.
-  struct OwnedType {
-    std::string name;
-    cairn_type type;
+  std::unordered_map<const cairn_type *, const cairn_type *> registered_;  // R1
+  struct Canon {
+    const cairn_type *type;
+    std::string module;
   };
-  std::unordered_map<size_t, std::unique_ptr<OwnedType>> atomic_;
+  std::unordered_map<uint64_t, Canon> by_fingerprint_;                        // R2
+  std::unordered_map<std::string, std::vector<const cairn_type *>> by_name_;  // R2
+  std::unordered_map<size_t, const cairn_type *> atomic_;                     // by rounded size
   std::vector<const cairn_type *> atomic_small_;  // fast path: index = bytes / 8, small sizes
 };
 

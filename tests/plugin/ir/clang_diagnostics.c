@@ -21,4 +21,4 @@ const void *marker_address(void) {
 }
 
 // CHECK-DAG: error: cairn-descriptors: {{.*}}clang_diagnostics.c:16:{{[0-9]+}}: in function 'follow': reads a reference in union 'anon' inside a heap object
-// CHECK-DAG: error: cairn-descriptors: {{.*}}clang_diagnostics.c:20:{{[0-9]+}}: in function 'marker_address': unknown allocation form for heap type 'Cell'
+// CHECK-DAG: error: cairn-descriptors: {{.*}}clang_diagnostics.c:20:{{[0-9]+}}: in function 'marker_address': unknown use of the marker of heap type 'Cell'

@@ -1,0 +1,490 @@
+// Checking members and calls: fields, methods (virtual), functions and function values,
+// generic functions (explicit or inferred type arguments), built-in functions, and the
+// built-in classes Database and Transaction.
+#include <set>
+
+#include "check/checker_impl.h"
+
+namespace cairn::front {
+
+namespace {
+
+// Binds the type parameters `params` by matching a parameter's type (as written) against an
+// argument's type. Returns false on a conflict (the caller reports).
+bool unify(const ast::TypeExpr *pt, const Type *actual, const std::set<std::string> &params,
+           Bindings &b) {
+  if (actual->isError() || actual->kind == TypeKind::Nil) return true;
+  switch (pt->kind) {
+    case ast::TypeKind::Named: {
+      const auto *n = pt->as<ast::NamedType>();
+      if (n->args.empty() && params.count(n->name.name)) {
+        auto it = b.find(n->name.name);
+        if (it == b.end()) {
+          b[n->name.name] = actual;
+          return true;
+        }
+        return true;  // checked when the arguments are coerced
+      }
+      if (!n->args.empty() && actual->kind == TypeKind::Class &&
+          actual->cls->decl->name.name == n->name.name &&
+          actual->cls->type_args.size() == n->args.size()) {
+        for (size_t i = 0; i < n->args.size(); ++i)
+          if (!unify(n->args[i].get(), actual->cls->type_args[i], params, b)) return false;
+      }
+      return true;
+    }
+    case ast::TypeKind::Array:
+      if (actual->kind == TypeKind::Array)
+        return unify(pt->as<ast::ArrayType>()->elem.get(), actual->elem, params, b);
+      return true;
+    case ast::TypeKind::Fn: {
+      const auto *f = pt->as<ast::FnType>();
+      if (actual->kind != TypeKind::Fn || actual->params.size() != f->params.size()) return true;
+      for (size_t i = 0; i < f->params.size(); ++i)
+        if (!unify(f->params[i].get(), actual->params[i], params, b)) return false;
+      if (f->ret) return unify(f->ret.get(), actual->ret, params, b);
+      return true;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<const Type *> Checker::explicitTypeArgs(FnCtx &cx, const ast::IndexExpr &ix) {
+  std::vector<const Type *> out;
+  for (size_t i = 0; i < ix.args.size(); ++i) {
+    const ast::TypeExpr *t = i < ix.type_args.size() ? ix.type_args[i].get() : nullptr;
+    if (!t) {
+      error(DiagId::NotAType, ix.args[i]->span, {"this expression"});
+      out.push_back(types_.error());
+      continue;
+    }
+    out.push_back(resolveType(t, cx.module, cx.bindings));
+  }
+  return out;
+}
+
+bool Checker::checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
+                        const std::vector<const Type *> &params, Span span,
+                        std::vector<sem::ExprPtr> &out) {
+  if (args.size() != params.size()) {
+    error(DiagId::WrongArgCount, span,
+          {plural(params.size(), "argument"), std::to_string(args.size())});
+    for (const auto &a : args) checkExpr(cx, *a);
+    return false;
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    out.push_back(coerce(cx, checkValue(cx, *args[i], params[i]), params[i], args[i]->span));
+  return true;
+}
+
+FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, ModuleInfo *m,
+                                       const ast::CallExpr &call, Span site,
+                                       std::vector<sem::ExprPtr> &args_out) {
+  if (call.args.size() != decl->params.size()) {
+    error(DiagId::WrongArgCount, call.span,
+          {plural(decl->params.size(), "argument"), std::to_string(call.args.size())});
+    for (const auto &a : call.args) checkExpr(cx, *a);
+    return nullptr;
+  }
+  std::set<std::string> params;
+  for (const ast::Ident &p : decl->type_params) params.insert(p.name);
+  Bindings b;
+  std::vector<sem::ExprPtr> checked;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    checked.push_back(checkValue(cx, *call.args[i], nullptr));
+    unify(decl->params[i].type.get(), checked.back()->type, params, b);
+  }
+  std::vector<const Type *> targs;
+  for (const ast::Ident &p : decl->type_params) {
+    auto it = b.find(p.name);
+    if (it == b.end()) {
+      error(DiagId::CannotInfer, site, {decl->name.name})
+          .withHint("give them, as in " + decl->name.name + "[...](...)");
+      return nullptr;
+    }
+    targs.push_back(it->second);
+  }
+  FuncInfo *f = instantiateFunction(decl, m, targs, site);
+  for (size_t i = 0; i < checked.size(); ++i)
+    args_out.push_back(coerce(cx, std::move(checked[i]), f->params[i], call.args[i]->span));
+  return f;
+}
+
+sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
+  if (e.base->kind == ast::ExprKind::Name) {
+    const std::string &bn = e.base->as<ast::NameExpr>()->name.name;
+    bool captured = false;
+    if (!lookupLocal(cx, bn, &captured)) {
+      Symbol s = lookupModule(cx.module, bn);
+      if (s.kind == Symbol::Kind::BuiltinClass) {
+        error(DiagId::MethodAsValue, e.name.span, {bn + "." + e.name.name})
+            .withHint("call it: " + bn + "." + e.name.name + "(...)");
+        return errorExpr(e.span);
+      }
+    }
+  }
+  sem::ExprPtr base = checkValue(cx, *e.base, nullptr);
+  const Type *bt = base->type;
+  const std::string &name = e.name.name;
+  if (bt->isError()) return errorExpr(e.span);
+  if (bt->kind == TypeKind::Class) {
+    resolveClass(bt->cls);
+    if (const FieldInfo *f = bt->cls->findField(name)) {
+      auto r = std::make_unique<sem::Field>();
+      r->span = e.name.span;
+      r->type = f->type;
+      r->field = f;
+      r->object = std::move(base);
+      return r;
+    }
+    if (bt->cls->findMethod(name)) {
+      error(DiagId::MethodAsValue, e.name.span, {name})
+          .withHint("call it, or wrap the call in a function literal");
+      return errorExpr(e.span);
+    }
+    Diagnostic &d = error(DiagId::NoSuchMember, e.name.span, {"class '" + bt->cls->name + "'", name});
+    std::vector<std::string> names;
+    for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
+    for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
+    std::string near = nearestName(name, names);
+    if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+    return errorExpr(e.span);
+  }
+  if (bt->kind == TypeKind::Database) {
+    if (name == "root") {
+      auto r = std::make_unique<sem::DbRoot>();
+      r->span = e.name.span;
+      r->type = types_.anyType();
+      r->db = std::move(base);
+      return r;
+    }
+    if (name == "name") {
+      auto r = std::make_unique<sem::BuiltinCall>();
+      r->span = e.name.span;
+      r->builtin = sem::Builtin::DbName;
+      r->type = types_.textType();
+      r->args.push_back(std::move(base));
+      return r;
+    }
+  }
+  Diagnostic &d = error(DiagId::NoSuchMember, e.name.span, {typeName(bt), name});
+  if ((bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) && name == "len")
+    d.withHint("use len(x)");
+  if (bt->kind == TypeKind::Any) d.withHint("test it with 'is' and convert it with 'as' first");
+  return errorExpr(e.span);
+}
+
+sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const ast::Ident &member,
+                                      const ast::CallExpr &e) {
+  auto r = std::make_unique<sem::BuiltinCall>();
+  r->span = member.span;
+  const std::string &m = member.name;
+  std::vector<const Type *> params;
+  if (cls == "Database") {
+    if (m == "create" || m == "open") {
+      r->builtin = m == "create" ? sem::Builtin::DbCreate : sem::Builtin::DbOpen;
+      params = {types_.textType()};
+      r->type = types_.databaseType();
+    } else if (m == "exists") {
+      r->builtin = sem::Builtin::DbExists;
+      params = {types_.textType()};
+      r->type = types_.boolType();
+    } else if (m == "drop") {
+      r->builtin = sem::Builtin::DbDrop;
+      params = {types_.textType()};
+      r->type = types_.voidType();
+    } else if (m == "names") {
+      r->builtin = sem::Builtin::DbNames;
+      r->type = arrayType(types_.textType());
+    } else {
+      Diagnostic &d = error(DiagId::NoStaticMember, member.span, {cls, m});
+      std::string near = nearestName(m, {"create", "open", "exists", "drop", "names"});
+      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      return errorExpr(e.span);
+    }
+  } else {
+    if (m == "begin") {
+      r->builtin = sem::Builtin::TxnBegin;
+      r->type = types_.transactionType();
+    } else {
+      Diagnostic &d = error(DiagId::NoStaticMember, member.span, {cls, m});
+      d.withHint("Transaction.begin() starts a transaction; commit, abort, chain, checkpoint "
+                 "and isOpen are called on it");
+      return errorExpr(e.span);
+    }
+  }
+  if (!checkArgs(cx, e.args, params, e.span, r->args)) return errorExpr(e.span);
+  return r;
+}
+
+sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const ast::CallExpr &e,
+                                       Span name_span) {
+  auto r = std::make_unique<sem::BuiltinCall>();
+  r->span = name_span;
+  auto argCount = [&](size_t n) {
+    if (e.args.size() == n) return true;
+    error(DiagId::WrongArgCount, e.span, {plural(n, "argument"), std::to_string(e.args.size())});
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return false;
+  };
+  auto printable = [&](sem::ExprPtr &a, Span span) {
+    if (a->type->isHandle()) {
+      error(DiagId::TypeMismatch, span, {"a value or a reference", typeName(a->type)});
+      a->type = types_.error();
+    }
+  };
+  if (name == "print" || name == "println") {
+    r->builtin = name == "print" ? sem::Builtin::Print : sem::Builtin::Println;
+    r->type = types_.voidType();
+    for (const auto &a : e.args) {
+      r->args.push_back(checkValue(cx, *a, nullptr));
+      printable(r->args.back(), a->span);
+    }
+    return r;
+  }
+  if (name == "str") {
+    if (!argCount(1)) return errorExpr(e.span);
+    r->builtin = sem::Builtin::Str;
+    r->type = types_.textType();
+    r->args.push_back(checkValue(cx, *e.args[0], nullptr));
+    printable(r->args.back(), e.args[0]->span);
+    return r;
+  }
+  if (name == "len") {
+    if (!argCount(1)) return errorExpr(e.span);
+    sem::ExprPtr a = checkValue(cx, *e.args[0], nullptr);
+    const Type *t = a->type;
+    if (t->kind == TypeKind::Class) {
+      resolveClass(t->cls);
+      FuncInfo *len = t->cls->findMethod("len");
+      if (len && len->params.empty() && len->ret == types_.intType()) {
+        auto c = std::make_unique<sem::CallVirtual>();
+        c->span = e.args[0]->span;
+        c->type = types_.intType();
+        c->method = len;
+        c->static_class = t->cls;
+        c->object = std::move(a);
+        return c;
+      }
+    }
+    if (t->kind != TypeKind::Text && t->kind != TypeKind::Array && !t->isError()) {
+      error(DiagId::TypeMismatch, e.args[0]->span, {"a text or an array", typeName(t)});
+      return errorExpr(e.span);
+    }
+    r->builtin = sem::Builtin::Len;
+    r->type = types_.intType();
+    r->args.push_back(std::move(a));
+    return r;
+  }
+  if (name == "panic") {
+    if (!argCount(1)) return errorExpr(e.span);
+    r->builtin = sem::Builtin::Panic;
+    r->type = types_.voidType();
+    r->args.push_back(coerce(cx, checkValue(cx, *e.args[0], types_.textType()), types_.textType(),
+                             e.args[0]->span));
+    return r;
+  }
+  if (name == "args") {
+    if (!argCount(0)) return errorExpr(e.span);
+    r->builtin = sem::Builtin::Args;
+    r->type = arrayType(types_.textType());
+    return r;
+  }
+  if (name == "exit") {
+    if (!argCount(1)) return errorExpr(e.span);
+    r->builtin = sem::Builtin::Exit;
+    r->type = types_.voidType();
+    r->args.push_back(coerce(cx, checkValue(cx, *e.args[0], types_.intType()), types_.intType(),
+                             e.args[0]->span));
+    return r;
+  }
+  if (name == "int" || name == "float") {
+    if (!argCount(1)) return errorExpr(e.span);
+    sem::ExprPtr a = checkValue(cx, *e.args[0], nullptr);
+    const Type *t = a->type;
+    bool to_int = name == "int";
+    if (t->isError()) return errorExpr(e.span);
+    if ((to_int && t->kind == TypeKind::Int) || (!to_int && t->kind == TypeKind::Float))
+      return a;
+    if ((to_int && t->kind == TypeKind::Float) || (!to_int && t->kind == TypeKind::Int)) {
+      r->builtin = to_int ? sem::Builtin::IntOfFloat : sem::Builtin::FloatOfInt;
+      r->type = to_int ? types_.intType() : types_.floatType();
+      r->args.push_back(std::move(a));
+      return r;
+    }
+    Diagnostic &d = error(DiagId::TypeMismatch, e.args[0]->span, {"int or float", typeName(t)});
+    if (t->kind == TypeKind::Text) d.withHint("parse numbers in text with std.text");
+    return errorExpr(e.span);
+  }
+  return errorExpr(e.span);
+}
+
+sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *) {
+  const ast::Expr &callee = *e.callee;
+  // Method calls and static calls.
+  if (callee.kind == ast::ExprKind::Field) {
+    const auto &fe = *callee.as<ast::FieldExpr>();
+    if (fe.base->kind == ast::ExprKind::Name) {
+      const std::string &bn = fe.base->as<ast::NameExpr>()->name.name;
+      bool captured = false;
+      if (!lookupLocal(cx, bn, &captured)) {
+        Symbol s = lookupModule(cx.module, bn);
+        if (s.kind == Symbol::Kind::BuiltinClass) return checkStaticCall(cx, bn, fe.name, e);
+      }
+    }
+    sem::ExprPtr base = checkValue(cx, *fe.base, nullptr);
+    const Type *bt = base->type;
+    const std::string &name = fe.name.name;
+    if (bt->isError()) {
+      for (const auto &a : e.args) checkExpr(cx, *a);
+      return errorExpr(e.span);
+    }
+    if (bt->kind == TypeKind::Class) {
+      resolveClass(bt->cls);
+      if (FuncInfo *m = bt->cls->findMethod(name)) {
+        auto r = std::make_unique<sem::CallVirtual>();
+        r->span = fe.name.span;
+        r->type = m->ret;
+        r->method = m;
+        r->static_class = bt->cls;
+        r->object = std::move(base);
+        if (!checkArgs(cx, e.args, m->params, e.span, r->args)) return errorExpr(e.span);
+        return r;
+      }
+      if (bt->cls->findField(name)) {
+        error(DiagId::NotCallable, fe.name.span,
+              {"field '" + name + "' of type " + typeName(bt->cls->findField(name)->type)});
+        return errorExpr(e.span);
+      }
+      Diagnostic &d =
+          error(DiagId::NoSuchMember, fe.name.span, {"class '" + bt->cls->name + "'", name});
+      std::vector<std::string> names;
+      for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
+      for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
+      std::string near = nearestName(name, names);
+      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      for (const auto &a : e.args) checkExpr(cx, *a);
+      return errorExpr(e.span);
+    }
+    if (bt->kind == TypeKind::Transaction) {
+      auto r = std::make_unique<sem::BuiltinCall>();
+      r->span = fe.name.span;
+      r->type = types_.voidType();
+      if (name == "commit")
+        r->builtin = sem::Builtin::TxnCommit;
+      else if (name == "abort")
+        r->builtin = sem::Builtin::TxnAbort;
+      else if (name == "chain")
+        r->builtin = sem::Builtin::TxnChain;
+      else if (name == "checkpoint")
+        r->builtin = sem::Builtin::TxnCheckpoint;
+      else if (name == "isOpen") {
+        r->builtin = sem::Builtin::TxnIsOpen;
+        r->type = types_.boolType();
+      } else {
+        Diagnostic &d = error(DiagId::NoSuchMember, fe.name.span, {"Transaction", name});
+        std::string near =
+            nearestName(name, {"commit", "abort", "chain", "checkpoint", "isOpen"});
+        if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+        return errorExpr(e.span);
+      }
+      r->args.push_back(std::move(base));
+      std::vector<sem::ExprPtr> none;
+      if (!checkArgs(cx, e.args, {}, e.span, none)) return errorExpr(e.span);
+      return r;
+    }
+    Diagnostic &d = error(DiagId::NoSuchMember, fe.name.span, {typeName(bt), name});
+    if (bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) {
+      if (name == "len") d.withHint("use len(x)");
+    } else if (bt->kind == TypeKind::Any) {
+      d.withHint("test it with 'is' and convert it with 'as' first");
+    }
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
+  // Named functions, built-ins, generic functions with explicit type arguments.
+  if (callee.kind == ast::ExprKind::Name) {
+    const auto &n = *callee.as<ast::NameExpr>();
+    bool captured = false;
+    if (!lookupLocal(cx, n.name.name, &captured)) {
+      Symbol s = lookupModule(cx.module, n.name.name);
+      if (s.kind == Symbol::Kind::Builtin) return checkBuiltinCall(cx, s.builtin, e, n.name.span);
+      if (s.kind == Symbol::Kind::Func) {
+        auto r = std::make_unique<sem::CallDirect>();
+        r->span = n.name.span;
+        FuncInfo *f;
+        if (s.fn->type_params.empty()) {
+          f = instantiateFunction(s.fn, s.module, {}, n.name.span);
+          if (!checkArgs(cx, e.args, f->params, e.span, r->args)) return errorExpr(e.span);
+        } else {
+          f = inferAndInstantiate(cx, s.fn, s.module, e, e.span, r->args);
+          if (!f) return errorExpr(e.span);
+        }
+        r->func = f;
+        r->type = f->ret;
+        return r;
+      }
+      if (s.kind == Symbol::Kind::Class || s.kind == Symbol::Kind::BuiltinClass) {
+        error(DiagId::NotCallable, n.name.span, {"class '" + n.name.name + "'"})
+            .withHint("make an object with 'new " + n.name.name + " { ... }'");
+        for (const auto &a : e.args) checkExpr(cx, *a);
+        return errorExpr(e.span);
+      }
+    }
+  }
+  if (callee.kind == ast::ExprKind::Index) {
+    const auto &ix = *callee.as<ast::IndexExpr>();
+    if (ix.base->kind == ast::ExprKind::Name) {
+      const auto &n = *ix.base->as<ast::NameExpr>();
+      bool captured = false;
+      if (!lookupLocal(cx, n.name.name, &captured)) {
+        Symbol s = lookupModule(cx.module, n.name.name);
+        if (s.kind == Symbol::Kind::Func) {
+          if (s.fn->type_params.empty()) {
+            error(DiagId::NotGeneric, n.name.span, {n.name.name});
+            for (const auto &a : e.args) checkExpr(cx, *a);
+            return errorExpr(e.span);
+          }
+          std::vector<const Type *> targs = explicitTypeArgs(cx, ix);
+          for (const Type *t : targs)
+            if (t->isError()) return errorExpr(e.span);
+          if (targs.size() != s.fn->type_params.size()) {
+            error(DiagId::TypeArgCount, ix.span,
+                  {n.name.name, plural(s.fn->type_params.size(), "type argument"),
+                   std::to_string(targs.size())});
+            return errorExpr(e.span);
+          }
+          FuncInfo *f = instantiateFunction(s.fn, s.module, targs, ix.span);
+          auto r = std::make_unique<sem::CallDirect>();
+          r->span = n.name.span;
+          r->func = f;
+          r->type = f->ret;
+          if (!checkArgs(cx, e.args, f->params, e.span, r->args)) return errorExpr(e.span);
+          return r;
+        }
+      }
+    }
+  }
+  // A function value.
+  sem::ExprPtr fv = checkValue(cx, callee, nullptr);
+  if (fv->type->isError()) {
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
+  if (fv->type->kind != TypeKind::Fn) {
+    error(DiagId::NotCallable, callee.span, {typeName(fv->type)});
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
+  auto r = std::make_unique<sem::CallIndirect>();
+  r->span = callee.span;
+  r->type = fv->type->ret;
+  const Type *ft = fv->type;
+  r->callee = std::move(fv);
+  if (!checkArgs(cx, e.args, ft->params, e.span, r->args)) return errorExpr(e.span);
+  return r;
+}
+
+}  // namespace cairn::front

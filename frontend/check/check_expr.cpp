@@ -1,0 +1,657 @@
+// Checking expressions: names, operators, type tests, indexing, construction, literals.
+#include <set>
+
+#include "check/checker_impl.h"
+
+namespace cairn::front {
+
+sem::ExprPtr Checker::errorExpr(Span span) {
+  auto e = std::make_unique<sem::Nil>();
+  e->type = types_.error();
+  e->span = span;
+  return e;
+}
+
+LocalVar *Checker::lookupLocal(FnCtx &cx, const std::string &name, bool *captured) {
+  *captured = false;
+  for (FnCtx *c = &cx; c != nullptr; c = c->outer) {
+    for (auto it = c->scopes.rbegin(); it != c->scopes.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) {
+        *captured = c != &cx;
+        return f->second;
+      }
+    }
+  }
+  return nullptr;
+}
+
+sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span) {
+  if (to == nullptr || e->type == to) return e;
+  if (e->type->kind == TypeKind::Void) {
+    error(DiagId::TypeMismatch, span, {typeName(to), "no value"});
+    e->type = types_.error();
+    return e;
+  }
+  if (assignable(e->type, to)) {
+    if (e->type->kind == TypeKind::Nil || e->type->isError()) {
+      e->type = to;
+      return e;
+    }
+    // An upcast: the same reference, seen as the wider type.
+    auto up = std::make_unique<sem::As>();
+    up->span = e->span;
+    up->type = to;
+    up->target = to;
+    up->needs_check = false;
+    up->value = std::move(e);
+    return up;
+  }
+  Diagnostic &d = error(DiagId::TypeMismatch, span, {typeName(to), typeName(e->type)});
+  if (to->kind == TypeKind::Float && e->type->kind == TypeKind::Int)
+    d.withHint("convert it with float(...)");
+  else if (to->kind == TypeKind::Int && e->type->kind == TypeKind::Float)
+    d.withHint("convert it with int(...) (which truncates)");
+  else if (to->kind == TypeKind::Text && e->type->kind != TypeKind::Text)
+    d.withHint("convert it with str(...)");
+  else if (to->kind == TypeKind::Class && (e->type->kind == TypeKind::Class ||
+                                           e->type->kind == TypeKind::Any) &&
+           (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)))
+    d.withHint("if it is always a " + to->cls->name + ", say so with 'as " + to->cls->name + "'");
+  e->type = types_.error();
+  return e;
+}
+
+sem::ExprPtr Checker::checkValue(FnCtx &cx, const ast::Expr &e, const Type *expected) {
+  sem::ExprPtr r = checkExpr(cx, e, expected);
+  if (r->type->kind == TypeKind::Void) {
+    std::string what = "this call";
+    if (r->kind == sem::ExprKind::CallDirect)
+      what = "'" + r->as<sem::CallDirect>()->func->name + "'";
+    else if (r->kind == sem::ExprKind::CallVirtual)
+      what = "'" + r->as<sem::CallVirtual>()->method->name + "'";
+    error(DiagId::VoidInExpression, e.span, {what});
+    r->type = types_.error();
+  }
+  return r;
+}
+
+sem::ExprPtr Checker::checkCondition(FnCtx &cx, const ast::Expr &e) {
+  return coerce(cx, checkValue(cx, e, types_.boolType()), types_.boolType(), e.span);
+}
+
+sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expected) {
+  switch (e.kind) {
+    case ast::ExprKind::IntLit: {
+      auto r = std::make_unique<sem::IntConst>();
+      r->value = e.as<ast::IntLit>()->value;
+      r->type = types_.intType();
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::FloatLit: {
+      auto r = std::make_unique<sem::FloatConst>();
+      r->value = e.as<ast::FloatLit>()->value;
+      r->type = types_.floatType();
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::TextLit: {
+      auto r = std::make_unique<sem::TextConst>();
+      r->value = e.as<ast::TextLit>()->value;
+      r->type = types_.textType();
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::BoolLit: {
+      auto r = std::make_unique<sem::BoolConst>();
+      r->value = e.as<ast::BoolLit>()->value;
+      r->type = types_.boolType();
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::NilLit: {
+      auto r = std::make_unique<sem::Nil>();
+      r->type = types_.nilType();
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::Self: {
+      if (cx.self_var == nullptr) {
+        // In a literal inside a method, self would be a capture.
+        if (cx.outer && cx.outer->self_var)
+          error(DiagId::Capture, e.span, {"self"});
+        else
+          error(DiagId::SelfOutsideMethod, e.span);
+        return errorExpr(e.span);
+      }
+      auto r = std::make_unique<sem::Local>();
+      r->var = cx.self_var;
+      r->type = cx.self_var->type;
+      r->span = e.span;
+      return r;
+    }
+    case ast::ExprKind::Name:
+      return checkName(cx, *e.as<ast::NameExpr>());
+    case ast::ExprKind::Unary: {
+      const auto *u = e.as<ast::UnaryExpr>();
+      auto r = std::make_unique<sem::Unary>();
+      r->span = e.span;
+      r->is_not = u->op == ast::UnaryOp::Not;
+      if (r->is_not) {
+        r->operand = checkCondition(cx, *u->operand);
+        r->type = types_.boolType();
+        return r;
+      }
+      r->operand = checkValue(cx, *u->operand, expected);
+      const Type *t = r->operand->type;
+      if (t->kind != TypeKind::Int && t->kind != TypeKind::Float) {
+        if (!t->isError()) error(DiagId::UnaryOperand, u->op_span, {"-", typeName(t)});
+        r->type = types_.error();
+        return r;
+      }
+      r->type = t;
+      return r;
+    }
+    case ast::ExprKind::Binary:
+      return checkBinary(cx, *e.as<ast::BinaryExpr>());
+    case ast::ExprKind::Is: {
+      const auto *i = e.as<ast::IsExpr>();
+      return checkCast(cx, *i->value, *i->type, true, e.span);
+    }
+    case ast::ExprKind::As: {
+      const auto *a = e.as<ast::AsExpr>();
+      return checkCast(cx, *a->value, *a->type, false, e.span);
+    }
+    case ast::ExprKind::Field:
+      return checkField(cx, *e.as<ast::FieldExpr>());
+    case ast::ExprKind::Call:
+      return checkCall(cx, *e.as<ast::CallExpr>(), expected);
+    case ast::ExprKind::Index:
+      return checkIndex(cx, *e.as<ast::IndexExpr>());
+    case ast::ExprKind::New:
+      return checkNew(cx, *e.as<ast::NewExpr>());
+    case ast::ExprKind::NewArray: {
+      const auto *n = e.as<ast::NewArrayExpr>();
+      const Type *elem = resolveType(n->elem.get(), cx.module, cx.bindings);
+      auto r = std::make_unique<sem::NewArray>();
+      r->span = e.span;
+      r->length = coerce(cx, checkValue(cx, *n->length, types_.intType()), types_.intType(),
+                         n->length->span);
+      if (elem->isError()) {
+        r->type = types_.error();
+        return r;
+      }
+      if (elem->isHandle()) {
+        cannotStore(n->elem->span, elem, "an array");
+        r->type = types_.error();
+        return r;
+      }
+      r->type = arrayType(elem);
+      return r;
+    }
+    case ast::ExprKind::ArrayLit:
+      return checkArrayLit(cx, *e.as<ast::ArrayLitExpr>(), expected);
+    case ast::ExprKind::FnLit:
+      return checkFnLit(cx, *e.as<ast::FnLitExpr>());
+  }
+  return errorExpr(e.span);
+}
+
+sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
+  const std::string &name = e.name.name;
+  bool captured = false;
+  if (LocalVar *v = lookupLocal(cx, name, &captured)) {
+    if (captured) {
+      error(DiagId::Capture, e.name.span, {name})
+          .withHint("pass it as a parameter instead");
+      return errorExpr(e.span);
+    }
+    auto r = std::make_unique<sem::Local>();
+    r->var = v;
+    r->type = v->type;
+    r->span = e.span;
+    return r;
+  }
+  Symbol s = lookupModule(cx.module, name);
+  switch (s.kind) {
+    case Symbol::Kind::Global: {
+      if (s.global->type == nullptr) {
+        error(DiagId::UnknownName, e.name.span, {name})
+            .withHint("'" + name + "' is declared later in its module; module-level values "
+                      "are initialized in order");
+        return errorExpr(e.span);
+      }
+      auto r = std::make_unique<sem::Global>();
+      r->global = s.global;
+      r->type = s.global->type;
+      r->span = e.span;
+      return r;
+    }
+    case Symbol::Kind::Func: {
+      if (!s.fn->type_params.empty()) {
+        error(DiagId::CannotInfer, e.name.span, {name})
+            .withHint("give the type arguments, as in " + name + "[int]");
+        return errorExpr(e.span);
+      }
+      FuncInfo *f = instantiateFunction(s.fn, s.module, {}, e.name.span);
+      auto r = std::make_unique<sem::FuncRef>();
+      r->func = f;
+      r->type = f->fnType;
+      r->span = e.span;
+      return r;
+    }
+    case Symbol::Kind::Class:
+    case Symbol::Kind::BuiltinClass:
+      error(DiagId::NoValue, e.name.span, {"class '" + name + "'"})
+          .withHint("make an object with 'new " + name + " { ... }'");
+      return errorExpr(e.span);
+    case Symbol::Kind::Builtin:
+      error(DiagId::NoValue, e.name.span, {"built-in function '" + name + "'"})
+          .withHint("call it, or wrap it in a function literal");
+      return errorExpr(e.span);
+    case Symbol::Kind::None:
+      break;
+  }
+  // Unknown: suggest a near name in scope, or self.field inside a method.
+  Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
+  if (cx.self_class && (cx.self_class->findField(name) || cx.self_class->findMethod(name))) {
+    d.withHint("fields and methods are reached through self: write 'self." + name + "'");
+    return errorExpr(e.span);
+  }
+  std::vector<std::string> candidates = moduleNames(cx.module);
+  for (FnCtx *c = &cx; c; c = c->outer)
+    for (const auto &scope : c->scopes)
+      for (const auto &[n, v] : scope) candidates.push_back(n);
+  std::string near = nearestName(name, candidates);
+  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  return errorExpr(e.span);
+}
+
+namespace {
+
+const char *binOpText(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::Or:
+      return "or";
+    case ast::BinaryOp::And:
+      return "and";
+    case ast::BinaryOp::Eq:
+      return "==";
+    case ast::BinaryOp::Ne:
+      return "!=";
+    case ast::BinaryOp::Lt:
+      return "<";
+    case ast::BinaryOp::Le:
+      return "<=";
+    case ast::BinaryOp::Gt:
+      return ">";
+    case ast::BinaryOp::Ge:
+      return ">=";
+    case ast::BinaryOp::Add:
+      return "+";
+    case ast::BinaryOp::Sub:
+      return "-";
+    case ast::BinaryOp::Mul:
+      return "*";
+    case ast::BinaryOp::Div:
+      return "/";
+    case ast::BinaryOp::Mod:
+      return "%";
+  }
+  return "?";
+}
+
+bool isComparison(ast::BinaryOp op) {
+  return op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne || op == ast::BinaryOp::Lt ||
+         op == ast::BinaryOp::Le || op == ast::BinaryOp::Gt || op == ast::BinaryOp::Ge;
+}
+
+}  // namespace
+
+sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
+  auto r = std::make_unique<sem::Binary>();
+  r->span = e.op_span;
+  if (e.op == ast::BinaryOp::And || e.op == ast::BinaryOp::Or) {
+    r->op = e.op == ast::BinaryOp::And ? sem::BinOp::And : sem::BinOp::Or;
+    r->lhs = checkCondition(cx, *e.lhs);
+    r->rhs = checkCondition(cx, *e.rhs);
+    r->operand_type = r->type = types_.boolType();
+    return r;
+  }
+  r->lhs = checkValue(cx, *e.lhs, nullptr);
+  // The right operand may take its type from the left (nil, [], ...).
+  r->rhs = checkValue(cx, *e.rhs, r->lhs->type->isRef() ? r->lhs->type : nullptr);
+  const Type *lt = r->lhs->type;
+  const Type *rt = r->rhs->type;
+  if (lt->isError() || rt->isError()) {
+    r->type = types_.error();
+    r->op = sem::BinOp::Add;
+    return r;
+  }
+  const char *opText = binOpText(e.op);
+  auto bad = [&]() {
+    // When the left operand is a number or a text, the right one was expected to match it.
+    bool scalar_lhs = lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
+                      lt->kind == TypeKind::Text;
+    bool ordered = e.op != ast::BinaryOp::Eq && e.op != ast::BinaryOp::Ne;
+    Diagnostic &d = scalar_lhs && lt != rt && (ordered || !rt->isRef())
+                        ? error(DiagId::TypeMismatch, e.rhs->span, {typeName(lt), typeName(rt)})
+                        : error(DiagId::BinaryOperands, e.op_span,
+                                {opText, typeName(lt), typeName(rt)});
+    if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
+      d.withHint("convert the other operand with str(...)");
+    else if ((lt->kind == TypeKind::Int && rt->kind == TypeKind::Float) ||
+             (lt->kind == TypeKind::Float && rt->kind == TypeKind::Int))
+      d.withHint("convert with float(...) or int(...): numbers are never converted implicitly");
+    r->type = types_.error();
+    r->op = sem::BinOp::Add;
+    return std::move(r);
+  };
+  if (isComparison(e.op)) {
+    r->type = types_.boolType();
+    switch (e.op) {
+      case ast::BinaryOp::Eq:
+        r->op = sem::BinOp::Eq;
+        break;
+      case ast::BinaryOp::Ne:
+        r->op = sem::BinOp::Ne;
+        break;
+      case ast::BinaryOp::Lt:
+        r->op = sem::BinOp::Lt;
+        break;
+      case ast::BinaryOp::Le:
+        r->op = sem::BinOp::Le;
+        break;
+      case ast::BinaryOp::Gt:
+        r->op = sem::BinOp::Gt;
+        break;
+      default:
+        r->op = sem::BinOp::Ge;
+        break;
+    }
+    bool equality = e.op == ast::BinaryOp::Eq || e.op == ast::BinaryOp::Ne;
+    if (lt == rt && (lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
+                     lt->kind == TypeKind::Text)) {
+      r->operand_type = lt;
+      return r;
+    }
+    if (!equality) return bad();
+    if (lt == rt && lt->kind == TypeKind::Bool) {
+      r->operand_type = lt;
+      return r;
+    }
+    if (lt->isRef() && rt->isRef()) {
+      // Identity, or contents when both may be text.
+      if (lt->kind == TypeKind::Nil && rt->kind == TypeKind::Nil) {
+        r->operand_type = types_.anyType();
+        return r;
+      }
+      const Type *common = nullptr;
+      if (assignable(lt, rt))
+        common = rt;
+      else if (assignable(rt, lt))
+        common = lt;
+      if (!common) return bad();
+      if (common->kind == TypeKind::Nil) common = types_.anyType();
+      r->lhs = coerce(cx, std::move(r->lhs), common, e.lhs->span);
+      r->rhs = coerce(cx, std::move(r->rhs), common, e.rhs->span);
+      r->operand_type = common;
+      return r;
+    }
+    if (lt == rt && lt->kind == TypeKind::Database) {
+      r->operand_type = lt;
+      return r;
+    }
+    return bad();
+  }
+  switch (e.op) {
+    case ast::BinaryOp::Add:
+      r->op = sem::BinOp::Add;
+      break;
+    case ast::BinaryOp::Sub:
+      r->op = sem::BinOp::Sub;
+      break;
+    case ast::BinaryOp::Mul:
+      r->op = sem::BinOp::Mul;
+      break;
+    case ast::BinaryOp::Div:
+      r->op = sem::BinOp::Div;
+      break;
+    default:
+      r->op = sem::BinOp::Mod;
+      break;
+  }
+  if (lt != rt) return bad();
+  if (lt->kind == TypeKind::Text && e.op == ast::BinaryOp::Add) {
+    r->op = sem::BinOp::Concat;
+    r->operand_type = r->type = lt;
+    return r;
+  }
+  if (lt->kind != TypeKind::Int && lt->kind != TypeKind::Float) return bad();
+  r->operand_type = r->type = lt;
+  return r;
+}
+
+sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::TypeExpr &type,
+                                bool is, Span span) {
+  sem::ExprPtr v = checkValue(cx, value, nullptr);
+  const Type *target = resolveType(&type, cx.module, cx.bindings);
+  const Type *vt = v->type;
+  auto fail = [&](sem::ExprPtr ex) {
+    ex->type = is ? types_.boolType() : types_.error();
+    return ex;
+  };
+  if (vt->isError() || target->isError()) return fail(std::move(v));
+  const char *op = is ? "is" : "as";
+  if (!vt->isRef()) {
+    error(DiagId::IsNeedsReference, value.span, {op, typeName(vt)});
+    return fail(std::move(v));
+  }
+  if (!target->isRef() || target->kind == TypeKind::Nil) {
+    error(DiagId::IsNeedsReference, type.span, {op, typeName(target)});
+    return fail(std::move(v));
+  }
+  // Could a value of static type vt ever be a target?
+  bool possible = vt->kind == TypeKind::Any || vt->kind == TypeKind::Nil ||
+                  target->kind == TypeKind::Any || assignable(target, vt) ||
+                  assignable(vt, target);
+  if (!possible) {
+    error(DiagId::ImpossibleCast, span, {typeName(vt), typeName(target)});
+    return fail(std::move(v));
+  }
+  if (target->kind == TypeKind::Class) resolveClass(target->cls);
+  if (is) {
+    auto r = std::make_unique<sem::Is>();
+    r->span = span;
+    r->type = types_.boolType();
+    r->target = target;
+    r->value = std::move(v);
+    return r;
+  }
+  auto r = std::make_unique<sem::As>();
+  r->span = span;
+  r->type = target;
+  r->target = target;
+  r->needs_check = !assignable(vt, target);
+  r->value = std::move(v);
+  return r;
+}
+
+sem::ExprPtr Checker::checkIndex(FnCtx &cx, const ast::IndexExpr &e) {
+  // f[T](...) without a call is a generic function as a value.
+  if (e.base->kind == ast::ExprKind::Name) {
+    const auto &n = *e.base->as<ast::NameExpr>();
+    bool captured = false;
+    if (!lookupLocal(cx, n.name.name, &captured)) {
+      Symbol s = lookupModule(cx.module, n.name.name);
+      if (s.kind == Symbol::Kind::Func && !s.fn->type_params.empty()) {
+        std::vector<const Type *> targs = explicitTypeArgs(cx, e);
+        for (const Type *t : targs)
+          if (t->isError()) return errorExpr(e.span);
+        if (targs.size() != s.fn->type_params.size()) {
+          error(DiagId::TypeArgCount, e.span,
+                {n.name.name, plural(s.fn->type_params.size(), "type argument"),
+                 std::to_string(targs.size())});
+          return errorExpr(e.span);
+        }
+        FuncInfo *f = instantiateFunction(s.fn, s.module, targs, e.span);
+        auto r = std::make_unique<sem::FuncRef>();
+        r->func = f;
+        r->type = f->fnType;
+        r->span = e.span;
+        return r;
+      }
+    }
+  }
+  sem::ExprPtr base = checkValue(cx, *e.base, nullptr);
+  const Type *bt = base->type;
+  if (e.args.size() != 1) {
+    if (!bt->isError()) error(DiagId::WrongArgCount, e.span, {"1 index", std::to_string(e.args.size())});
+    return errorExpr(e.span);
+  }
+  sem::ExprPtr idx =
+      coerce(cx, checkValue(cx, *e.args[0], types_.intType()), types_.intType(), e.args[0]->span);
+  if (bt->isError()) return errorExpr(e.span);
+  auto r = std::make_unique<sem::Index>();
+  r->span = e.span;
+  if (bt->kind == TypeKind::Array) {
+    r->type = bt->elem;
+  } else if (bt->kind == TypeKind::Text) {
+    r->type = types_.intType();
+  } else {
+    error(DiagId::NotIndexable, e.base->span, {typeName(bt)});
+    return errorExpr(e.span);
+  }
+  r->base = std::move(base);
+  r->index = std::move(idx);
+  return r;
+}
+
+sem::ExprPtr Checker::checkNew(FnCtx &cx, const ast::NewExpr &e) {
+  const Type *t = resolveType(e.type.get(), cx.module, cx.bindings);
+  auto r = std::make_unique<sem::New>();
+  r->span = e.span;
+  if (t->isError()) {
+    for (const auto &f : e.fields) checkExpr(cx, *f.value);
+    r->type = types_.error();
+    return r;
+  }
+  if (t->kind != TypeKind::Class) {
+    Diagnostic &d = error(DiagId::NewNeedsClass, e.type->span, {typeName(t)});
+    if (t->kind == TypeKind::Database) d.withHint("use Database.create(name) or Database.open(name)");
+    if (t->kind == TypeKind::Transaction) d.withHint("use Transaction.begin()");
+    for (const auto &f : e.fields) checkExpr(cx, *f.value);
+    r->type = types_.error();
+    return r;
+  }
+  ClassInfo *cls = t->cls;
+  resolveClass(cls);
+  r->cls = cls;
+  r->type = t;
+  std::set<std::string> given;
+  for (const ast::FieldInit &fi : e.fields) {
+    const FieldInfo *field = cls->findField(fi.name.name);
+    if (!field) {
+      Diagnostic &d = error(DiagId::NoSuchField, fi.name.span, {cls->name, fi.name.name});
+      std::vector<std::string> names;
+      for (const FieldInfo *f : cls->fields) names.push_back(f->name);
+      std::string near = nearestName(fi.name.name, names);
+      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      checkExpr(cx, *fi.value);
+      continue;
+    }
+    if (!given.insert(fi.name.name).second) {
+      error(DiagId::FieldGivenTwice, fi.name.span, {fi.name.name});
+      checkExpr(cx, *fi.value);
+      continue;
+    }
+    sem::FieldInit init;
+    init.field = field;
+    init.value = coerce(cx, checkValue(cx, *fi.value, field->type), field->type, fi.value->span);
+    r->inits.push_back(std::move(init));
+  }
+  return r;
+}
+
+sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const Type *expected) {
+  auto r = std::make_unique<sem::ArrayLit>();
+  r->span = e.span;
+  const Type *elem = nullptr;
+  if (expected && expected->kind == TypeKind::Array) elem = expected->elem;
+  if (!elem && e.elems.empty()) {
+    error(DiagId::CannotInferEmptyArray, e.span)
+        .withHint("give it a type, as in 'let a: [int] = []'");
+    r->type = types_.error();
+    return r;
+  }
+  for (const ast::ExprPtr &x : e.elems) {
+    sem::ExprPtr v = checkValue(cx, *x, elem);
+    if (!elem) {
+      elem = v->type;
+      if (elem->kind == TypeKind::Nil) elem = types_.anyType();
+    }
+    r->elems.push_back(coerce(cx, std::move(v), elem, x->span));
+  }
+  if (elem->isError()) {
+    r->type = types_.error();
+    return r;
+  }
+  if (elem->isHandle()) {
+    cannotStore(e.span, elem, "an array");
+    r->type = types_.error();
+    return r;
+  }
+  r->type = arrayType(elem);
+  return r;
+}
+
+sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
+  auto info = std::make_unique<FuncInfo>();
+  FuncInfo *f = info.get();
+  f->name = "fn literal";
+  std::string owner = cx.info ? cx.info->symbol : cx.module->name;
+  f->symbol = owner + ".fn" + std::to_string(++literal_count_);
+  f->module = cx.module;
+  f->literal = &e;
+  f->span = e.span;
+  if (cx.bindings) f->bindings = *cx.bindings;
+  for (const ast::Param &p : e.params) {
+    f->params.push_back(resolveType(p.type.get(), cx.module, cx.bindings));
+    f->param_names.push_back(p.name.name);
+  }
+  f->ret = e.ret ? resolveType(e.ret.get(), cx.module, cx.bindings) : types_.voidType();
+  f->fnType = types_.fnType(f->params, f->ret);
+  f->checked = true;
+  literal_funcs_.push_back(std::move(info));
+
+  auto fn = std::make_unique<sem::Function>();
+  fn->info = f;
+  FnCtx inner;
+  inner.fn = fn.get();
+  inner.info = f;
+  inner.module = cx.module;
+  inner.bindings = cx.bindings;
+  inner.outer = &cx;
+  inner.inst_site = cx.inst_site;
+  inner.inst_name = cx.inst_name;
+  FnCtx *saved = current_;
+  current_ = &inner;
+  inner.scopes.emplace_back();
+  for (size_t i = 0; i < f->params.size(); ++i)
+    fn->params.push_back(declareLocal(inner, f->param_names[i], f->params[i], false,
+                                      e.params[i].name.span));
+  fn->body = checkBlock(inner, *e.body, false);
+  if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
+    error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});
+  current_ = saved;
+  program_->functions.push_back(std::move(fn));
+
+  auto r = std::make_unique<sem::FuncRef>();
+  r->func = f;
+  r->type = f->fnType;
+  r->span = e.span;
+  return r;
+}
+
+}  // namespace cairn::front

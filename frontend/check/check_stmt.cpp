@@ -1,0 +1,356 @@
+// Checking statements.
+#include "check/checker_impl.h"
+
+namespace cairn::front {
+
+LocalVar *Checker::declareLocal(FnCtx &cx, const std::string &name, const Type *t, bool is_var,
+                                Span span) {
+  auto v = std::make_unique<LocalVar>();
+  v->name = name;
+  v->type = t;
+  v->is_var = is_var;
+  v->span = span;
+  LocalVar *raw = v.get();
+  if (cx.fn != nullptr) {
+    v->id = static_cast<unsigned>(cx.fn->locals.size());
+    cx.fn->locals.push_back(std::move(v));
+  } else {
+    // Only function bodies declare locals (a global initializer is an expression).
+    orphan_locals_.push_back(std::move(v));
+  }
+  auto &scope = cx.scopes.back();
+  if (scope.count(name)) {
+    error(DiagId::AlreadyDeclared, span, {name});
+  }
+  scope[name] = raw;
+  return raw;
+}
+
+bool Checker::alwaysReturns(const sem::Stmt *s) {
+  if (s == nullptr) return false;
+  switch (s->kind) {
+    case sem::StmtKind::Return:
+      return true;
+    case sem::StmtKind::Block:
+      for (const auto &st : s->as<sem::Block>()->stmts)
+        if (alwaysReturns(st.get())) return true;
+      return false;
+    case sem::StmtKind::If: {
+      const auto *i = s->as<sem::If>();
+      return i->else_stmt && alwaysReturns(i->then_block.get()) &&
+             alwaysReturns(i->else_stmt.get());
+    }
+    case sem::StmtKind::Atomic:
+      return alwaysReturns(s->as<sem::Atomic>()->body.get());
+    case sem::StmtKind::While: {
+      // `while true { ... }` without a break never falls through.
+      const auto *w = s->as<sem::While>();
+      if (w->cond->kind != sem::ExprKind::BoolConst || !w->cond->as<sem::BoolConst>()->value)
+        return false;
+      struct BreakFinder {
+        static bool has(const sem::Stmt *st) {
+          if (!st) return false;
+          switch (st->kind) {
+            case sem::StmtKind::Break:
+              return true;
+            case sem::StmtKind::Block:
+              for (const auto &x : st->as<sem::Block>()->stmts)
+                if (has(x.get())) return true;
+              return false;
+            case sem::StmtKind::If:
+              return has(st->as<sem::If>()->then_block.get()) ||
+                     has(st->as<sem::If>()->else_stmt.get());
+            case sem::StmtKind::Atomic:
+              return has(st->as<sem::Atomic>()->body.get());
+            default:
+              return false;  // breaks inside nested loops belong to them
+          }
+        }
+      };
+      return !BreakFinder::has(w->body.get());
+    }
+    case sem::StmtKind::Expr: {
+      const sem::Expr *e = s->as<sem::ExprStmt>()->expr.get();
+      if (e->kind != sem::ExprKind::Builtin) return false;
+      sem::Builtin b = e->as<sem::BuiltinCall>()->builtin;
+      return b == sem::Builtin::Panic || b == sem::Builtin::Exit;
+    }
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, bool new_scope) {
+  auto out = std::make_unique<sem::Block>();
+  out->span = b.span;
+  if (new_scope) cx.scopes.emplace_back();
+  for (const ast::StmtPtr &s : b.stmts) {
+    sem::StmtPtr st = checkStmt(cx, *s);
+    if (st) out->stmts.push_back(std::move(st));
+  }
+  if (new_scope) cx.scopes.pop_back();
+  return out;
+}
+
+namespace {
+
+sem::BinOp binOpOf(ast::AssignOp op) {
+  switch (op) {
+    case ast::AssignOp::Add:
+      return sem::BinOp::Add;
+    case ast::AssignOp::Sub:
+      return sem::BinOp::Sub;
+    case ast::AssignOp::Mul:
+      return sem::BinOp::Mul;
+    case ast::AssignOp::Div:
+      return sem::BinOp::Div;
+    default:
+      return sem::BinOp::Mod;
+  }
+}
+
+const char *assignOpText(ast::AssignOp op) {
+  switch (op) {
+    case ast::AssignOp::Add:
+      return "+";
+    case ast::AssignOp::Sub:
+      return "-";
+    case ast::AssignOp::Mul:
+      return "*";
+    case ast::AssignOp::Div:
+      return "/";
+    case ast::AssignOp::Mod:
+      return "%";
+    default:
+      return "=";
+  }
+}
+
+}  // namespace
+
+sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
+  switch (s.kind) {
+    case ast::StmtKind::Block: {
+      auto b = checkBlock(cx, *s.as<ast::Block>());
+      return b;
+    }
+    case ast::StmtKind::Let: {
+      const auto *l = s.as<ast::LetStmt>();
+      const Type *declared = l->type ? resolveType(l->type.get(), cx.module, cx.bindings) : nullptr;
+      auto out = std::make_unique<sem::Let>();
+      out->span = s.span;
+      const Type *t = declared;
+      if (l->init) {
+        out->init = checkValue(cx, *l->init, declared);
+        if (declared) out->init = coerce(cx, std::move(out->init), declared, l->init->span);
+        if (!t) t = out->init->type;
+        if (t->kind == TypeKind::Nil) {
+          error(DiagId::CannotInferNil, l->name.span)
+              .withHint("give the variable a type, as in 'var x: Node = nil'");
+          t = types_.error();
+        }
+      }
+      if (!t) t = types_.error();
+      out->var = declareLocal(cx, l->name.name, t, l->is_var, l->name.span);
+      return out;
+    }
+    case ast::StmtKind::Assign: {
+      const auto *a = s.as<ast::AssignStmt>();
+      auto out = std::make_unique<sem::Assign>();
+      out->span = s.span;
+      sem::ExprPtr target;
+      // Check what may be assigned before its type.
+      const ast::Expr &te = *a->target;
+      if (te.kind == ast::ExprKind::Name) {
+        const auto &n = *te.as<ast::NameExpr>();
+        bool captured = false;
+        LocalVar *v = lookupLocal(cx, n.name.name, &captured);
+        if (v && !captured && !v->is_var) {
+          error(DiagId::AssignToLet, n.name.span, {n.name.name})
+              .withHint("declare it with 'var' to change it");
+        } else if (!v) {
+          Symbol sym = lookupModule(cx.module, n.name.name);
+          if (sym.kind == Symbol::Kind::Global && !sym.global->is_var)
+            error(DiagId::ConstantAssign, n.name.span, {n.name.name});
+          else if (sym.kind == Symbol::Kind::Func || sym.kind == Symbol::Kind::Class ||
+                   sym.kind == Symbol::Kind::Builtin)
+            error(DiagId::NotAssignable, n.name.span, {"'" + n.name.name + "'"});
+        }
+        target = checkExpr(cx, te);
+      } else if (te.kind == ast::ExprKind::Field || te.kind == ast::ExprKind::Index) {
+        target = checkExpr(cx, te);
+        if (target->kind == sem::ExprKind::Index &&
+            target->as<sem::Index>()->base->type->kind == TypeKind::Text) {
+          error(DiagId::NotAssignable, te.span, {"a byte of a text (text is immutable)"});
+        } else if (target->kind != sem::ExprKind::Field && target->kind != sem::ExprKind::Index &&
+                   target->kind != sem::ExprKind::DbRoot && !target->type->isError()) {
+          error(DiagId::NotAssignable, te.span, {"this expression"});
+        }
+      } else {
+        error(DiagId::NotAssignable, te.span, {"this expression"});
+        target = checkExpr(cx, te);
+      }
+      const Type *tt = target->type;
+      if (a->op == ast::AssignOp::Assign) {
+        sem::ExprPtr v = checkValue(cx, *a->value, tt);
+        out->value = coerce(cx, std::move(v), tt, a->value->span);
+      } else {
+        // target op= value  ->  target = target op value (the target is evaluated twice by
+        // lowering only for locals and globals; fields and indexes are lowered with care).
+        sem::ExprPtr v = checkValue(cx, *a->value, tt);
+        const Type *vt = v->type;
+        bool ok = tt->isError() || vt->isError() ||
+                  ((tt->kind == TypeKind::Int || tt->kind == TypeKind::Float) && vt == tt) ||
+                  (a->op == ast::AssignOp::Add && tt->kind == TypeKind::Text && vt == tt);
+        if (!ok)
+          error(DiagId::BinaryOperands, a->op_span,
+                {std::string(assignOpText(a->op)) + "=", typeName(tt), typeName(vt)});
+        auto bin = std::make_unique<sem::Binary>();
+        bin->span = a->op_span;
+        bin->op = (tt->kind == TypeKind::Text) ? sem::BinOp::Concat : binOpOf(a->op);
+        bin->operand_type = tt;
+        bin->type = tt;
+        bin->lhs = nullptr;  // lowering uses the target's current value
+        bin->rhs = std::move(v);
+        out->value = std::move(bin);
+      }
+      out->target = std::move(target);
+      return out;
+    }
+    case ast::StmtKind::Expr: {
+      const auto *e = s.as<ast::ExprStmt>();
+      auto out = std::make_unique<sem::ExprStmt>();
+      out->span = s.span;
+      out->expr = checkExpr(cx, *e->expr);
+      sem::ExprKind k = out->expr->kind;
+      bool call = k == sem::ExprKind::CallDirect || k == sem::ExprKind::CallVirtual ||
+                  k == sem::ExprKind::CallIndirect || k == sem::ExprKind::Builtin;
+      if (!call && !out->expr->type->isError()) error(DiagId::UselessExpr, e->expr->span);
+      return out;
+    }
+    case ast::StmtKind::If: {
+      const auto *i = s.as<ast::IfStmt>();
+      auto out = std::make_unique<sem::If>();
+      out->span = s.span;
+      out->cond = checkCondition(cx, *i->cond);
+      out->then_block = checkBlock(cx, *i->then_block);
+      if (i->else_stmt) out->else_stmt = checkStmt(cx, *i->else_stmt);
+      return out;
+    }
+    case ast::StmtKind::While: {
+      const auto *w = s.as<ast::WhileStmt>();
+      auto out = std::make_unique<sem::While>();
+      out->span = s.span;
+      out->cond = checkCondition(cx, *w->cond);
+      ++cx.loop_depth;
+      out->body = checkBlock(cx, *w->body);
+      --cx.loop_depth;
+      return out;
+    }
+    case ast::StmtKind::For: {
+      const auto *f = s.as<ast::ForStmt>();
+      if (f->range_end) {
+        auto out = std::make_unique<sem::ForRange>();
+        out->span = s.span;
+        out->lo = coerce(cx, checkValue(cx, *f->iterable, types_.intType()), types_.intType(),
+                         f->iterable->span);
+        out->hi = coerce(cx, checkValue(cx, *f->range_end, types_.intType()), types_.intType(),
+                         f->range_end->span);
+        cx.scopes.emplace_back();
+        out->var = declareLocal(cx, f->var.name, types_.intType(), false, f->var.span);
+        ++cx.loop_depth;
+        out->body = checkBlock(cx, *f->body);
+        --cx.loop_depth;
+        cx.scopes.pop_back();
+        return out;
+      }
+      sem::ExprPtr it = checkValue(cx, *f->iterable, nullptr);
+      const Type *t = it->type;
+      if (t->kind == TypeKind::Array) {
+        auto out = std::make_unique<sem::ForArray>();
+        out->span = s.span;
+        out->array = std::move(it);
+        cx.scopes.emplace_back();
+        out->var = declareLocal(cx, f->var.name, t->elem, false, f->var.span);
+        ++cx.loop_depth;
+        out->body = checkBlock(cx, *f->body);
+        --cx.loop_depth;
+        cx.scopes.pop_back();
+        return out;
+      }
+      if (t->kind == TypeKind::Class) {
+        resolveClass(t->cls);
+        FuncInfo *len = t->cls->findMethod("len");
+        FuncInfo *get = t->cls->findMethod("get");
+        if (len && get && len->params.empty() && len->ret == types_.intType() &&
+            get->params.size() == 1 && get->params[0] == types_.intType() &&
+            get->ret->kind != TypeKind::Void) {
+          auto out = std::make_unique<sem::ForObject>();
+          out->span = s.span;
+          out->object = std::move(it);
+          out->len = len;
+          out->get = get;
+          out->cls = t->cls;
+          cx.scopes.emplace_back();
+          out->var = declareLocal(cx, f->var.name, get->ret, false, f->var.span);
+          ++cx.loop_depth;
+          out->body = checkBlock(cx, *f->body);
+          --cx.loop_depth;
+          cx.scopes.pop_back();
+          return out;
+        }
+      }
+      if (!t->isError()) error(DiagId::NotIterable, f->iterable->span, {typeName(t)});
+      // Check the body anyway, with the variable of an unknown type.
+      auto out = std::make_unique<sem::Block>();
+      cx.scopes.emplace_back();
+      declareLocal(cx, f->var.name, types_.error(), false, f->var.span);
+      ++cx.loop_depth;
+      out->stmts.push_back(checkBlock(cx, *f->body));
+      --cx.loop_depth;
+      cx.scopes.pop_back();
+      return out;
+    }
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue: {
+      bool is_break = s.kind == ast::StmtKind::Break;
+      if (cx.loop_depth == 0)
+        error(DiagId::OutsideLoop, s.span, {is_break ? "break" : "continue"});
+      if (is_break) {
+        auto out = std::make_unique<sem::Break>();
+        out->span = s.span;
+        return out;
+      }
+      auto out = std::make_unique<sem::Continue>();
+      out->span = s.span;
+      return out;
+    }
+    case ast::StmtKind::Return: {
+      const auto *r = s.as<ast::ReturnStmt>();
+      auto out = std::make_unique<sem::Return>();
+      out->span = s.span;
+      const Type *ret = cx.info ? cx.info->ret : types_.voidType();
+      std::string fname = cx.info ? cx.info->name : "this function";
+      if (r->value) {
+        if (ret->kind == TypeKind::Void) {
+          error(DiagId::ReturnValueInVoid, r->value->span, {fname});
+          checkExpr(cx, *r->value);
+        } else {
+          out->value = coerce(cx, checkValue(cx, *r->value, ret), ret, r->value->span);
+        }
+      } else if (ret->kind != TypeKind::Void && !ret->isError()) {
+        error(DiagId::ReturnNeedsValue, s.span, {fname, typeName(ret)});
+      }
+      return out;
+    }
+    case ast::StmtKind::Atomic: {
+      auto out = std::make_unique<sem::Atomic>();
+      out->span = s.span;
+      out->body = checkBlock(cx, *s.as<ast::AtomicStmt>()->body);
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace cairn::front

@@ -1,0 +1,590 @@
+// The checker's top level: module symbols, type expressions, classes and their instances,
+// function signatures and instances, globals, and the work lists that check every body once.
+#include <set>
+
+#include "check/checker_impl.h"
+
+namespace cairn::front {
+
+std::string plural(size_t n, const char *word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+namespace {
+
+const char *const kBuiltinFunctions[] = {"print", "println", "str",  "len",   "panic",
+                                         "args",  "exit",    "int",  "float"};
+const char *const kBuiltinTypes[] = {"int", "float", "bool", "text", "any"};
+
+std::string joinTypes(const std::vector<const Type *> &ts) {
+  std::string s;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (i) s += ", ";
+    s += typeName(ts[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
+Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) {
+  if (current_ != nullptr && !current_->inst_name.empty() && current_->inst_site.valid()) {
+    std::string message = formatMessage(diagKindInfo(id).format, args);
+    Diagnostic &d =
+        diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
+    d.withNote(span, "the error is here, in the generic declaration");
+    return d;
+  }
+  return diags_.report(id, span, std::move(args));
+}
+
+void Checker::cannotStore(Span span, const Type *t, const char *where) {
+  error(DiagId::CannotStoreHandle, span,
+        {"a value of type " + typeName(t), where,
+         t->kind == TypeKind::Fn ? "a code address means nothing in a database"
+                                 : "a handle means nothing in a database"});
+}
+
+// --- Module symbols ---------------------------------------------------------------------------
+
+void Checker::collectDeclarations() {
+  for (ModuleInfo *m : modules_) {
+    auto &table = symbols_[m];
+    for (const ast::DeclPtr &d : m->syntax->decls) {
+      decl_module_[d.get()] = m;
+      Symbol s;
+      s.module = m;
+      Span name_span;
+      std::string name;
+      switch (d->kind) {
+        case ast::DeclKind::Import:
+          continue;
+        case ast::DeclKind::Class: {
+          const auto *c = d->as<ast::ClassDecl>();
+          s.kind = Symbol::Kind::Class;
+          s.cls = c;
+          name = c->name.name;
+          name_span = c->name.span;
+          for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
+          auto prev = class_decl_by_name_.find(name);
+          if (prev != class_decl_by_name_.end() && prev->second != c) {
+            error(DiagId::ClassNameClash, name_span,
+                  {name, decl_module_[prev->second]->name, m->name});
+          } else {
+            class_decl_by_name_[name] = c;
+          }
+          break;
+        }
+        case ast::DeclKind::Fn: {
+          const auto *f = d->as<ast::FnDecl>();
+          s.kind = Symbol::Kind::Func;
+          s.fn = f;
+          name = f->name.name;
+          name_span = f->name.span;
+          break;
+        }
+        case ast::DeclKind::Global: {
+          const auto *g = d->as<ast::GlobalDecl>();
+          auto info = std::make_unique<GlobalInfo>();
+          info->name = g->name.name;
+          info->symbol = m->name + "." + g->name.name;
+          info->module = m;
+          info->decl = g;
+          info->is_var = g->is_var;
+          info->span = g->name.span;
+          s.kind = Symbol::Kind::Global;
+          s.global = info.get();
+          name = g->name.name;
+          name_span = g->name.span;
+          m->globals[name] = info.get();
+          globals_.push_back(std::move(info));
+          break;
+        }
+      }
+      if (name.empty()) continue;
+      if (table.count(name)) {
+        error(DiagId::DuplicateDecl, name_span, {name, m->name});
+        continue;
+      }
+      table[name] = s;
+    }
+  }
+  // Imports: a module's own names win; a name two imports bring in is a clash.
+  for (ModuleInfo *m : modules_) {
+    std::map<std::string, Symbol> imported;
+    std::set<std::string> reported;
+    for (size_t i = 0; i < m->imports.size(); ++i) {
+      ModuleInfo *im = m->imports[i];
+      for (const auto &[name, sym] : symbols_[im]) {
+        if (sym.module != im) continue;  // only what it declares itself
+        if (symbols_[m].count(name) && symbols_[m][name].module == m) continue;
+        auto it = imported.find(name);
+        if (it != imported.end() && it->second.module != im) {
+          if (reported.insert(name).second)
+            error(DiagId::ImportClash, m->import_spans[i], {name, it->second.module->name, im->name});
+          continue;
+        }
+        imported[name] = sym;
+      }
+    }
+    for (auto &[name, sym] : imported)
+      if (!symbols_[m].count(name)) symbols_[m][name] = sym;
+  }
+}
+
+Symbol Checker::lookupModule(ModuleInfo *m, const std::string &name) {
+  auto &table = symbols_[m];
+  auto it = table.find(name);
+  if (it != table.end()) return it->second;
+  Symbol s;
+  for (const char *b : kBuiltinFunctions)
+    if (name == b) {
+      s.kind = Symbol::Kind::Builtin;
+      s.builtin = name;
+      return s;
+    }
+  if (name == "Database" || name == "Transaction") {
+    s.kind = Symbol::Kind::BuiltinClass;
+    s.builtin = name;
+  }
+  return s;
+}
+
+std::vector<std::string> Checker::moduleNames(ModuleInfo *m) {
+  std::vector<std::string> names;
+  for (const auto &[name, sym] : symbols_[m]) names.push_back(name);
+  for (const char *b : kBuiltinFunctions) names.push_back(b);
+  return names;
+}
+
+// --- Types ------------------------------------------------------------------------------------
+
+const Type *Checker::arrayType(const Type *elem) {
+  const Type *t = types_.arrayOf(elem);
+  bool seen = false;
+  for (const Type *s : array_types_seen_) seen |= s == t;
+  if (!seen) array_types_seen_.push_back(t);
+  return t;
+}
+
+const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bindings *b) {
+  switch (t->kind) {
+    case ast::TypeKind::Array: {
+      const Type *elem = resolveType(t->as<ast::ArrayType>()->elem.get(), m, b);
+      if (elem->isError()) return elem;
+      if (elem->isHandle() || elem->kind == TypeKind::Void) {
+        cannotStore(t->span, elem, "an array");
+        return types_.error();
+      }
+      return arrayType(elem);
+    }
+    case ast::TypeKind::Fn: {
+      const auto *f = t->as<ast::FnType>();
+      std::vector<const Type *> params;
+      for (const auto &p : f->params) params.push_back(resolveType(p.get(), m, b));
+      const Type *ret = f->ret ? resolveType(f->ret.get(), m, b) : types_.voidType();
+      return types_.fnType(std::move(params), ret);
+    }
+    case ast::TypeKind::Named:
+      break;
+  }
+  const auto *n = t->as<ast::NamedType>();
+  const std::string &name = n->name.name;
+  if (b != nullptr) {
+    auto it = b->find(name);
+    if (it != b->end()) {
+      if (!n->args.empty()) error(DiagId::NotGeneric, n->name.span, {name});
+      return it->second;
+    }
+  }
+  auto simple = [&](const Type *ty) {
+    if (!n->args.empty()) error(DiagId::NotGeneric, n->name.span, {name});
+    return ty;
+  };
+  if (name == "int") return simple(types_.intType());
+  if (name == "float") return simple(types_.floatType());
+  if (name == "bool") return simple(types_.boolType());
+  if (name == "text") return simple(types_.textType());
+  if (name == "any") return simple(types_.anyType());
+  if (name == "Database") return simple(types_.databaseType());
+  if (name == "Transaction") return simple(types_.transactionType());
+  Symbol s = lookupModule(m, name);
+  if (s.kind == Symbol::Kind::Class) {
+    std::vector<const Type *> args;
+    bool bad = false;
+    for (const auto &a : n->args) {
+      const Type *at = resolveType(a.get(), m, b);
+      bad |= at->isError();
+      args.push_back(at);
+    }
+    if (bad) return types_.error();
+    if (args.size() != s.cls->type_params.size()) {
+      if (s.cls->type_params.empty())
+        error(DiagId::NotGeneric, n->name.span, {name});
+      else
+        error(DiagId::TypeArgCount, t->span,
+              {name, plural(s.cls->type_params.size(), "type argument"),
+               std::to_string(args.size())});
+      return types_.error();
+    }
+    ClassInfo *ci = instantiateClass(s.cls, s.module, std::move(args), t->span);
+    return ci->type;
+  }
+  if (s.kind != Symbol::Kind::None) {
+    error(DiagId::NotAType, n->name.span, {name});
+    return types_.error();
+  }
+  std::vector<std::string> candidates(std::begin(kBuiltinTypes), std::end(kBuiltinTypes));
+  for (const auto &[cname, sym] : symbols_[m])
+    if (sym.kind == Symbol::Kind::Class) candidates.push_back(cname);
+  if (b)
+    for (const auto &[pname, pt] : *b) candidates.push_back(pname);
+  Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
+  std::string near = nearestName(name, candidates);
+  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  return types_.error();
+}
+
+// --- Classes ----------------------------------------------------------------------------------
+
+ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
+                                     std::vector<const Type *> args, Span site) {
+  auto key = std::make_pair(decl, args);
+  auto it = class_instances_.find(key);
+  if (it != class_instances_.end()) return it->second.get();
+  auto ci = std::make_unique<ClassInfo>();
+  ci->source_name = decl->name.name;
+  ci->name = args.empty() ? decl->name.name : decl->name.name + "[" + joinTypes(args) + "]";
+  ci->module = m;
+  ci->decl = decl;
+  ci->type_args = args;
+  for (size_t i = 0; i < decl->type_params.size() && i < args.size(); ++i)
+    ci->bindings[decl->type_params[i].name] = args[i];
+  ci->type = types_.classType(ci.get());
+  ClassInfo *raw = ci.get();
+  class_instances_[key] = std::move(ci);
+  if (!args.empty()) {
+    if (current_ != nullptr && !current_->inst_name.empty())
+      class_site_[raw] = {current_->inst_site, current_->inst_name};
+    else
+      class_site_[raw] = {site, raw->name};
+  }
+  class_work_.push_back(raw);
+  return raw;
+}
+
+void Checker::resolveClass(ClassInfo *cls) {
+  if (cls->resolved) return;
+  if (cls->resolving) {
+    error(DiagId::InheritanceCycle, cls->decl->name.span, {cls->name});
+    return;
+  }
+  cls->resolving = true;
+  FnCtx *saved = current_;
+  FnCtx site_cx;
+  auto site = class_site_.find(cls);
+  if (site != class_site_.end()) {
+    site_cx.inst_site = site->second.first;
+    site_cx.inst_name = site->second.second;
+    current_ = &site_cx;
+  } else {
+    current_ = nullptr;
+  }
+  const ast::ClassDecl *d = cls->decl;
+  const Bindings *b = &cls->bindings;
+  if (d->super) {
+    const Type *st = resolveType(d->super.get(), cls->module, b);
+    if (st->kind == TypeKind::Class) {
+      if (st->cls->resolving) {
+        error(DiagId::InheritanceCycle, d->name.span, {cls->name});
+      } else {
+        resolveClass(st->cls);
+        if (!st->cls->resolving) cls->super = st->cls;
+      }
+    } else if (!st->isError()) {
+      error(DiagId::SuperNotClass, d->super->span, {typeName(st)});
+    }
+  }
+  if (cls->super) {
+    cls->fields = cls->super->fields;
+    cls->vtable = cls->super->vtable;
+  }
+  std::set<std::string> own_names;
+  for (const ast::FieldDecl &f : d->fields) {
+    const Type *ft = resolveType(f.type.get(), cls->module, b);
+    if (ft->isHandle()) {
+      cannotStore(f.type->span, ft, "a field");
+      ft = types_.error();
+    }
+    if (!own_names.insert(f.name.name).second) {
+      error(DiagId::DuplicateMember, f.name.span, {f.name.name, cls->name});
+      continue;
+    }
+    if (cls->super && cls->super->findField(f.name.name)) {
+      const FieldInfo *bf = cls->super->findField(f.name.name);
+      error(DiagId::FieldRedeclared, f.name.span, {f.name.name, bf->owner->name});
+      continue;
+    }
+    auto fi = std::make_unique<FieldInfo>();
+    fi->name = f.name.name;
+    fi->type = ft;
+    fi->owner = cls;
+    fi->index = static_cast<unsigned>(cls->own_fields.size()) + (cls->super ? 1 : 0);
+    fi->span = f.name.span;
+    cls->fields.push_back(fi.get());
+    cls->own_fields.push_back(std::move(fi));
+  }
+  for (const auto &md : d->methods) {
+    if (!md->type_params.empty()) error(DiagId::GenericMethod, md->name.span);
+    const std::string &name = md->name.name;
+    if (!own_names.insert(name).second) {
+      error(DiagId::DuplicateMember, md->name.span, {name, cls->name});
+      continue;
+    }
+    if (cls->super && cls->super->findField(name)) {
+      error(DiagId::FieldRedeclared, md->name.span, {name, cls->super->findField(name)->owner->name});
+      continue;
+    }
+    auto fi = std::make_unique<FuncInfo>();
+    fi->name = name;
+    fi->symbol = cls->name + "." + name;
+    fi->module = cls->module;
+    fi->decl = md.get();
+    fi->bindings = cls->bindings;
+    fi->owner = cls;
+    fi->is_override = md->is_override;
+    fi->span = md->name.span;
+    resolveSignature(fi.get(), md.get(), cls->module, &cls->bindings);
+    if (md->is_extern) error(DiagId::ExternBody, md->name.span, {name});
+    if (!md->body && !md->is_extern) error(DiagId::MissingBody, md->name.span, {name});
+    FuncInfo *base = cls->super ? cls->super->findMethod(name) : nullptr;
+    if (base) {
+      if (!md->is_override) {
+        error(DiagId::MissingOverride, md->name.span, {name, base->owner->name})
+            .withHint("write 'override fn " + name + "(...)'");
+      } else if (base->fnType != fi->fnType) {
+        error(DiagId::OverrideSignature, md->name.span,
+              {name, typeName(base->fnType), typeName(fi->fnType)});
+      }
+      fi->slot = base->slot;
+      cls->vtable[static_cast<size_t>(base->slot)] = fi.get();
+    } else {
+      if (md->is_override)
+        error(DiagId::NothingToOverride, md->name.span,
+              {name, cls->super ? "'" + cls->super->name + "' has no method '" + name + "'"
+                                : "class '" + cls->name + "' has no base class"});
+      fi->slot = static_cast<int>(cls->vtable.size());
+      cls->vtable.push_back(fi.get());
+    }
+    if (site != class_site_.end()) inst_site_[fi.get()] = site->second;
+    fn_work_.push_back(fi.get());
+    cls->own_methods.push_back(std::move(fi));
+  }
+  current_ = saved;
+  cls->resolving = false;
+  cls->resolved = true;
+  program_->classes.push_back(cls);
+}
+
+// --- Functions --------------------------------------------------------------------------------
+
+void Checker::resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo *m,
+                               const Bindings *b) {
+  for (const ast::Param &p : decl->params) {
+    f->params.push_back(resolveType(p.type.get(), m, b));
+    f->param_names.push_back(p.name.name);
+  }
+  f->ret = decl->ret ? resolveType(decl->ret.get(), m, b) : types_.voidType();
+  f->fnType = types_.fnType(f->params, f->ret);
+  if (decl->is_extern) {
+    for (size_t i = 0; i < f->params.size(); ++i)
+      if (!f->params[i]->isValue() && !f->params[i]->isError())
+        error(DiagId::ExternType, decl->params[i].type->span, {typeName(f->params[i])});
+    if (!f->ret->isValue() && f->ret->kind != TypeKind::Void && !f->ret->isError())
+      error(DiagId::ExternType, decl->ret->span, {typeName(f->ret)});
+  }
+}
+
+FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
+                                       std::vector<const Type *> args, Span site) {
+  auto key = std::make_pair(decl, args);
+  auto it = fn_instances_.find(key);
+  if (it != fn_instances_.end()) return it->second.get();
+  auto fi = std::make_unique<FuncInfo>();
+  fi->name = decl->name.name;
+  fi->module = m;
+  fi->decl = decl;
+  fi->type_args = args;
+  fi->is_extern = decl->is_extern;
+  fi->span = decl->name.span;
+  for (size_t i = 0; i < decl->type_params.size() && i < args.size(); ++i)
+    fi->bindings[decl->type_params[i].name] = args[i];
+  if (decl->is_extern)
+    fi->symbol = decl->name.name;
+  else if (args.empty())
+    fi->symbol = m->name + "." + decl->name.name;
+  else
+    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]";
+  FuncInfo *raw = fi.get();
+  fn_instances_[key] = std::move(fi);
+  if (!args.empty()) {
+    if (current_ != nullptr && !current_->inst_name.empty())
+      inst_site_[raw] = {current_->inst_site, current_->inst_name};
+    else
+      inst_site_[raw] = {site, decl->name.name + "[" + joinTypes(args) + "]"};
+  }
+  FnCtx *saved = current_;
+  FnCtx site_cx;
+  if (!args.empty()) {
+    site_cx.inst_site = inst_site_[raw].first;
+    site_cx.inst_name = inst_site_[raw].second;
+    current_ = &site_cx;
+  }
+  resolveSignature(raw, decl, m, &raw->bindings);
+  current_ = saved;
+  if (decl->is_extern && decl->body) error(DiagId::ExternBody, decl->name.span, {fi->name});
+  if (!decl->is_extern && !decl->body) error(DiagId::MissingBody, decl->name.span, {raw->name});
+  fn_work_.push_back(raw);
+  return raw;
+}
+
+void Checker::checkFunctionBody(FuncInfo *f) {
+  if (f->checked) return;
+  f->checked = true;
+  auto fn = std::make_unique<sem::Function>();
+  fn->info = f;
+  FnCtx cx;
+  cx.fn = fn.get();
+  cx.info = f;
+  cx.module = f->module;
+  cx.bindings = &f->bindings;
+  auto site = inst_site_.find(f);
+  if (site != inst_site_.end()) {
+    cx.inst_site = site->second.first;
+    cx.inst_name = site->second.second;
+  }
+  FnCtx *saved = current_;
+  current_ = &cx;
+  cx.scopes.emplace_back();
+  if (f->owner) {
+    cx.self_class = f->owner;
+    cx.self_var = declareLocal(cx, "self", f->owner->type, false, f->span);
+    fn->params.push_back(cx.self_var);
+  }
+  const ast::FnDecl *d = f->decl;
+  for (size_t i = 0; i < f->params.size(); ++i)
+    fn->params.push_back(
+        declareLocal(cx, f->param_names[i], f->params[i], false, d->params[i].name.span));
+  if (d->body && !f->is_extern) {
+    fn->body = checkBlock(cx, *d->body, false);
+    if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
+      error(DiagId::MissingReturn, d->body->span.valid() ? Span{d->body->span.file,
+                                                                d->body->span.end - 1,
+                                                                d->body->span.end}
+                                                         : d->name.span,
+            {f->name, typeName(f->ret)});
+  }
+  current_ = saved;
+  program_->functions.push_back(std::move(fn));
+}
+
+void Checker::checkGlobals() {
+  for (ModuleInfo *m : modules_) {
+    for (const ast::DeclPtr &d : m->syntax->decls) {
+      if (d->kind != ast::DeclKind::Global) continue;
+      const auto *g = d->as<ast::GlobalDecl>();
+      GlobalInfo *info = m->globals[g->name.name];
+      if (info == nullptr || info->decl != g) continue;
+      FnCtx cx;
+      cx.module = m;
+      cx.scopes.emplace_back();
+      FnCtx *saved = current_;
+      current_ = &cx;
+      const Type *declared = g->type ? resolveType(g->type.get(), m, nullptr) : nullptr;
+      sem::ExprPtr init;
+      if (g->init) {
+        init = checkValue(cx, *g->init, declared);
+        if (declared) init = coerce(cx, std::move(init), declared, g->init->span);
+      }
+      const Type *t = declared ? declared : (init ? init->type : types_.error());
+      if (!declared && t->kind == TypeKind::Nil) {
+        error(DiagId::CannotInferNil, g->name.span);
+        t = types_.error();
+      }
+      if (!g->is_var && !t->isValue() && t->kind != TypeKind::Text && !t->isError())
+        error(DiagId::GlobalLetType, g->name.span, {typeName(t)})
+            .withHint("declare it with 'var' (a root of the program)");
+      info->type = t;
+      current_ = saved;
+      program_->globals.push_back(info);
+      program_->global_inits.push_back(sem::GlobalInit{info, std::move(init)});
+    }
+  }
+}
+
+void Checker::drainWork() {
+  while (!class_work_.empty() || !fn_work_.empty()) {
+    while (!class_work_.empty()) {
+      ClassInfo *c = class_work_.front();
+      class_work_.pop_front();
+      resolveClass(c);
+    }
+    if (!fn_work_.empty()) {
+      FuncInfo *f = fn_work_.front();
+      fn_work_.pop_front();
+      checkFunctionBody(f);
+    }
+  }
+}
+
+std::unique_ptr<sem::Program> Checker::run(bool require_main) {
+  collectDeclarations();
+  // Every non-generic class and function is checked, used or not.
+  for (ModuleInfo *m : modules_) {
+    for (const ast::DeclPtr &d : m->syntax->decls) {
+      if (d->kind == ast::DeclKind::Class) {
+        const auto *c = d->as<ast::ClassDecl>();
+        if (c->type_params.empty() && class_decl_by_name_[c->name.name] == c)
+          instantiateClass(c, m, {}, c->name.span);
+      } else if (d->kind == ast::DeclKind::Fn) {
+        const auto *f = d->as<ast::FnDecl>();
+        if (f->type_params.empty()) instantiateFunction(f, m, {}, f->name.span);
+      }
+    }
+  }
+  while (!class_work_.empty()) {
+    ClassInfo *c = class_work_.front();
+    class_work_.pop_front();
+    resolveClass(c);
+  }
+  checkGlobals();
+  drainWork();
+
+  Symbol mainSym = lookupModule(main_, "main");
+  if (mainSym.kind == Symbol::Kind::Func && mainSym.module == main_ &&
+      mainSym.fn->type_params.empty()) {
+    FuncInfo *f = instantiateFunction(mainSym.fn, main_, {}, mainSym.fn->name.span);
+    if (!f->params.empty() || f->ret->kind != TypeKind::Void || f->is_extern)
+      error(DiagId::MainSignature, mainSym.fn->name.span);
+    program_->main = f;
+  } else if (require_main) {
+    Span where{main_->syntax->file, 0, 0};
+    error(DiagId::NoMain, where).withHint("add 'fn main() { ... }' to " + main_->path);
+  }
+  program_->array_types = array_types_seen_;
+  program_->main_file = main_->path;
+  for (auto &[key, c] : class_instances_) program_->owned_classes.push_back(std::move(c));
+  for (auto &[key, f] : fn_instances_) program_->owned_functions.push_back(std::move(f));
+  for (auto &f : literal_funcs_) program_->owned_functions.push_back(std::move(f));
+  for (auto &g : globals_) program_->owned_globals.push_back(std::move(g));
+  return std::move(program_);
+}
+
+std::unique_ptr<sem::Program> checkProgram(std::vector<ModuleInfo *> modules, ModuleInfo *main,
+                                           Diagnostics &diags, TypeContext &types,
+                                           bool require_main) {
+  Checker checker(std::move(modules), main, diags, types);
+  return checker.run(require_main);
+}
+
+}  // namespace cairn::front

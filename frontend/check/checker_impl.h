@@ -1,0 +1,145 @@
+// The checker's internals, shared by its files: checker.cpp (declarations, classes, generic
+// instances, the program), check_stmt.cpp (statements), check_expr.cpp (expressions) and
+// check_call.cpp (calls, members and built-ins). Not a public header.
+#ifndef CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
+#define CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/checker.h"
+
+namespace cairn::front {
+
+// What a name at module level stands for.
+struct Symbol {
+  enum class Kind { None, Class, Func, Global, Builtin, BuiltinClass } kind = Kind::None;
+  const ast::ClassDecl *cls = nullptr;
+  const ast::FnDecl *fn = nullptr;
+  GlobalInfo *global = nullptr;
+  ModuleInfo *module = nullptr;  // where it is declared
+  std::string builtin;           // Builtin / BuiltinClass: its name
+};
+
+// The state of checking one function body (or one global initializer).
+struct FnCtx {
+  sem::Function *fn = nullptr;  // nullptr for global initializers
+  FuncInfo *info = nullptr;
+  ModuleInfo *module = nullptr;
+  const Bindings *bindings = nullptr;
+  ClassInfo *self_class = nullptr;  // methods
+  LocalVar *self_var = nullptr;
+  FnCtx *outer = nullptr;           // a function literal's enclosing function (captures)
+  std::vector<std::map<std::string, LocalVar *>> scopes;
+  int loop_depth = 0;
+  // Generic instances report errors at the place that made the instance (InstanceError).
+  Span inst_site;
+  std::string inst_name;
+};
+
+class Checker {
+ public:
+  Checker(std::vector<ModuleInfo *> modules, ModuleInfo *main, Diagnostics &diags,
+          TypeContext &types)
+      : modules_(std::move(modules)), main_(main), diags_(diags), types_(types) {}
+
+  std::unique_ptr<sem::Program> run(bool require_main);
+
+  // --- reporting (checker.cpp) ---
+  Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // A function, Database or Transaction where a field or array element would hold it.
+  void cannotStore(Span span, const Type *t, const char *where);
+
+  // --- declarations (checker.cpp) ---
+  void collectDeclarations();
+  Symbol lookupModule(ModuleInfo *m, const std::string &name);
+  std::vector<std::string> moduleNames(ModuleInfo *m);
+  const Type *resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bindings *b);
+  ClassInfo *instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
+                              std::vector<const Type *> args, Span site);
+  void resolveClass(ClassInfo *cls);
+  FuncInfo *instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
+                                std::vector<const Type *> args, Span site);
+  void resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo *m, const Bindings *b);
+  void checkFunctionBody(FuncInfo *f);
+  void checkGlobals();
+  void drainWork();
+
+  // --- statements (check_stmt.cpp) ---
+  std::unique_ptr<sem::Block> checkBlock(FnCtx &cx, const ast::Block &b, bool new_scope = true);
+  sem::StmtPtr checkStmt(FnCtx &cx, const ast::Stmt &s);
+  LocalVar *declareLocal(FnCtx &cx, const std::string &name, const Type *t, bool is_var,
+                         Span span);
+  static bool alwaysReturns(const sem::Stmt *s);
+
+  // --- expressions (check_expr.cpp) ---
+  sem::ExprPtr checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expected = nullptr);
+  sem::ExprPtr coerce(FnCtx &cx, sem::ExprPtr e, const Type *to, Span span);
+  sem::ExprPtr checkValue(FnCtx &cx, const ast::Expr &e, const Type *expected);
+  sem::ExprPtr checkCondition(FnCtx &cx, const ast::Expr &e);
+  sem::ExprPtr checkName(FnCtx &cx, const ast::NameExpr &e);
+  sem::ExprPtr checkBinary(FnCtx &cx, const ast::BinaryExpr &e);
+  sem::ExprPtr checkCast(FnCtx &cx, const ast::Expr &value, const ast::TypeExpr &type, bool is,
+                         Span span);
+  sem::ExprPtr checkIndex(FnCtx &cx, const ast::IndexExpr &e);
+  sem::ExprPtr checkNew(FnCtx &cx, const ast::NewExpr &e);
+  sem::ExprPtr checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const Type *expected);
+  sem::ExprPtr checkFnLit(FnCtx &cx, const ast::FnLitExpr &e);
+  sem::ExprPtr errorExpr(Span span);
+  const Type *arrayType(const Type *elem);
+  LocalVar *lookupLocal(FnCtx &cx, const std::string &name, bool *captured);
+
+  // --- calls and members (check_call.cpp) ---
+  sem::ExprPtr checkField(FnCtx &cx, const ast::FieldExpr &e);
+  sem::ExprPtr checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *expected);
+  sem::ExprPtr checkBuiltinCall(FnCtx &cx, const std::string &name, const ast::CallExpr &e,
+                                Span name_span);
+  sem::ExprPtr checkStaticCall(FnCtx &cx, const std::string &cls, const ast::Ident &member,
+                               const ast::CallExpr &e);
+  bool checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
+                 const std::vector<const Type *> &params, Span span,
+                 std::vector<sem::ExprPtr> &out);
+  FuncInfo *inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, ModuleInfo *m,
+                                const ast::CallExpr &call, Span site,
+                                std::vector<sem::ExprPtr> &args_out);
+  std::vector<const Type *> explicitTypeArgs(FnCtx &cx, const ast::IndexExpr &ix);
+
+  TypeContext &types() { return types_; }
+
+  // State.
+  std::vector<ModuleInfo *> modules_;
+  ModuleInfo *main_;
+  Diagnostics &diags_;
+  TypeContext &types_;
+  std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
+  FnCtx *current_ = nullptr;  // for error redirection in generic instances
+
+  std::map<ModuleInfo *, std::map<std::string, Symbol>> symbols_;
+  std::map<const ast::Decl *, ModuleInfo *> decl_module_;
+  std::map<std::string, ClassInfo *> class_by_name_;
+  std::map<std::pair<const ast::ClassDecl *, std::vector<const Type *>>,
+           std::unique_ptr<ClassInfo>>
+      class_instances_;
+  std::map<std::pair<const ast::FnDecl *, std::vector<const Type *>>, std::unique_ptr<FuncInfo>>
+      fn_instances_;
+  std::vector<std::unique_ptr<FuncInfo>> literal_funcs_;
+  std::vector<std::unique_ptr<GlobalInfo>> globals_;
+  std::vector<std::unique_ptr<LocalVar>> orphan_locals_;  // declared outside any function
+  std::map<std::string, const ast::ClassDecl *> class_decl_by_name_;
+  std::deque<ClassInfo *> class_work_;
+  std::deque<FuncInfo *> fn_work_;
+  std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)
+  std::map<ClassInfo *, std::pair<Span, std::string>> class_site_;
+  std::vector<const Type *> array_types_seen_;
+  unsigned literal_count_ = 0;
+};
+
+// "2 arguments", "1 argument"
+std::string plural(size_t n, const char *word);
+
+}  // namespace cairn::front
+
+#endif  // CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H

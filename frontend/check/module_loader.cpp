@@ -1,0 +1,151 @@
+// Loading the modules of a program (module_loader.h).
+#include "check/module_loader.h"
+
+#include <filesystem>
+#include <map>
+
+#include "syntax/parser.h"
+
+namespace cairn::front {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Loader {
+ public:
+  Loader(const LoadOptions &options, SourceManager &sources, Diagnostics &diags,
+         LoadedProgram &out)
+      : options_(options), sources_(sources), diags_(diags), out_(out) {}
+
+  ModuleInfo *load(const std::string &name, const std::string &path, std::string *error) {
+    SourceFile *file = sources_.load(path, error);
+    if (file == nullptr) return nullptr;
+    auto m = std::make_unique<ModuleInfo>();
+    m->name = name;
+    m->path = path;
+    m->syntax = parseModule(*file, diags_);
+    ModuleInfo *raw = m.get();
+    out_.owned.push_back(std::move(m));
+    by_path_[canonical(path)] = raw;
+    return raw;
+  }
+
+  // Depth-first: imports first, then the module (post-order gives initialization order).
+  void visit(ModuleInfo *m) {
+    state_[m] = 1;
+    stack_.push_back(m);
+    for (const ast::DeclPtr &d : m->syntax->decls) {
+      if (d->kind != ast::DeclKind::Import) continue;
+      const auto *imp = d->as<ast::ImportDecl>();
+      std::string dotted;
+      for (const ast::Ident &part : imp->path) dotted += (dotted.empty() ? "" : ".") + part.name;
+      if (dotted.empty()) continue;
+      std::string looked;
+      std::string path = find(*imp, &looked);
+      if (path.empty()) {
+        diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked})
+            .withHint(isStdImport(*imp)
+                          ? "the standard library has no such module"
+                          : "put it under the program's folder, or name its root with --path DIR");
+        continue;
+      }
+      ModuleInfo *target = nullptr;
+      auto it = by_path_.find(canonical(path));
+      if (it != by_path_.end()) {
+        target = it->second;
+      } else {
+        std::string error;
+        target = load(dotted, path, &error);
+        if (target == nullptr) {
+          diags_.report(DiagId::CannotReadFile, imp->span, {path, error});
+          continue;
+        }
+      }
+      if (state_[target] == 1) {
+        std::string cycle;
+        bool on = false;
+        for (ModuleInfo *s : stack_) {
+          if (s == target) on = true;
+          if (on) cycle += s->name + " -> ";
+        }
+        cycle += target->name;
+        diags_.report(DiagId::ImportCycle, imp->span, {cycle})
+            .withHint("move what both modules need into a third module that both import");
+        continue;
+      }
+      bool dup = false;
+      for (ModuleInfo *already : m->imports) dup |= already == target;
+      if (dup) continue;
+      m->imports.push_back(target);
+      m->import_spans.push_back(imp->span);
+      if (state_[target] == 0) visit(target);
+    }
+    stack_.pop_back();
+    state_[m] = 2;
+    out_.order.push_back(m);
+  }
+
+  std::string find(const ast::ImportDecl &imp, std::string *looked) {
+    std::vector<std::string> parts;
+    for (const ast::Ident &p : imp.path) parts.push_back(p.name);
+    std::vector<std::pair<std::string, std::vector<std::string>>> candidates;
+    if (parts.size() >= 2 && parts[0] == "std") {
+      candidates.push_back({options_.stdlib_dir, {parts.begin() + 1, parts.end()}});
+    } else {
+      for (const std::string &root : roots_) candidates.push_back({root, parts});
+    }
+    for (auto &[root, rel] : candidates) {
+      fs::path p = root.empty() ? fs::path(".") : fs::path(root);
+      for (size_t i = 0; i < rel.size(); ++i)
+        p /= (i + 1 == rel.size() ? rel[i] + ".cairn" : rel[i]);
+      if (!looked->empty()) *looked += ", ";
+      *looked += p.string();
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) return p.string();
+    }
+    return "";
+  }
+
+  static bool isStdImport(const ast::ImportDecl &imp) {
+    return imp.path.size() >= 2 && imp.path[0].name == "std";
+  }
+
+  static std::string canonical(const std::string &path) {
+    std::error_code ec;
+    fs::path c = fs::weakly_canonical(fs::path(path), ec);
+    return ec ? path : c.string();
+  }
+
+  std::vector<std::string> roots_;
+
+ private:
+  const LoadOptions &options_;
+  SourceManager &sources_;
+  Diagnostics &diags_;
+  LoadedProgram &out_;
+  std::map<std::string, ModuleInfo *> by_path_;
+  std::map<ModuleInfo *, int> state_;
+  std::vector<ModuleInfo *> stack_;
+};
+
+}  // namespace
+
+bool loadProgram(const std::string &main_path, const LoadOptions &options, SourceManager &sources,
+                 Diagnostics &diags, LoadedProgram &out) {
+  Loader loader(options, sources, diags, out);
+  fs::path mp(main_path);
+  loader.roots_.push_back(mp.has_parent_path() ? mp.parent_path().string() : ".");
+  for (const std::string &p : options.search_paths) loader.roots_.push_back(p);
+  // The main module's name is its file's stem (`prog` for prog.cairn).
+  std::string error;
+  ModuleInfo *main = loader.load(mp.stem().string(), main_path, &error);
+  if (main == nullptr) {
+    diags.report(DiagId::CannotReadFile, Span{}, {main_path, error});
+    return false;
+  }
+  out.main = main;
+  loader.visit(main);
+  return true;
+}
+
+}  // namespace cairn::front

@@ -1,0 +1,218 @@
+// The compiler's pipeline (compile.h).
+#include "driver/compile.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "check/checker.h"
+#include "check/module_loader.h"
+#include "lower/emit.h"
+#include "lower/lower.h"
+#include "source/diagnostics.h"
+
+#ifndef CAIRN_BUILD_RUNTIME_DIR
+#define CAIRN_BUILD_RUNTIME_DIR ""
+#endif
+#ifndef CAIRN_SOURCE_STDLIB_DIR
+#define CAIRN_SOURCE_STDLIB_DIR ""
+#endif
+#ifndef CAIRN_LINKER
+#define CAIRN_LINKER "c++"
+#endif
+#ifndef CAIRN_LINK_LIBS
+#define CAIRN_LINK_LIBS ""
+#endif
+
+namespace cairn::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The runtime's static libraries, in link order.
+const char *const kRuntimeLibs[] = {"libcairn_lang.a", "libcairn_persist.a", "libcairn_store.a",
+                                    "libcairn_gc.a"};
+
+std::string selfDir() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.parent_path().string();
+}
+
+bool hasRuntime(const std::string &dir) {
+  std::error_code ec;
+  return !dir.empty() && fs::exists(fs::path(dir) / "libcairn_gc.a", ec);
+}
+
+std::vector<std::string> splitList(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ';'))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+int runCommand(const std::vector<std::string> &argv) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    std::vector<char *> args;
+    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cairn: cannot run %s\n", args[0]);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct Frontend {
+  front::SourceManager sources;
+  front::Diagnostics diags{sources};
+  front::TypeContext types;
+  front::LoadedProgram loaded;
+  std::unique_ptr<front::sem::Program> program;
+
+  // Loads, parses and checks; prints diagnostics. Returns false on errors.
+  bool run(const CompileOptions &options, bool check) {
+    front::LoadOptions lo;
+    lo.search_paths = options.search_paths;
+    lo.stdlib_dir = stdlibDir();
+    bool ok = front::loadProgram(options.main_file, lo, sources, diags, loaded);
+    if (ok && !diags.hasErrors() && check)
+      program = front::checkProgram(loaded.order, loaded.main, diags, types, options.require_main);
+    diags.print(stderr, options.color);
+    if (diags.hasErrors()) {
+      std::fprintf(stderr, "%zu error%s\n", diags.errorCount(), diags.errorCount() == 1 ? "" : "s");
+      return false;
+    }
+    return ok;
+  }
+};
+
+uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const auto *p = static_cast<const unsigned char *>(data);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+uint64_t fnvString(uint64_t h, const std::string &s) {
+  uint64_t n = s.size();
+  h = fnv(h, &n, sizeof n);
+  return fnv(h, s.data(), s.size());
+}
+
+uint64_t fnvFileStamp(uint64_t h, const std::string &path) {
+  struct stat st{};
+  if (stat(path.c_str(), &st) == 0) {
+    h = fnv(h, &st.st_size, sizeof st.st_size);
+    h = fnv(h, &st.st_mtim, sizeof st.st_mtim);
+    h = fnv(h, &st.st_ino, sizeof st.st_ino);
+  }
+  return fnvString(h, path);
+}
+
+}  // namespace
+
+std::string runtimeDir(const std::string &flag) {
+  if (!flag.empty()) return flag;
+  if (const char *env = std::getenv("CAIRN_RUNTIME_DIR"); env && *env) return env;
+  std::string self = selfDir();
+  if (!self.empty()) {
+    std::string beside = (fs::path(self).parent_path() / "lib").string();
+    if (hasRuntime(beside)) return beside;
+  }
+  return CAIRN_BUILD_RUNTIME_DIR;
+}
+
+std::string stdlibDir() {
+  if (const char *env = std::getenv("CAIRN_STDLIB"); env && *env) return env;
+  return CAIRN_SOURCE_STDLIB_DIR;
+}
+
+int checkOnly(const CompileOptions &options) {
+  Frontend fe;
+  fe.run(options, true);
+  return static_cast<int>(fe.diags.errorCount());
+}
+
+std::string buildKey(const CompileOptions &options) {
+  Frontend fe;
+  if (!fe.run(options, false)) return "";
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < fe.sources.size(); ++i) {
+    const front::SourceFile &f = fe.sources.file(static_cast<uint32_t>(i));
+    h = fnvString(h, f.path());
+    h = fnvString(h, std::string(f.text()));
+  }
+  h = fnvString(h, std::to_string(options.opt_level) + (options.debug_info ? "g" : ""));
+  h = fnvFileStamp(h, "/proc/self/exe");
+  std::error_code ec;
+  h = fnvString(h, fs::read_symlink("/proc/self/exe", ec).string());
+  h = fnvFileStamp(h, fs::read_symlink("/proc/self/exe", ec).string());
+  std::string rt = runtimeDir(options.runtime_dir);
+  for (const char *lib : kRuntimeLibs) h = fnvFileStamp(h, (fs::path(rt) / lib).string());
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+int buildExecutable(const CompileOptions &options, const std::string &output) {
+  Frontend fe;
+  if (!fe.run(options, true)) return 1;
+  llvm::LLVMContext ctx;
+  front::LowerOptions lo;
+  lo.debug_info = options.debug_info;
+  lo.optimized = options.opt_level > 0;
+  std::unique_ptr<llvm::Module> module = front::lowerProgram(*fe.program, fe.sources, ctx, lo);
+
+  std::string rt = runtimeDir(options.runtime_dir);
+  if (!hasRuntime(rt)) {
+    std::fprintf(stderr,
+                 "cairn: the runtime libraries are not in '%s'; build them (make build) or "
+                 "name their folder with --runtime-dir DIR\n",
+                 rt.c_str());
+    return 2;
+  }
+  std::string object = output + ".o";
+  front::EmitOptions eo;
+  eo.opt_level = options.opt_level;
+  eo.ir_path = options.emit_llvm;
+  std::string error;
+  if (!front::emitObject(*module, eo, object, &error)) {
+    std::fprintf(stderr, "cairn: %s\n", error.c_str());
+    return 2;
+  }
+  std::vector<std::string> link{CAIRN_LINKER, "-o", output, object};
+  for (const char *lib : kRuntimeLibs) link.push_back((fs::path(rt) / lib).string());
+  for (const std::string &l : splitList(CAIRN_LINK_LIBS)) link.push_back(l);
+  link.push_back("-lpthread");
+  link.push_back("-ldl");
+  link.push_back("-lm");
+  int status = runCommand(link);
+  std::error_code ec;
+  fs::remove(object, ec);
+  if (status != 0) {
+    std::fprintf(stderr, "cairn: linking %s failed (the command above said why)\n",
+                 output.c_str());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace cairn::driver

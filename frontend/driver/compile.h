@@ -1,0 +1,42 @@
+// The compiler's pipeline as the subcommands use it: load and parse the modules, check, lower,
+// optimize and emit an object, link it with the runtime.
+#ifndef CAIRN_FRONTEND_DRIVER_COMPILE_H
+#define CAIRN_FRONTEND_DRIVER_COMPILE_H
+
+#include <string>
+#include <vector>
+
+namespace cairn::driver {
+
+struct CompileOptions {
+  std::string main_file;
+  std::vector<std::string> search_paths;  // --path DIR (repeatable)
+  int opt_level = 2;                      // -O0 / -O2
+  bool debug_info = true;
+  std::string runtime_dir;                // --runtime-dir: the runtime libraries to link
+  std::string emit_llvm;                  // --emit-llvm FILE
+  bool color = false;                     // diagnostics in colour
+  bool require_main = true;
+};
+
+// The folder holding the runtime's static libraries: --runtime-dir, else $CAIRN_RUNTIME_DIR,
+// else the lib/ folder beside this executable's bin/, else the build tree's.
+std::string runtimeDir(const std::string &flag);
+// The standard library's folder: $CAIRN_STDLIB, else the source tree's stdlib/.
+std::string stdlibDir();
+
+// Checks the program; prints diagnostics. Returns the number of errors (0: fine).
+int checkOnly(const CompileOptions &options);
+
+// Compiles and links an executable at `output`. Prints diagnostics and errors; returns 0 on
+// success, 1 on a compile error, 2 on an internal or link failure.
+int buildExecutable(const CompileOptions &options, const std::string &output);
+
+// A hash of everything a build depends on (every source file loaded, the options, the
+// compiler and runtime libraries): the key of `cairn run`'s cache. "" if the program cannot
+// be loaded (diagnostics are printed then).
+std::string buildKey(const CompileOptions &options);
+
+}  // namespace cairn::driver
+
+#endif  // CAIRN_FRONTEND_DRIVER_COMPILE_H

@@ -1,0 +1,727 @@
+// The lexer (lexer.h): a single pass over the bytes of one file.
+#include "lexer/lexer.h"
+
+#include <charconv>
+#include <cstdio>
+#include <deque>
+
+namespace cairn::front {
+namespace {
+
+constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+int hexValue(char c) {
+  if (isDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+// Rule 3a of lexer.h: the tokens after which a line break ends a statement.
+bool canEndStatement(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::Ident:
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::Text:
+    case TokenKind::KwTrue:
+    case TokenKind::KwFalse:
+    case TokenKind::KwNil:
+    case TokenKind::KwSelf:
+    case TokenKind::RParen:
+    case TokenKind::RBracket:
+    case TokenKind::RBrace:
+    case TokenKind::KwReturn:
+    case TokenKind::KwBreak:
+    case TokenKind::KwContinue:
+    case TokenKind::Invalid:  // keeps the line structure around a bad character
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Rule 4 of lexer.h: keywords that never stand inside parentheses or brackets.
+bool onlyStartsStatement(TokenKind kind) {
+  return startsStatementOnly(kind) || startsDeclOnly(kind);
+}
+
+// The length of the valid UTF-8 sequence at s[i] (1 to 4) and its code point; 0 if the bytes
+// there are not valid UTF-8.
+int utf8Sequence(std::string_view s, size_t i, uint32_t *code_point) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  int length;
+  uint32_t cp;
+  if (b0 < 0x80) {
+    *code_point = b0;
+    return 1;
+  } else if ((b0 & 0xE0) == 0xC0) {
+    length = 2;
+    cp = b0 & 0x1F;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    length = 3;
+    cp = b0 & 0x0F;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    length = 4;
+    cp = b0 & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + static_cast<size_t>(length) > s.size()) return 0;
+  for (int k = 1; k < length; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMinForLength[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  *code_point = cp;
+  return length;
+}
+
+void appendUtf8(std::string &out, uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+std::string codePointName(uint32_t cp) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "U+%04X", static_cast<unsigned>(cp));
+  return buffer;
+}
+
+}  // namespace
+
+// The lexer's state: the cursor in the text, the brackets open, the line break pending a
+// decision (rule 3 of lexer.h) and the tokens made but not yet handed out.
+class Lexer::Impl {
+ public:
+  Impl(const SourceFile &file, Diagnostics &diags) : file_(file), diags_(diags), src_(file.text()) {
+    if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+  }
+
+  Token next() {
+    while (ready_.empty()) {
+      if (done_) return eof_;
+      skipTrivia();
+      if (pos_ >= src_.size()) {
+        finish();
+      } else {
+        lexToken();
+      }
+    }
+    Token t = std::move(ready_.front());
+    ready_.pop_front();
+    return t;
+  }
+
+ private:
+  // Eof stands at the end of the text, before a final line break, so that "found end of file"
+  // points at the last line.
+  void finish() {
+    size_t at = src_.size();
+    if (at > 0 && src_[at - 1] == '\n') --at;
+    if (at > 0 && src_[at - 1] == '\r') --at;
+    eof_.kind = TokenKind::Eof;
+    eof_.span = span(at, at);
+    eof_.newline_before = saw_newline_;
+    ready_.push_back(eof_);
+    done_ = true;
+  }
+
+  const SourceFile &file_;
+  Diagnostics &diags_;
+  std::string_view src_;
+  size_t pos_ = 0;
+  std::deque<Token> ready_;          // made, not yet handed out
+  TokenKind last_ = TokenKind::Eof;  // the kind of the last token made (Eof: none yet)
+  Token eof_;
+  bool done_ = false;
+  std::vector<TokenKind> brackets_;  // the open ( [ { from the outermost in
+  bool saw_newline_ = false;         // a line break since the last token
+  size_t newline_offset_ = 0;        // the first such line break
+
+  Span span(size_t begin, size_t end) const {
+    return Span{file_.id(), static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
+  }
+  char peekc(size_t k = 0) const { return pos_ + k < src_.size() ? src_[pos_ + k] : '\0'; }
+  bool has(size_t k = 0) const { return pos_ + k < src_.size(); }
+
+  // "'x'", "end of line", "end of file", "U+0007": the character at `offset`, for messages.
+  std::string describeChar(size_t offset) const {
+    if (offset >= src_.size()) return "end of file";
+    const char c = src_[offset];
+    if (c == '\n' || (c == '\r' && offset + 1 < src_.size() && src_[offset + 1] == '\n')) {
+      return "end of line";
+    }
+    if (c == '\t') return "a tab";
+    if (c >= 0x20 && c < 0x7F) return "'" + std::string(1, c) + "'";
+    uint32_t cp = 0;
+    const int length = utf8Sequence(src_, offset, &cp);
+    if (length == 0) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "byte 0x%02X (not UTF-8)",
+                    static_cast<unsigned>(static_cast<unsigned char>(c)));
+      return buffer;
+    }
+    if (length == 1) return codePointName(cp);  // a control character
+    return "'" + std::string(src_.substr(offset, static_cast<size_t>(length))) + "'";
+  }
+
+  void noteNewline(size_t offset) {
+    if (!saw_newline_) newline_offset_ = offset;
+    saw_newline_ = true;
+  }
+
+  void skipTrivia() {
+    while (has()) {
+      const char c = peekc();
+      if (c == '\n') {
+        noteNewline(pos_);
+        ++pos_;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        ++pos_;
+      } else if (c == '/' && peekc(1) == '/') {
+        while (has() && peekc() != '\n') ++pos_;
+      } else if (c == '/' && peekc(1) == '*') {
+        skipBlockComment();
+      } else {
+        break;
+      }
+    }
+  }
+
+  void skipBlockComment() {
+    const size_t start = pos_;
+    pos_ += 2;
+    int depth = 1;
+    while (has() && depth > 0) {
+      if (peekc() == '/' && peekc(1) == '*') {
+        ++depth;
+        pos_ += 2;
+      } else if (peekc() == '*' && peekc(1) == '/') {
+        --depth;
+        pos_ += 2;
+      } else {
+        if (peekc() == '\n') noteNewline(pos_);
+        ++pos_;
+      }
+    }
+    if (depth > 0) {
+      diags_.report(DiagId::UnterminatedComment, span(start, start + 2))
+          .withHint("a '/*' comment ends at its matching '*/'; comments nest");
+    }
+  }
+
+  // Appends a token, first deciding whether the line break before it is a Newline token
+  // (rules 3 and 4 of lexer.h), then tracking the brackets it opens or closes.
+  void push(Token t) {
+    bool recovering = false;
+    if (onlyStartsStatement(t.kind)) {
+      while (!brackets_.empty() && brackets_.back() != TokenKind::LBrace) {
+        brackets_.pop_back();
+        recovering = true;
+      }
+    }
+    if (saw_newline_) {
+      t.newline_before = true;
+      const bool significant = brackets_.empty() || brackets_.back() == TokenKind::LBrace;
+      if (significant && last_ != TokenKind::Eof) {
+        if (canEndStatement(last_) || (recovering && last_ != TokenKind::Newline)) {
+          Token nl;
+          nl.kind = TokenKind::Newline;
+          nl.span = span(newline_offset_, newline_offset_ + 1);
+          ready_.push_back(std::move(nl));
+        }
+      }
+      saw_newline_ = false;
+    }
+    trackBracket(t.kind);
+    last_ = t.kind;
+    ready_.push_back(std::move(t));
+  }
+
+  void trackBracket(TokenKind kind) {
+    TokenKind opener;
+    switch (kind) {
+      case TokenKind::LParen:
+      case TokenKind::LBracket:
+      case TokenKind::LBrace:
+        brackets_.push_back(kind);
+        return;
+      case TokenKind::RParen:
+        opener = TokenKind::LParen;
+        break;
+      case TokenKind::RBracket:
+        opener = TokenKind::LBracket;
+        break;
+      case TokenKind::RBrace:
+        opener = TokenKind::LBrace;
+        break;
+      default:
+        return;
+    }
+    for (size_t i = brackets_.size(); i > 0; --i) {
+      if (brackets_[i - 1] == opener) {
+        brackets_.resize(i - 1);
+        return;
+      }
+    }
+  }
+
+  void pushSimple(TokenKind kind, size_t length) {
+    Token t;
+    t.kind = kind;
+    t.span = span(pos_, pos_ + length);
+    pos_ += length;
+    push(std::move(t));
+  }
+
+  void lexToken() {
+    const char c = peekc();
+    if (isIdentStart(c)) return lexIdent();
+    if (isDigit(c)) return lexNumber();
+    if (c == '"') return lexText();
+    const char n = peekc(1);
+    switch (c) {
+      case '(':
+        return pushSimple(TokenKind::LParen, 1);
+      case ')':
+        return pushSimple(TokenKind::RParen, 1);
+      case '[':
+        return pushSimple(TokenKind::LBracket, 1);
+      case ']':
+        return pushSimple(TokenKind::RBracket, 1);
+      case '{':
+        return pushSimple(TokenKind::LBrace, 1);
+      case '}':
+        return pushSimple(TokenKind::RBrace, 1);
+      case ',':
+        return pushSimple(TokenKind::Comma, 1);
+      case ';':
+        return pushSimple(TokenKind::Semi, 1);
+      case ':':
+        return pushSimple(TokenKind::Colon, 1);
+      case '.':
+        return n == '.' ? pushSimple(TokenKind::DotDot, 2) : pushSimple(TokenKind::Dot, 1);
+      case '-':
+        if (n == '>') return pushSimple(TokenKind::Arrow, 2);
+        if (n == '=') return pushSimple(TokenKind::MinusEq, 2);
+        return pushSimple(TokenKind::Minus, 1);
+      case '=':
+        return n == '=' ? pushSimple(TokenKind::EqEq, 2) : pushSimple(TokenKind::Assign, 1);
+      case '!':
+        if (n == '=') return pushSimple(TokenKind::NotEq, 2);
+        break;
+      case '<':
+        return n == '=' ? pushSimple(TokenKind::Le, 2) : pushSimple(TokenKind::Lt, 1);
+      case '>':
+        return n == '=' ? pushSimple(TokenKind::Ge, 2) : pushSimple(TokenKind::Gt, 1);
+      case '+':
+        return n == '=' ? pushSimple(TokenKind::PlusEq, 2) : pushSimple(TokenKind::Plus, 1);
+      case '*':
+        return n == '=' ? pushSimple(TokenKind::StarEq, 2) : pushSimple(TokenKind::Star, 1);
+      case '/':
+        return n == '=' ? pushSimple(TokenKind::SlashEq, 2) : pushSimple(TokenKind::Slash, 1);
+      case '%':
+        return n == '=' ? pushSimple(TokenKind::PercentEq, 2) : pushSimple(TokenKind::Percent, 1);
+      default:
+        break;
+    }
+    lexInvalid();
+  }
+
+  // Whether the character at pos_ + k can begin a token (or whitespace or a comment).
+  bool startsToken(size_t k) const {
+    const char c = peekc(k);
+    if (isIdentChar(c) || c == '"') return true;
+    switch (c) {
+      case ' ':
+      case '\t':
+      case '\r':
+      case '\n':
+      case '\f':
+      case '\v':
+      case '(':
+      case ')':
+      case '[':
+      case ']':
+      case '{':
+      case '}':
+      case ',':
+      case ';':
+      case ':':
+      case '.':
+      case '-':
+      case '=':
+      case '<':
+      case '>':
+      case '+':
+      case '*':
+      case '/':
+      case '%':
+        return true;
+      case '!':
+        return peekc(k + 1) == '=';
+      default:
+        return false;
+    }
+  }
+
+  // A character that starts no token. A run of them (with nothing between) is one Invalid
+  // token and one error, about its first character.
+  void lexInvalid() {
+    const size_t start = pos_;
+    uint32_t cp = 0;
+    const int length = utf8Sequence(src_, pos_, &cp);
+    const size_t n = length == 0 ? 1 : static_cast<size_t>(length);
+    Diagnostic &d =
+        diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
+    switch (peekc()) {
+      case '!':
+        d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
+        break;
+      case '&':
+        d.withHint("use 'and' to join two conditions");
+        break;
+      case '|':
+        d.withHint("use 'or' for either of two conditions");
+        break;
+      case '\'':
+        d.withHint("text literals are written in double quotes: \"text\"");
+        break;
+      default:
+        if (length > 1) d.withHint("names are ASCII: letters, digits and '_'");
+        break;
+    }
+    pos_ += n;
+    while (has() && !startsToken(0)) {
+      const int more = utf8Sequence(src_, pos_, &cp);
+      pos_ += more == 0 ? 1 : static_cast<size_t>(more);
+    }
+    Token t;
+    t.kind = TokenKind::Invalid;
+    t.span = span(start, pos_);
+    push(std::move(t));
+  }
+
+  void lexIdent() {
+    const size_t start = pos_;
+    while (has() && isIdentChar(peekc())) ++pos_;
+    Token t;
+    t.span = span(start, pos_);
+    const std::string_view word = src_.substr(start, pos_ - start);
+    t.kind = keywordKind(word);
+    if (t.kind == TokenKind::Ident) t.text = std::string(word);
+    push(std::move(t));
+  }
+
+  // Digits of one kind, with single underscores between them. Reports (once per literal, via
+  // *reported) a missing digit; `what` names the digits ("a digit"), `after` what came before.
+  size_t scanDigits(bool (*is_digit)(char), const char *what, std::string_view after,
+                    bool *reported) {
+    size_t count = 0;
+    while (has()) {
+      const char c = peekc();
+      if (is_digit(c)) {
+        ++pos_;
+        ++count;
+      } else if (c == '_' && count > 0) {
+        if (is_digit(peekc(1))) {
+          ++pos_;
+        } else {
+          numberError(DiagId::NumberMissingDigits, span(pos_, pos_ + 1),
+                      {what, "_", describeChar(pos_ + 1)}, reported);
+          while (peekc() == '_') ++pos_;
+        }
+      } else {
+        break;
+      }
+    }
+    if (count == 0) {
+      numberError(DiagId::NumberMissingDigits, span(pos_, pos_ + 1),
+                  {what, std::string(after), describeChar(pos_)}, reported);
+    }
+    return count;
+  }
+
+  void numberError(DiagId id, Span where, std::vector<std::string> args, bool *reported) {
+    if (*reported) return;
+    *reported = true;
+    diags_.report(id, where, std::move(args));
+  }
+
+  void lexNumber() {
+    const size_t start = pos_;
+    bool reported = false;
+    bool is_float = false;
+    bool hex = false;
+    if (peekc() == '0' && (peekc(1) == 'x' || peekc(1) == 'X')) {
+      hex = true;
+      pos_ += 2;
+      scanDigits(isHexDigit, "a hex digit", src_.substr(start, 2), &reported);
+    } else {
+      scanDigits(isDigit, "a digit", "", &reported);
+      // A '.' is a fraction only before a digit: `1..5` is 1, '..', 5 and `x.0.1` stays a field.
+      if (peekc() == '.' && isDigit(peekc(1))) {
+        is_float = true;
+        ++pos_;
+        scanDigits(isDigit, "a digit", ".", &reported);
+      }
+      if (peekc() == 'e' || peekc() == 'E') {
+        const size_t sign = (peekc(1) == '+' || peekc(1) == '-') ? 1 : 0;
+        if (isDigit(peekc(1 + sign))) {
+          is_float = true;
+          pos_ += 1 + sign;
+          scanDigits(isDigit, "a digit", "", &reported);
+        } else if (sign == 1 || !isIdentChar(peekc(1))) {
+          // `1e` or `1e+` followed by no digit; `1else` is a suffix, below.
+          is_float = true;
+          const std::string marker(src_.substr(pos_, 1 + sign));
+          pos_ += 1 + sign;
+          numberError(DiagId::NumberMissingDigits, span(pos_, pos_ + 1),
+                      {"a digit", marker, describeChar(pos_)}, &reported);
+        }
+      }
+    }
+    if (has() && isIdentChar(peekc())) {
+      const size_t suffix = pos_;
+      while (has() && isIdentChar(peekc())) ++pos_;
+      numberError(DiagId::NumberSuffix, span(suffix, pos_),
+                  {std::string(src_.substr(suffix, pos_ - suffix))}, &reported);
+    }
+
+    Token t;
+    t.span = span(start, pos_);
+    t.text = std::string(src_.substr(start, pos_ - start));
+    std::string digits;  // without underscores, prefix or suffix
+    for (size_t i = start + (hex ? 2 : 0); i < pos_; ++i) {
+      const char c = src_[i];
+      if (c == '_') continue;
+      if (!(hex ? isHexDigit(c)
+                : (isDigit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))) {
+        break;
+      }
+      digits.push_back(c);
+    }
+    if (is_float) {
+      t.kind = TokenKind::Float;
+      if (!reported) t.float_value = floatValue(digits, t.span, t.text);
+    } else {
+      t.kind = TokenKind::Int;
+      if (!reported) t.int_value = intValue(digits, hex ? 16 : 10, t.span, t.text);
+    }
+    push(std::move(t));
+  }
+
+  uint64_t intValue(const std::string &digits, unsigned base, Span where, const std::string &text) {
+    uint64_t value = 0;
+    bool overflow = false;
+    for (char c : digits) {
+      const auto d = static_cast<uint64_t>(hexValue(c));
+      if (value > (UINT64_MAX - d) / base) {
+        overflow = true;
+        break;
+      }
+      value = value * base + d;
+    }
+    const bool after_minus = last_ == TokenKind::Minus;
+    if (overflow || value > kTwoTo63 || (value == kTwoTo63 && !after_minus)) {
+      diags_.report(DiagId::IntOutOfRange, where, {text})
+          .withHint("an int is 64-bit: from -9223372036854775808 to 9223372036854775807");
+      return 0;
+    }
+    return value;
+  }
+
+  double floatValue(const std::string &digits, Span where, const std::string &text) {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    (void)end;
+    if (ec == std::errc::result_out_of_range) {
+      if (decimalMagnitude(digits) > 0) {
+        diags_.report(DiagId::FloatOutOfRange, where, {text})
+            .withHint("a float is an IEEE 754 double: at most about 1.8e308");
+      }
+      return 0;  // too small: rounds to zero
+    }
+    return value;
+  }
+
+  // Roughly log10 of a decimal literal's value (the position of its first nonzero digit
+  // relative to the point, plus the exponent): tells an overflow from an underflow.
+  static long decimalMagnitude(const std::string &digits) {
+    long magnitude = 0;
+    bool seen_nonzero = false, seen_point = false;
+    size_t i = 0;
+    for (; i < digits.size() && digits[i] != 'e' && digits[i] != 'E'; ++i) {
+      const char c = digits[i];
+      if (c == '.') {
+        seen_point = true;
+      } else if (!seen_nonzero) {
+        if (c != '0') {
+          seen_nonzero = true;
+          if (!seen_point) magnitude = 1;
+        } else if (seen_point) {
+          --magnitude;
+        }
+      } else if (!seen_point) {
+        ++magnitude;
+      }
+    }
+    if (!seen_nonzero) return -1;
+    if (i < digits.size()) {
+      long exponent = 0;
+      const bool negative = i + 1 < digits.size() && digits[i + 1] == '-';
+      for (size_t k = i + 1; k < digits.size(); ++k) {
+        if (isDigit(digits[k]) && exponent < 100000) exponent = exponent * 10 + (digits[k] - '0');
+      }
+      magnitude += negative ? -exponent : exponent;
+    }
+    return magnitude;
+  }
+
+  void lexText() {
+    const size_t start = pos_;
+    ++pos_;  // the opening quote
+    std::string value;
+    while (true) {
+      if (!has() || peekc() == '\n') {
+        size_t end = pos_;
+        if (end > start && src_[end - 1] == '\r') --end;
+        diags_.report(DiagId::UnterminatedText, span(start, end))
+            .withHint("a text literal ends with '\"' on the same line; write a line break as \\n");
+        break;
+      }
+      const char c = peekc();
+      if (c == '"') {
+        ++pos_;
+        break;
+      }
+      if (c == '\\') {
+        lexEscape(value);
+      } else {
+        value.push_back(c);
+        ++pos_;
+      }
+    }
+    Token t;
+    t.kind = TokenKind::Text;
+    t.span = span(start, pos_);
+    t.text = std::move(value);
+    push(std::move(t));
+  }
+
+  void lexEscape(std::string &value) {
+    const size_t start = pos_;
+    ++pos_;                                 // the backslash
+    if (!has() || peekc() == '\n') return;  // the literal is unterminated: lexText reports it
+    const char c = peekc();
+    switch (c) {
+      case 'n':
+        value.push_back('\n');
+        break;
+      case 't':
+        value.push_back('\t');
+        break;
+      case 'r':
+        value.push_back('\r');
+        break;
+      case '0':
+        value.push_back('\0');
+        break;
+      case '"':
+        value.push_back('"');
+        break;
+      case '\\':
+        value.push_back('\\');
+        break;
+      case 'u':
+        return lexUnicodeEscape(start, value);
+      default: {
+        uint32_t cp = 0;
+        const int length = utf8Sequence(src_, pos_, &cp);
+        const size_t n = length == 0 ? 1 : static_cast<size_t>(length);
+        std::string shown = "\\";
+        if (length == 1 && (c < 0x20 || c == 0x7F)) {
+          shown = "\\" + codePointName(cp);
+        } else {
+          shown += std::string(src_.substr(pos_, n));
+        }
+        diags_.report(DiagId::UnknownEscape, span(start, pos_ + n), {shown})
+            .withHint("the escapes are \\n \\t \\r \\0 \\\" \\\\ and \\u{...}");
+        pos_ += n;
+        return;
+      }
+    }
+    ++pos_;
+  }
+
+  // \u{X...}: 1 to 6 hex digits naming a Unicode scalar value, appended as UTF-8.
+  void lexUnicodeEscape(size_t start, std::string &value) {
+    ++pos_;  // the 'u'
+    if (peekc() != '{') {
+      diags_.report(DiagId::UnicodeEscapeSyntax, span(start, pos_),
+                    {"'{' after '\\u'", describeChar(pos_)});
+      return;
+    }
+    ++pos_;
+    const size_t digits = pos_;
+    while (has() && isHexDigit(peekc())) ++pos_;
+    const size_t count = pos_ - digits;
+    if (count == 0 || count > 6) {
+      const std::string found = count == 0 ? describeChar(pos_) : std::to_string(count) + " digits";
+      diags_.report(DiagId::UnicodeEscapeSyntax, span(start, pos_), {"1 to 6 hex digits", found});
+      if (peekc() == '}') ++pos_;
+      return;
+    }
+    if (peekc() != '}') {
+      diags_.report(DiagId::UnicodeEscapeSyntax, span(start, pos_), {"'}'", describeChar(pos_)});
+      return;
+    }
+    ++pos_;
+    uint32_t cp = 0;
+    for (size_t i = digits; i < digits + count; ++i)
+      cp = cp * 16 + static_cast<uint32_t>(hexValue(src_[i]));
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      diags_.report(DiagId::UnicodeEscapeValue, span(start, pos_), {codePointName(cp)})
+          .withHint(
+              "a unicode scalar value is at most U+10FFFF and not a surrogate "
+              "(U+D800 to U+DFFF)");
+      return;
+    }
+    appendUtf8(value, cp);
+  }
+};
+
+Lexer::Lexer(const SourceFile &file, Diagnostics &diags)
+    : impl_(std::make_unique<Impl>(file, diags)) {}
+Lexer::~Lexer() = default;
+Token Lexer::next() { return impl_->next(); }
+
+std::vector<Token> tokenize(const SourceFile &file, Diagnostics &diags) {
+  Lexer lexer(file, diags);
+  std::vector<Token> tokens;
+  do {
+    tokens.push_back(lexer.next());
+  } while (tokens.back().kind != TokenKind::Eof);
+  return tokens;
+}
+
+}  // namespace cairn::front

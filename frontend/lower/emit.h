@@ -1,0 +1,28 @@
+// From an LLVM module to an object file: the host target, the descriptor pass at the start of
+// the pipeline (docs/plugin.md), the default -O2 (or -O0) pipeline, and code generation.
+#ifndef CAIRN_FRONTEND_LOWER_EMIT_H
+#define CAIRN_FRONTEND_LOWER_EMIT_H
+
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace cairn::front {
+
+struct EmitOptions {
+  int opt_level = 2;        // 0 or 2
+  bool verify = true;       // llvm::verifyModule before optimizing
+  std::string ir_path;      // if set, also write the optimized IR there (--emit-llvm)
+};
+
+// Sets the module's target and data layout, runs the pass and the pipeline, and writes an
+// object file. Returns false with *error set on failure (a pass diagnostic, a verifier error,
+// an unwritable file).
+bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
+                std::string *error);
+
+}  // namespace cairn::front
+
+#endif  // CAIRN_FRONTEND_LOWER_EMIT_H

@@ -1,0 +1,591 @@
+// Lowering expressions: constants, variables, operators (wrapping int arithmetic, checked
+// division), type tests, field and element access with nil and bounds checks, calls (direct,
+// virtual through the descriptor's method table, indirect), construction, and built-ins.
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include <cstddef>
+
+#include "cairn/type.h"
+#include "lower/lowering.h"
+
+namespace cairn::front {
+
+llvm::Value *Lowering::toRaw(llvm::Value *ref) { return b_.CreateAddrSpaceCast(ref, raw_); }
+llvm::Value *Lowering::fromRaw(llvm::Value *raw) { return b_.CreateAddrSpaceCast(raw, ref_); }
+
+llvm::Value *Lowering::zero(const Type *t) {
+  return llvm::Constant::getNullValue(llvmType(t));
+}
+
+void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail) {
+  llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
+  llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx_, "rt.ok", fn_);
+  llvm::MDBuilder md(ctx_);
+  b_.CreateCondBr(cond, bad, ok, md.createBranchWeights(1, 1 << 20));
+  b_.SetInsertPoint(bad);
+  fail();
+  b_.CreateUnreachable();
+  b_.SetInsertPoint(ok);
+}
+
+void Lowering::nilCheck(llvm::Value *ref, Span, const std::function<void()> &fail) {
+  runtimeErrorIf(b_.CreateIsNull(ref), fail);
+}
+
+llvm::Value *Lowering::fieldAddress(llvm::Value *object, const Type *static_type,
+                                    const FieldInfo *f, Span span) {
+  ClassInfo *cls = static_type->cls;
+  nilCheck(object, span, [&] {
+    b_.CreateCall(rt("cairn_rt_nil_field"),
+                  {loc(span), cstring(f->name), cstring(cls->name)});
+  });
+  return fieldPointer(object, cls, f);
+}
+
+// The address of field f in an object of class cls (no nil check): through element 0 of each
+// class struct down to the class that declares f (K3 in check/types.h).
+llvm::Value *Lowering::fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f) {
+  std::vector<llvm::Value *> idx{b_.getInt32(0)};
+  for (ClassInfo *c = cls; c && c != f->owner; c = c->super) idx.push_back(b_.getInt32(0));
+  idx.push_back(b_.getInt32(f->index));
+  return b_.CreateInBoundsGEP(classStruct(cls), object, idx, f->name);
+}
+
+llvm::Value *Lowering::elementAddress(llvm::Value *array, const Type *array_type,
+                                      llvm::Value *index, Span span) {
+  nilCheck(array, span, [&] {
+    b_.CreateCall(rt("cairn_rt_nil"),
+                  {loc(span), cstring("index of " + typeName(array_type))});
+  });
+  llvm::Value *length = b_.CreateLoad(i64_, array, "len");
+  runtimeErrorIf(b_.CreateICmpUGE(index, length), [&] {
+    b_.CreateCall(rt("cairn_rt_index"), {loc(span), index, length});
+  });
+  llvm::Value *data = b_.CreateInBoundsGEP(b_.getInt8Ty(), array,
+                                           b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+  return b_.CreateInBoundsGEP(elemStorageType(array_type->elem), data, index);
+}
+
+llvm::Value *Lowering::isA(llvm::Value *nonnull, const Type *target) {
+  if (target->kind == TypeKind::Any) return b_.getTrue();
+  llvm::Value *desc = descriptorRef(target);
+  llvm::Value *header_addr = b_.CreateInBoundsGEP(b_.getInt8Ty(), nonnull, b_.getInt64(-8));
+  llvm::Value *header = b_.CreateLoad(raw_, header_addr, "header");
+  llvm::Value *exact = b_.CreateICmpEQ(header, desc);
+  // A class with subclasses (or a type from another module) needs the runtime's walk.
+  llvm::BasicBlock *here = b_.GetInsertBlock();
+  llvm::BasicBlock *slow = llvm::BasicBlock::Create(ctx_, "is.slow", fn_);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "is.done", fn_);
+  b_.CreateCondBr(exact, done, slow);
+  b_.SetInsertPoint(slow);
+  llvm::Value *r = b_.CreateICmpNE(b_.CreateCall(rt("cairn_is_a"), {nonnull, desc}),
+                                   b_.getInt32(0));
+  llvm::BasicBlock *slow_end = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode *phi = b_.CreatePHI(i1_, 2);
+  phi->addIncoming(b_.getTrue(), here);
+  phi->addIncoming(r, slow_end);
+  return phi;
+}
+
+llvm::Value *Lowering::lowerIs(llvm::Value *v, const Type *target) {
+  llvm::BasicBlock *here = b_.GetInsertBlock();
+  llvm::BasicBlock *test = llvm::BasicBlock::Create(ctx_, "is.test", fn_);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "is.end", fn_);
+  b_.CreateCondBr(b_.CreateIsNull(v), done, test);
+  b_.SetInsertPoint(test);
+  llvm::Value *r = isA(v, target);
+  llvm::BasicBlock *test_end = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode *phi = b_.CreatePHI(i1_, 2);
+  phi->addIncoming(b_.getFalse(), here);
+  phi->addIncoming(r, test_end);
+  return phi;
+}
+
+llvm::Value *Lowering::allocateArray(const Type *array_type, llvm::Value *length) {
+  llvm::Value *desc;
+  llvm::Constant *m = marker(array_type);
+  desc = m ? static_cast<llvm::Value *>(m) : descriptorRef(array_type);
+  return fromRaw(b_.CreateCall(rt("cairn_malloc_array"), {desc, length}));
+}
+
+llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
+                                  std::vector<llvm::Value *> args, Span span) {
+  nilCheck(object, span, [&] {
+    b_.CreateCall(rt("cairn_rt_nil_method"),
+                  {loc(span), cstring(method->name), cstring(cls->name)});
+  });
+  llvm::Value *header_addr = b_.CreateInBoundsGEP(b_.getInt8Ty(), object, b_.getInt64(-8));
+  llvm::Value *desc = b_.CreateLoad(raw_, header_addr, "header");
+  llvm::Value *methods_addr =
+      b_.CreateInBoundsGEP(b_.getInt8Ty(), desc, b_.getInt64(offsetof(cairn_type, methods)));
+  llvm::Value *methods = b_.CreateLoad(raw_, methods_addr, "methods");
+  llvm::Value *slot = b_.CreateInBoundsGEP(raw_, methods, b_.getInt64(method->slot));
+  llvm::Value *target = b_.CreateLoad(raw_, slot, method->name);
+  args.insert(args.begin(), object);
+  return b_.CreateCall(functionType(method), target, args);
+}
+
+llvm::Value *Lowering::lowerCallVirtual(const sem::CallVirtual &c) {
+  llvm::Value *obj = lowerExpr(*c.object);
+  std::vector<llvm::Value *> args;
+  for (const auto &a : c.args) args.push_back(lowerExpr(*a));
+  setLoc(c.span);
+  return callMethod(obj, c.method, c.static_class, std::move(args), c.span);
+}
+
+llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r,
+                             Span span) {
+  if (t->kind == TypeKind::Float) {
+    switch (op) {
+      case sem::BinOp::Add:
+        return b_.CreateFAdd(l, r);
+      case sem::BinOp::Sub:
+        return b_.CreateFSub(l, r);
+      case sem::BinOp::Mul:
+        return b_.CreateFMul(l, r);
+      case sem::BinOp::Div:
+        return b_.CreateFDiv(l, r);
+      default:
+        return b_.CreateFRem(l, r);
+    }
+  }
+  switch (op) {
+    case sem::BinOp::Add:
+      return b_.CreateAdd(l, r);
+    case sem::BinOp::Sub:
+      return b_.CreateSub(l, r);
+    case sem::BinOp::Mul:
+      return b_.CreateMul(l, r);
+    default:
+      break;
+  }
+  // Division: by zero is a runtime error; INT64_MIN / -1 wraps (and % -1 is 0) instead of
+  // trapping as the machine instruction would.
+  setLoc(span);
+  runtimeErrorIf(b_.CreateICmpEQ(r, b_.getInt64(0)),
+                 [&] { b_.CreateCall(rt("cairn_rt_div_zero"), {loc(span)}); });
+  llvm::Value *neg_one = b_.CreateICmpEQ(r, b_.getInt64(-1));
+  llvm::Value *safe = b_.CreateSelect(neg_one, b_.getInt64(1), r);
+  if (op == sem::BinOp::Div)
+    return b_.CreateSelect(neg_one, b_.CreateSub(b_.getInt64(0), l), b_.CreateSDiv(l, safe));
+  return b_.CreateSelect(neg_one, b_.getInt64(0), b_.CreateSRem(l, safe));
+}
+
+llvm::Value *Lowering::compare(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r) {
+  switch (t->kind) {
+    case TypeKind::Int:
+      switch (op) {
+        case sem::BinOp::Eq:
+          return b_.CreateICmpEQ(l, r);
+        case sem::BinOp::Ne:
+          return b_.CreateICmpNE(l, r);
+        case sem::BinOp::Lt:
+          return b_.CreateICmpSLT(l, r);
+        case sem::BinOp::Le:
+          return b_.CreateICmpSLE(l, r);
+        case sem::BinOp::Gt:
+          return b_.CreateICmpSGT(l, r);
+        default:
+          return b_.CreateICmpSGE(l, r);
+      }
+    case TypeKind::Float:
+      switch (op) {
+        case sem::BinOp::Eq:
+          return b_.CreateFCmpOEQ(l, r);
+        case sem::BinOp::Ne:
+          return b_.CreateFCmpUNE(l, r);
+        case sem::BinOp::Lt:
+          return b_.CreateFCmpOLT(l, r);
+        case sem::BinOp::Le:
+          return b_.CreateFCmpOLE(l, r);
+        case sem::BinOp::Gt:
+          return b_.CreateFCmpOGT(l, r);
+        default:
+          return b_.CreateFCmpOGE(l, r);
+      }
+    case TypeKind::Text: {
+      if (op == sem::BinOp::Eq || op == sem::BinOp::Ne) {
+        llvm::Value *eq = b_.CreateICmpNE(b_.CreateCall(rt("cairn_text_eq"), {l, r}),
+                                          b_.getInt32(0));
+        return op == sem::BinOp::Eq ? eq : b_.CreateNot(eq);
+      }
+      llvm::Value *c = b_.CreateCall(rt("cairn_text_cmp"), {l, r});
+      llvm::Value *z = b_.getInt64(0);
+      switch (op) {
+        case sem::BinOp::Lt:
+          return b_.CreateICmpSLT(c, z);
+        case sem::BinOp::Le:
+          return b_.CreateICmpSLE(c, z);
+        case sem::BinOp::Gt:
+          return b_.CreateICmpSGT(c, z);
+        default:
+          return b_.CreateICmpSGE(c, z);
+      }
+    }
+    case TypeKind::Any: {
+      llvm::Value *eq = b_.CreateICmpNE(b_.CreateCall(rt("cairn_any_eq"), {l, r}), b_.getInt32(0));
+      return op == sem::BinOp::Eq ? eq : b_.CreateNot(eq);
+    }
+    default:
+      // bool, references (identity), databases
+      return op == sem::BinOp::Eq ? b_.CreateICmpEQ(l, r) : b_.CreateICmpNE(l, r);
+  }
+}
+
+llvm::Value *Lowering::lowerBinary(const sem::Binary &b, llvm::Value *lhs_value) {
+  if (b.op == sem::BinOp::And || b.op == sem::BinOp::Or) {
+    llvm::Value *l = lowerExpr(*b.lhs);
+    llvm::BasicBlock *here = b_.GetInsertBlock();
+    llvm::BasicBlock *rhs_bb = llvm::BasicBlock::Create(ctx_, "logic.rhs", fn_);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "logic.end", fn_);
+    if (b.op == sem::BinOp::And)
+      b_.CreateCondBr(l, rhs_bb, done);
+    else
+      b_.CreateCondBr(l, done, rhs_bb);
+    b_.SetInsertPoint(rhs_bb);
+    llvm::Value *r = lowerExpr(*b.rhs);
+    llvm::BasicBlock *rhs_end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode *phi = b_.CreatePHI(i1_, 2);
+    phi->addIncoming(b.op == sem::BinOp::And ? b_.getFalse() : b_.getTrue(), here);
+    phi->addIncoming(r, rhs_end);
+    return phi;
+  }
+  llvm::Value *l = lhs_value ? lhs_value : lowerExpr(*b.lhs);
+  llvm::Value *r = lowerExpr(*b.rhs);
+  setLoc(b.span);
+  switch (b.op) {
+    case sem::BinOp::Concat:
+      return b_.CreateCall(rt("cairn_text_concat"), {loc(b.span), l, r});
+    case sem::BinOp::Add:
+    case sem::BinOp::Sub:
+    case sem::BinOp::Mul:
+    case sem::BinOp::Div:
+    case sem::BinOp::Mod:
+      return arith(b.op, b.operand_type, l, r, b.span);
+    default:
+      return compare(b.op, b.operand_type, l, r);
+  }
+}
+
+llvm::Value *Lowering::textArray(llvm::Value *count, llvm::FunctionCallee at) {
+  // Builds a [text] of `count` elements from at(i); the array is held in a local slot so that
+  // it stays a root while the element texts are allocated.
+  llvm::Value *m = module_->getOrInsertGlobal("cairn_text_array_type", llvm::StructType::get(ctx_));
+  llvm::AllocaInst *holder, *counter;
+  {
+    llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    holder = eb.CreateAlloca(ref_, nullptr, "texts");
+    counter = eb.CreateAlloca(i64_, nullptr, "texts.i");
+  }
+  llvm::Value *arr = fromRaw(b_.CreateCall(rt("cairn_malloc_array"), {m, count}));
+  b_.CreateStore(arr, holder);
+  b_.CreateStore(b_.getInt64(0), counter);
+  llvm::BasicBlock *cond = llvm::BasicBlock::Create(ctx_, "texts.cond", fn_);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx_, "texts.body", fn_);
+  llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx_, "texts.end", fn_);
+  b_.CreateBr(cond);
+  b_.SetInsertPoint(cond);
+  llvm::Value *i = b_.CreateLoad(i64_, counter);
+  b_.CreateCondBr(b_.CreateICmpSLT(i, count), body, end);
+  b_.SetInsertPoint(body);
+  llvm::Value *t = b_.CreateCall(at, {i});
+  llvm::Value *cur = b_.CreateLoad(ref_, holder);
+  llvm::Value *data = b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+  b_.CreateStore(t, b_.CreateInBoundsGEP(ref_, data, i));
+  b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), counter);
+  b_.CreateBr(cond);
+  b_.SetInsertPoint(end);
+  return b_.CreateLoad(ref_, holder);
+}
+
+llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
+  Span span = c.span;
+  auto arg = [&](size_t i) { return lowerExpr(*c.args[i]); };
+  switch (c.builtin) {
+    case sem::Builtin::Print:
+    case sem::Builtin::Println: {
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        llvm::Value *v = arg(i);
+        if (i) b_.CreateCall(rt("cairn_print_space"));
+        switch (c.args[i]->type->kind) {
+          case TypeKind::Int:
+            b_.CreateCall(rt("cairn_print_int"), {v});
+            break;
+          case TypeKind::Float:
+            b_.CreateCall(rt("cairn_print_float"), {v});
+            break;
+          case TypeKind::Bool:
+            b_.CreateCall(rt("cairn_print_bool"), {b_.CreateZExt(v, i32_)});
+            break;
+          default:
+            b_.CreateCall(rt("cairn_print_ref"), {v});
+            break;
+        }
+      }
+      if (c.builtin == sem::Builtin::Println) b_.CreateCall(rt("cairn_print_newline"));
+      return nullptr;
+    }
+    case sem::Builtin::Str: {
+      llvm::Value *v = arg(0);
+      switch (c.args[0]->type->kind) {
+        case TypeKind::Int:
+          return b_.CreateCall(rt("cairn_str_int"), {v});
+        case TypeKind::Float:
+          return b_.CreateCall(rt("cairn_str_float"), {v});
+        case TypeKind::Bool:
+          return b_.CreateCall(rt("cairn_str_bool"), {b_.CreateZExt(v, i32_)});
+        default:
+          return b_.CreateCall(rt("cairn_str_ref"), {v});
+      }
+    }
+    case sem::Builtin::Len: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      nilCheck(v, span, [&] {
+        b_.CreateCall(rt("cairn_rt_nil"),
+                      {loc(c.args[0]->span), cstring("len of " + typeName(c.args[0]->type))});
+      });
+      return b_.CreateLoad(i64_, v, "len");
+    }
+    case sem::Builtin::Panic: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      b_.CreateCall(rt("cairn_rt_panic"), {loc(span), v});
+      b_.CreateUnreachable();
+      startDeadBlock();
+      return nullptr;
+    }
+    case sem::Builtin::Exit: {
+      llvm::Value *v = arg(0);
+      b_.CreateCall(rt("cairn_lang_exit"), {v});
+      b_.CreateUnreachable();
+      startDeadBlock();
+      return nullptr;
+    }
+    case sem::Builtin::Args: {
+      llvm::Value *n = b_.CreateCall(rt("cairn_lang_argc"));
+      // Each argument: cairn_text_new(argv(i), strlen(argv(i))), through a small helper.
+      llvm::Function *helper = module_->getFunction("cairn.arg_text");
+      if (!helper) {
+        helper = llvm::Function::Create(llvm::FunctionType::get(ref_, {i64_}, false),
+                                        llvm::GlobalValue::InternalLinkage, "cairn.arg_text",
+                                        *module_);
+        llvm::IRBuilder<> hb(llvm::BasicBlock::Create(ctx_, "entry", helper));
+        llvm::Value *s = hb.CreateCall(rt("cairn_lang_argv"), {helper->getArg(0)});
+        llvm::Value *len = hb.CreateCall(rt("strlen"), {s});
+        hb.CreateRet(hb.CreateCall(rt("cairn_text_new"), {s, len}));
+      }
+      return textArray(n, helper);
+    }
+    case sem::Builtin::IntOfFloat: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      return b_.CreateCall(rt("cairn_float_to_int"), {loc(span), v});
+    }
+    case sem::Builtin::FloatOfInt:
+      return b_.CreateSIToFP(arg(0), f64_);
+    case sem::Builtin::DbCreate:
+    case sem::Builtin::DbOpen: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      return b_.CreateCall(
+          rt(c.builtin == sem::Builtin::DbCreate ? "cairn_lang_db_create" : "cairn_lang_db_open"),
+          {loc(span), v});
+    }
+    case sem::Builtin::DbExists: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_db_exists"), {loc(span), v}),
+                             b_.getInt32(0));
+    }
+    case sem::Builtin::DbDrop: {
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      b_.CreateCall(rt("cairn_lang_db_drop"), {loc(span), v});
+      return nullptr;
+    }
+    case sem::Builtin::DbNames: {
+      setLoc(span);
+      llvm::Value *n = b_.CreateCall(rt("cairn_lang_db_names_count"), {loc(span)});
+      return textArray(n, rt("cairn_lang_db_names_at"));
+    }
+    case sem::Builtin::DbName:
+      return b_.CreateCall(rt("cairn_lang_db_name"), {arg(0)});
+    case sem::Builtin::TxnBegin:
+      setLoc(span);
+      return b_.CreateCall(rt("cairn_lang_txn_begin"), {loc(span)});
+    case sem::Builtin::TxnCommit:
+    case sem::Builtin::TxnAbort:
+    case sem::Builtin::TxnChain:
+    case sem::Builtin::TxnCheckpoint: {
+      const char *name = c.builtin == sem::Builtin::TxnCommit  ? "cairn_lang_txn_commit"
+                         : c.builtin == sem::Builtin::TxnAbort ? "cairn_lang_txn_abort"
+                         : c.builtin == sem::Builtin::TxnChain ? "cairn_lang_txn_chain"
+                                                               : "cairn_lang_txn_checkpoint";
+      llvm::Value *t = arg(0);
+      setLoc(span);
+      b_.CreateCall(rt(name), {loc(span), t});
+      return nullptr;
+    }
+    case sem::Builtin::TxnIsOpen:
+      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}),
+                             b_.getInt32(0));
+  }
+  return nullptr;
+}
+
+llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
+  if (terminated()) startDeadBlock();
+  setLoc(e.span);
+  switch (e.kind) {
+    case sem::ExprKind::IntConst:
+      return b_.getInt64(static_cast<uint64_t>(e.as<sem::IntConst>()->value));
+    case sem::ExprKind::FloatConst:
+      return llvm::ConstantFP::get(f64_, e.as<sem::FloatConst>()->value);
+    case sem::ExprKind::BoolConst:
+      return b_.getInt1(e.as<sem::BoolConst>()->value);
+    case sem::ExprKind::TextConst:
+      return b_.CreateLoad(ref_, textSlot(e.as<sem::TextConst>()->value), "text");
+    case sem::ExprKind::Nil:
+      return llvm::Constant::getNullValue(llvmType(e.type));
+    case sem::ExprKind::Local: {
+      const LocalVar *v = e.as<sem::Local>()->var;
+      return b_.CreateLoad(llvmType(v->type), slots_[v], v->name);
+    }
+    case sem::ExprKind::Global: {
+      const GlobalInfo *g = e.as<sem::Global>()->global;
+      return b_.CreateLoad(llvmType(g->type), global(g), g->name);
+    }
+    case sem::ExprKind::FuncRef:
+      return function(e.as<sem::FuncRef>()->func);
+    case sem::ExprKind::Unary: {
+      const auto *u = e.as<sem::Unary>();
+      llvm::Value *v = lowerExpr(*u->operand);
+      if (u->is_not) return b_.CreateNot(v);
+      if (u->type->kind == TypeKind::Float) return b_.CreateFNeg(v);
+      return b_.CreateSub(b_.getInt64(0), v);
+    }
+    case sem::ExprKind::Binary:
+      return lowerBinary(*e.as<sem::Binary>(), nullptr);
+    case sem::ExprKind::Is: {
+      const auto *i = e.as<sem::Is>();
+      return lowerIs(lowerExpr(*i->value), i->target);
+    }
+    case sem::ExprKind::As: {
+      const auto *a = e.as<sem::As>();
+      llvm::Value *v = lowerExpr(*a->value);
+      if (!a->needs_check) return v;
+      setLoc(a->span);
+      llvm::BasicBlock *test = llvm::BasicBlock::Create(ctx_, "as.test", fn_);
+      llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "as.end", fn_);
+      b_.CreateCondBr(b_.CreateIsNull(v), done, test);
+      b_.SetInsertPoint(test);
+      llvm::Value *ok = isA(v, a->target);
+      runtimeErrorIf(b_.CreateNot(ok), [&] {
+        b_.CreateCall(rt("cairn_rt_cast"), {loc(a->span), v, cstring(typeName(a->target))});
+      });
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      return v;
+    }
+    case sem::ExprKind::Field: {
+      const auto *f = e.as<sem::Field>();
+      llvm::Value *obj = lowerExpr(*f->object);
+      setLoc(f->span);
+      llvm::Value *addr = fieldAddress(obj, f->object->type, f->field, f->span);
+      return b_.CreateLoad(llvmType(f->type), addr, f->field->name);
+    }
+    case sem::ExprKind::Index: {
+      const auto *ix = e.as<sem::Index>();
+      llvm::Value *base = lowerExpr(*ix->base);
+      llvm::Value *idx = lowerExpr(*ix->index);
+      setLoc(ix->span);
+      if (ix->base->type->kind == TypeKind::Text)
+        return b_.CreateCall(rt("cairn_text_byte"), {loc(ix->span), base, idx});
+      llvm::Value *addr = elementAddress(base, ix->base->type, idx, ix->span);
+      return b_.CreateLoad(llvmType(e.type), addr);
+    }
+    case sem::ExprKind::CallDirect: {
+      const auto *c = e.as<sem::CallDirect>();
+      std::vector<llvm::Value *> args;
+      for (const auto &a : c->args) args.push_back(lowerExpr(*a));
+      setLoc(c->span);
+      llvm::Value *r = b_.CreateCall(function(c->func), args);
+      return c->type->kind == TypeKind::Void ? nullptr : r;
+    }
+    case sem::ExprKind::CallVirtual: {
+      llvm::Value *r = lowerCallVirtual(*e.as<sem::CallVirtual>());
+      return e.type->kind == TypeKind::Void ? nullptr : r;
+    }
+    case sem::ExprKind::CallIndirect: {
+      const auto *c = e.as<sem::CallIndirect>();
+      llvm::Value *callee = lowerExpr(*c->callee);
+      std::vector<llvm::Value *> args;
+      std::vector<llvm::Type *> params;
+      for (const auto &a : c->args) args.push_back(lowerExpr(*a));
+      for (const Type *p : c->callee->type->params) params.push_back(llvmType(p));
+      setLoc(c->span);
+      llvm::FunctionType *ft =
+          llvm::FunctionType::get(llvmType(c->callee->type->ret), params, false);
+      llvm::Value *r = b_.CreateCall(ft, callee, args);
+      return c->type->kind == TypeKind::Void ? nullptr : r;
+    }
+    case sem::ExprKind::Builtin:
+      return lowerBuiltin(*e.as<sem::BuiltinCall>());
+    case sem::ExprKind::New: {
+      const auto *n = e.as<sem::New>();
+      std::vector<llvm::Value *> values;
+      for (const auto &fi : n->inits) values.push_back(lowerExpr(*fi.value));
+      setLoc(n->span);
+      llvm::Value *obj = fromRaw(b_.CreateCall(rt("cairn_malloc_typed"), {marker(n->type)}));
+      for (size_t i = 0; i < n->inits.size(); ++i) {
+        b_.CreateStore(values[i], fieldPointer(obj, n->cls, n->inits[i].field));
+      }
+      return obj;
+    }
+    case sem::ExprKind::NewArray: {
+      const auto *n = e.as<sem::NewArray>();
+      llvm::Value *len = lowerExpr(*n->length);
+      setLoc(n->span);
+      runtimeErrorIf(b_.CreateICmpSLT(len, b_.getInt64(0)), [&] {
+        b_.CreateCall(rt("cairn_rt_negative_length"), {loc(n->span), len});
+      });
+      return allocateArray(n->type, len);
+    }
+    case sem::ExprKind::ArrayLit: {
+      const auto *a = e.as<sem::ArrayLit>();
+      llvm::AllocaInst *holder;
+      {
+        llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+        holder = eb.CreateAlloca(ref_, nullptr, "array.lit");
+      }
+      llvm::Value *arr = allocateArray(a->type, b_.getInt64(a->elems.size()));
+      b_.CreateStore(arr, holder);
+      llvm::Type *et = elemStorageType(a->type->elem);
+      for (size_t i = 0; i < a->elems.size(); ++i) {
+        llvm::Value *v = lowerExpr(*a->elems[i]);
+        llvm::Value *cur = b_.CreateLoad(ref_, holder);
+        llvm::Value *data =
+            b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+        b_.CreateStore(v, b_.CreateInBoundsGEP(et, data, b_.getInt64(i)));
+      }
+      return b_.CreateLoad(ref_, holder);
+    }
+    case sem::ExprKind::DbRoot: {
+      const auto *r = e.as<sem::DbRoot>();
+      llvm::Value *db = lowerExpr(*r->db);
+      setLoc(r->span);
+      return b_.CreateCall(rt("cairn_lang_db_get_root"), {loc(r->span), db});
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace cairn::front

@@ -1,0 +1,416 @@
+// Lowering a program: LLVM types of Cairn types, heap type markers with their field names and
+// method tables, functions, globals, text literals, runtime entry points, debug info, and the C
+// `main` that starts the runtime, initializes the modules and calls the program's main.
+#include <llvm/BinaryFormat/Dwarf.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Verifier.h>
+
+#include <cstddef>
+
+#include "cairn/type.h"
+#include "lower/lowering.h"
+
+namespace cairn::front {
+
+Lowering::Lowering(const sem::Program &program, const SourceManager &sources,
+                   llvm::LLVMContext &ctx, const LowerOptions &options)
+    : program_(program), sources_(sources), ctx_(ctx), options_(options), b_(ctx) {
+  module_ = std::make_unique<llvm::Module>(program.main_file, ctx);
+  ref_ = llvm::PointerType::get(ctx, 1);
+  raw_ = llvm::PointerType::get(ctx, 0);
+  i64_ = llvm::Type::getInt64Ty(ctx);
+  i32_ = llvm::Type::getInt32Ty(ctx);
+  i1_ = llvm::Type::getInt1Ty(ctx);
+  f64_ = llvm::Type::getDoubleTy(ctx);
+  loc_type_ = llvm::StructType::create(ctx, {raw_, i32_, i32_}, "cairn.loc");
+}
+
+// --- Types ------------------------------------------------------------------------------------
+
+llvm::Type *Lowering::llvmType(const Type *t) {
+  switch (t->kind) {
+    case TypeKind::Int:
+    case TypeKind::Transaction:
+      return i64_;
+    case TypeKind::Float:
+      return f64_;
+    case TypeKind::Bool:
+      return i1_;
+    case TypeKind::Void:
+      return llvm::Type::getVoidTy(ctx_);
+    case TypeKind::Fn:
+    case TypeKind::Database:
+      return raw_;
+    default:
+      return ref_;
+  }
+}
+
+llvm::Type *Lowering::elemStorageType(const Type *elem) { return llvmType(elem); }
+
+llvm::StructType *Lowering::classStruct(ClassInfo *cls) {
+  auto it = structs_.find(cls);
+  if (it != structs_.end()) return it->second;
+  llvm::StructType *st = llvm::StructType::create(ctx_, cls->name);
+  structs_[cls] = st;
+  std::vector<llvm::Type *> elems;
+  std::vector<llvm::Metadata *> names;
+  names.push_back(llvm::ConstantAsMetadata::get(llvm::PoisonValue::get(st)));
+  if (cls->super) {
+    elems.push_back(classStruct(cls->super));
+    names.push_back(llvm::MDString::get(ctx_, cls->super->name));
+  }
+  for (const auto &f : cls->own_fields) {
+    elems.push_back(llvmType(f->type));
+    names.push_back(llvm::MDString::get(ctx_, f->name));
+  }
+  st->setBody(elems);
+  module_->getOrInsertNamedMetadata("cairn.fields")->addOperand(llvm::MDNode::get(ctx_, names));
+  return st;
+}
+
+llvm::Constant *Lowering::marker(const Type *t) {
+  auto it = markers_.find(t);
+  if (it != markers_.end()) return it->second;
+  llvm::GlobalVariable *g = nullptr;
+  if (t->kind == TypeKind::Class) {
+    llvm::StructType *st = classStruct(t->cls);
+    g = new llvm::GlobalVariable(*module_, st, false, llvm::GlobalValue::InternalLinkage,
+                                 llvm::Constant::getNullValue(st),
+                                 "cairn_heap_type_" + t->cls->name);
+  } else if (t->kind == TypeKind::Array) {
+    const Type *e = t->elem;
+    if (e->kind == TypeKind::Int || e->kind == TypeKind::Float || e->kind == TypeKind::Bool ||
+        e->kind == TypeKind::Any || e->kind == TypeKind::Text)
+      return nullptr;  // the runtime's own descriptors
+    llvm::Type *et = elemStorageType(e);
+    g = new llvm::GlobalVariable(*module_, et, false, llvm::GlobalValue::InternalLinkage,
+                                 llvm::Constant::getNullValue(et),
+                                 "cairn_heap_array_" + typeName(t));
+  } else {
+    return nullptr;
+  }
+  markers_[t] = g;
+  return g;
+}
+
+llvm::Value *Lowering::descriptorRef(const Type *t) {
+  auto builtin = [&](const char *name) {
+    return module_->getOrInsertGlobal(name, llvm::StructType::get(ctx_));
+  };
+  if (t->kind == TypeKind::Text) return builtin("cairn_text_type");
+  if (t->kind == TypeKind::Array) {
+    switch (t->elem->kind) {
+      case TypeKind::Int:
+        return builtin("cairn_i64_array_type");
+      case TypeKind::Float:
+        return builtin("cairn_f64_array_type");
+      case TypeKind::Bool:
+        return builtin("cairn_bool_array_type");
+      case TypeKind::Any:
+        return builtin("cairn_ref_array_type");
+      case TypeKind::Text:
+        return builtin("cairn_text_array_type");
+      default:
+        break;
+    }
+  }
+  llvm::Constant *m = marker(t);
+  return b_.CreateCall(rt("cairn_type_ref"), {m});
+}
+
+llvm::FunctionType *Lowering::functionType(const FuncInfo *f) {
+  std::vector<llvm::Type *> params;
+  if (f->owner) params.push_back(ref_);
+  for (const Type *p : f->params) params.push_back(llvmType(p));
+  return llvm::FunctionType::get(llvmType(f->ret), params, false);
+}
+
+llvm::Function *Lowering::function(const FuncInfo *f) {
+  auto it = functions_.find(f);
+  if (it != functions_.end()) return it->second;
+  llvm::Function *fn;
+  if (f->is_extern) {
+    fn = llvm::cast<llvm::Function>(
+        module_->getOrInsertFunction(f->symbol, functionType(f)).getCallee());
+    for (size_t i = 0; i < f->params.size(); ++i)
+      if (f->params[i]->kind == TypeKind::Bool) fn->addParamAttr(i, llvm::Attribute::ZExt);
+    if (f->ret->kind == TypeKind::Bool) fn->addRetAttr(llvm::Attribute::ZExt);
+  } else {
+    fn = llvm::Function::Create(functionType(f), llvm::GlobalValue::InternalLinkage, f->symbol,
+                                *module_);
+  }
+  functions_[f] = fn;
+  return fn;
+}
+
+namespace {
+
+struct RuntimeEntry {
+  const char *name;
+  const char *sig;  // result then parameters: v void, p ptr, r ref, l i64, i i32, d double
+  bool noreturn;
+};
+
+// The runtime entry points (cairn/lang.h, cairn/gc.h) as the generated code calls them.
+constexpr RuntimeEntry kRuntime[] = {
+    {"cairn_malloc_typed", "pp", false},
+    {"cairn_malloc_array", "ppl", false},
+    {"cairn_type_ref", "pp", false},
+    {"cairn_lang_start", "vip", false},
+    {"cairn_lang_argc", "l", false},
+    {"cairn_lang_argv", "pl", false},
+    {"cairn_lang_exit", "vl", true},
+    {"cairn_lang_finish", "v", true},
+    {"cairn_text_new", "rpl", false},
+    {"cairn_text_concat", "rprr", false},
+    {"cairn_text_eq", "irr", false},
+    {"cairn_text_cmp", "lrr", false},
+    {"cairn_any_eq", "irr", false},
+    {"cairn_text_byte", "lprl", false},
+    {"cairn_str_int", "rl", false},
+    {"cairn_str_float", "rd", false},
+    {"cairn_str_bool", "ri", false},
+    {"cairn_str_ref", "rr", false},
+    {"cairn_print_int", "vl", false},
+    {"cairn_print_float", "vd", false},
+    {"cairn_print_bool", "vi", false},
+    {"cairn_print_ref", "vr", false},
+    {"cairn_print_newline", "v", false},
+    {"cairn_print_space", "v", false},
+    {"cairn_float_to_int", "lpd", false},
+    {"cairn_is_a", "irp", false},
+    {"cairn_rt_nil_field", "vppp", true},
+    {"cairn_rt_nil_method", "vppp", true},
+    {"cairn_rt_nil", "vpp", true},
+    {"cairn_rt_index", "vpll", true},
+    {"cairn_rt_negative_length", "vpl", true},
+    {"cairn_rt_cast", "vprp", true},
+    {"cairn_rt_div_zero", "vp", true},
+    {"cairn_rt_panic", "vpr", true},
+    {"cairn_rt_error", "vpp", true},
+    {"cairn_lang_db_create", "ppr", false},
+    {"cairn_lang_db_open", "ppr", false},
+    {"cairn_lang_db_exists", "ipr", false},
+    {"cairn_lang_db_drop", "vpr", false},
+    {"cairn_lang_db_names_count", "lp", false},
+    {"cairn_lang_db_names_at", "rl", false},
+    {"cairn_lang_db_get_root", "rpp", false},
+    {"cairn_lang_db_set_root", "vppr", false},
+    {"cairn_lang_db_name", "rp", false},
+    {"cairn_lang_txn_begin", "lp", false},
+    {"cairn_lang_txn_commit", "vpl", false},
+    {"cairn_lang_txn_abort", "vpl", false},
+    {"cairn_lang_txn_chain", "vpl", false},
+    {"cairn_lang_txn_checkpoint", "vpl", false},
+    {"cairn_lang_txn_is_open", "il", false},
+    {"cairn_lang_atomic_begin", "vp", false},
+    {"cairn_lang_atomic_commit", "vp", false},
+    {"strlen", "lp", false},
+};
+
+}  // namespace
+
+llvm::FunctionCallee Lowering::rt(const char *name) {
+  for (const RuntimeEntry &e : kRuntime) {
+    if (std::string_view(e.name) != name) continue;
+    auto ty = [&](char c) -> llvm::Type * {
+      switch (c) {
+        case 'v':
+          return llvm::Type::getVoidTy(ctx_);
+        case 'p':
+          return raw_;
+        case 'r':
+          return ref_;
+        case 'l':
+          return i64_;
+        case 'i':
+          return i32_;
+        default:
+          return f64_;
+      }
+    };
+    std::vector<llvm::Type *> params;
+    for (const char *c = e.sig + 1; *c; ++c) params.push_back(ty(*c));
+    llvm::FunctionType *ft = llvm::FunctionType::get(ty(e.sig[0]), params, false);
+    llvm::FunctionCallee callee = module_->getOrInsertFunction(name, ft);
+    if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      if (e.noreturn) {
+        f->setDoesNotReturn();
+        f->addFnAttr(llvm::Attribute::Cold);
+      }
+      f->addFnAttr(llvm::Attribute::NoUnwind);
+    }
+    return callee;
+  }
+  llvm::report_fatal_error(llvm::Twine("cairn: unknown runtime entry ") + name);
+}
+
+llvm::Constant *Lowering::cstring(const std::string &s) {
+  auto it = cstrings_.find(s);
+  if (it != cstrings_.end()) return it->second;
+  llvm::Constant *data = llvm::ConstantDataArray::getString(ctx_, s, true);
+  auto *g = new llvm::GlobalVariable(*module_, data->getType(), true,
+                                     llvm::GlobalValue::PrivateLinkage, data, "cairn.str");
+  g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  g->setAlignment(llvm::Align(1));
+  cstrings_[s] = g;
+  return g;
+}
+
+llvm::Constant *Lowering::loc(Span span) {
+  LineCol lc;
+  uint32_t file = span.valid() ? span.file : 0;
+  if (span.valid()) lc = sources_.file(span.file).lineCol(span.begin);
+  auto key = std::make_tuple(file, lc.line, lc.col);
+  auto it = locs_.find(key);
+  if (it != locs_.end()) return it->second;
+  std::string path = span.valid() ? sources_.file(span.file).path() : program_.main_file;
+  llvm::Constant *init = llvm::ConstantStruct::get(
+      loc_type_, {cstring(path), llvm::ConstantInt::get(i32_, lc.line),
+                  llvm::ConstantInt::get(i32_, lc.col)});
+  auto *g = new llvm::GlobalVariable(*module_, loc_type_, true, llvm::GlobalValue::PrivateLinkage,
+                                     init, "cairn.loc");
+  g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  locs_[key] = g;
+  return g;
+}
+
+llvm::GlobalVariable *Lowering::global(const GlobalInfo *g) {
+  auto it = globals_.find(g);
+  if (it != globals_.end()) return it->second;
+  llvm::Type *t = llvmType(g->type);
+  auto *gv = new llvm::GlobalVariable(*module_, t, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::Constant::getNullValue(t), g->symbol);
+  globals_[g] = gv;
+  return gv;
+}
+
+llvm::GlobalVariable *Lowering::textSlot(const std::string &value) {
+  auto it = text_slots_.find(value);
+  if (it != text_slots_.end()) return it->second;
+  auto *gv = new llvm::GlobalVariable(*module_, ref_, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::Constant::getNullValue(ref_), "cairn.text");
+  text_slots_[value] = gv;
+  text_order_.push_back({value, gv});
+  return gv;
+}
+
+llvm::DIFile *Lowering::diFile(uint32_t file) {
+  auto it = di_files_.find(file);
+  if (it != di_files_.end()) return it->second;
+  const std::string &path = sources_.file(file).path();
+  std::string dir = ".";
+  std::string name = path;
+  size_t slash = path.rfind('/');
+  if (slash != std::string::npos) {
+    dir = path.substr(0, slash);
+    name = path.substr(slash + 1);
+  }
+  llvm::DIFile *f = di_->createFile(name, dir);
+  di_files_[file] = f;
+  return f;
+}
+
+void Lowering::setLoc(Span span) {
+  if (!di_ || !di_fn_ || !span.valid()) return;
+  LineCol lc = sources_.file(span.file).lineCol(span.begin);
+  b_.SetCurrentDebugLocation(llvm::DILocation::get(ctx_, lc.line, lc.col, di_fn_));
+}
+
+// --- The program ------------------------------------------------------------------------------
+
+std::unique_ptr<llvm::Module> Lowering::run() {
+  if (options_.debug_info) {
+    di_ = std::make_unique<llvm::DIBuilder>(*module_);
+    uint32_t main_file = 0;
+    for (uint32_t i = 0; i < sources_.size(); ++i)
+      if (sources_.file(i).path() == program_.main_file) main_file = i;
+    cu_ = di_->createCompileUnit(llvm::dwarf::DW_LANG_C, diFile(main_file), "cairn 0.1.0",
+                                 options_.optimized, "", 0);
+    module_->addModuleFlag(llvm::Module::Warning, "Debug Info Version",
+                           llvm::DEBUG_METADATA_VERSION);
+    module_->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 5);
+  }
+  // Heap types: every class (with its method table) and every array type.
+  for (ClassInfo *cls : program_.classes) marker(cls->type);
+  for (const Type *t : program_.array_types) marker(t);
+  for (ClassInfo *cls : program_.classes) {
+    if (cls->vtable.empty()) continue;
+    std::vector<llvm::Metadata *> ops;
+    ops.push_back(llvm::ConstantAsMetadata::get(llvm::PoisonValue::get(classStruct(cls))));
+    for (FuncInfo *m : cls->vtable) ops.push_back(llvm::ValueAsMetadata::get(function(m)));
+    module_->getOrInsertNamedMetadata("cairn.methods")->addOperand(llvm::MDNode::get(ctx_, ops));
+  }
+  for (const auto &fn : program_.functions) function(fn->info);
+  for (const auto &fn : program_.functions)
+    if (fn->body) lowerFunction(*fn);
+
+  // Module initialization: global initializers in order.
+  llvm::Function *init = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
+                                                llvm::GlobalValue::InternalLinkage, "cairn.init",
+                                                *module_);
+  {
+    fn_ = init;
+    sem_fn_ = nullptr;
+    slots_.clear();
+    loops_.clear();
+    atomics_.clear();
+    di_fn_ = nullptr;
+    if (di_) {
+      llvm::DIFile *file = diFile(0);
+      for (uint32_t i = 0; i < sources_.size(); ++i)
+        if (sources_.file(i).path() == program_.main_file) file = diFile(i);
+      di_fn_ = di_->createFunction(file, "cairn.init", "cairn.init", file, 1,
+                                   di_->createSubroutineType(di_->getOrCreateTypeArray({})), 1,
+                                   llvm::DINode::FlagArtificial,
+                                   llvm::DISubprogram::SPFlagDefinition |
+                                       llvm::DISubprogram::SPFlagLocalToUnit);
+      init->setSubprogram(di_fn_);
+    }
+    llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", init);
+    b_.SetInsertPoint(entry);
+    if (di_fn_) b_.SetCurrentDebugLocation(llvm::DILocation::get(ctx_, 1, 1, di_fn_));
+    for (const sem::GlobalInit &gi : program_.global_inits) {
+      if (!gi.init) continue;
+      setLoc(gi.global->span);
+      llvm::Value *v = lowerExpr(*gi.init);
+      b_.CreateStore(v, global(gi.global));
+    }
+    b_.CreateRetVoid();
+    b_.SetCurrentDebugLocation(llvm::DebugLoc());
+  }
+
+  // int main(int argc, char **argv)
+  llvm::Function *cmain = llvm::Function::Create(
+      llvm::FunctionType::get(i32_, {i32_, raw_}, false), llvm::GlobalValue::ExternalLinkage,
+      "main", *module_);
+  llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", cmain);
+  b_.SetInsertPoint(entry);
+  fn_ = cmain;
+  di_fn_ = nullptr;
+  b_.CreateCall(rt("cairn_lang_start"), {cmain->getArg(0), cmain->getArg(1)});
+  for (const auto &[value, slot] : text_order_) {
+    llvm::Value *t = b_.CreateCall(
+        rt("cairn_text_new"),
+        {cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size()))});
+    b_.CreateStore(t, slot);
+  }
+  b_.CreateCall(init);
+  if (program_.main) b_.CreateCall(function(program_.main));
+  b_.CreateCall(rt("cairn_lang_finish"));
+  b_.CreateUnreachable();
+
+  if (di_) di_->finalize();
+  return std::move(module_);
+}
+
+std::unique_ptr<llvm::Module> lowerProgram(const sem::Program &program,
+                                           const SourceManager &sources, llvm::LLVMContext &ctx,
+                                           const LowerOptions &options) {
+  Lowering lowering(program, sources, ctx, options);
+  return lowering.run();
+}
+
+}  // namespace cairn::front

@@ -1,0 +1,132 @@
+// The lowering's internals, shared by lower_program.cpp (types, markers, functions, globals,
+// the C `main`), lower_stmt.cpp and lower_expr.cpp. Not a public header.
+//
+// Conventions of the generated code:
+//   L1. Every local variable and parameter lives in an alloca of the function's entry block
+//       (mem2reg promotes them at -O2); the stack is scanned conservatively, so a reference in
+//       a local keeps its object alive and unmoved.
+//   L2. A runtime error is a call to a noreturn cairn_rt_* function with a static cairn_loc,
+//       in a block of its own, followed by `unreachable`.
+//   L3. After a terminator (return, break, continue, a noreturn call) lowering goes on in a
+//       fresh block with no predecessors, which LLVM deletes.
+//   L4. Text literals are heap texts made at program start and kept in internal globals of
+//       type `ptr addrspace(1)`, which the descriptor pass registers as exact roots.
+#ifndef CAIRN_FRONTEND_LOWER_LOWERING_H
+#define CAIRN_FRONTEND_LOWER_LOWERING_H
+
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "check/sem.h"
+#include "lower/lower.h"
+
+namespace cairn::front {
+
+class Lowering {
+ public:
+  Lowering(const sem::Program &program, const SourceManager &sources, llvm::LLVMContext &ctx,
+           const LowerOptions &options);
+  std::unique_ptr<llvm::Module> run();
+
+  // --- types and heap types (lower_program.cpp) ---
+  llvm::Type *llvmType(const Type *t);
+  llvm::StructType *classStruct(ClassInfo *cls);
+  llvm::Type *elemStorageType(const Type *elem);  // an array element in memory
+  llvm::Value *descriptorRef(const Type *t);      // the descriptor of a class/array/text type
+  llvm::Constant *marker(const Type *t);          // class or array marker (nullptr: built-in)
+  llvm::FunctionType *functionType(const FuncInfo *f);
+  llvm::Function *function(const FuncInfo *f);
+  llvm::FunctionCallee rt(const char *name);      // a runtime entry point (cairn/lang.h)
+  llvm::Constant *loc(Span span);                 // a static cairn_loc
+  llvm::Constant *cstring(const std::string &s);  // a private NUL-terminated constant
+  llvm::GlobalVariable *global(const GlobalInfo *g);
+  llvm::GlobalVariable *textSlot(const std::string &value);
+
+  // --- functions and statements (lower_stmt.cpp) ---
+  void lowerFunction(const sem::Function &fn);
+  void lowerBlock(const sem::Block &b);
+  void lowerStmt(const sem::Stmt &s);
+  void lowerAssign(const sem::Assign &a);
+  void commitAtomics(size_t down_to, Span span);
+  void startDeadBlock();
+  bool terminated() const;
+
+  // --- expressions (lower_expr.cpp) ---
+  llvm::Value *lowerExpr(const sem::Expr &e);
+  llvm::Value *lowerBinary(const sem::Binary &b, llvm::Value *lhs_value);
+  llvm::Value *arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r, Span span);
+  llvm::Value *compare(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r);
+  llvm::Value *lowerBuiltin(const sem::BuiltinCall &b);
+  llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
+  llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
+                          std::vector<llvm::Value *> args, Span span);
+  llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
+                            Span span);
+  llvm::Value *fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f);
+  llvm::Value *elementAddress(llvm::Value *array, const Type *array_type, llvm::Value *index,
+                              Span span);
+  llvm::Value *lowerIs(llvm::Value *v, const Type *target);
+  llvm::Value *isA(llvm::Value *nonnull, const Type *target);
+  llvm::Value *allocateArray(const Type *array_type, llvm::Value *length);
+  llvm::Value *textArray(llvm::Value *count, llvm::FunctionCallee at);
+  void nilCheck(llvm::Value *ref, Span span, const std::function<void()> &fail);
+  void runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail);
+  void setLoc(Span span);
+  llvm::Value *toRaw(llvm::Value *ref);    // ptr addrspace(1) -> ptr
+  llvm::Value *fromRaw(llvm::Value *raw);  // ptr -> ptr addrspace(1)
+  llvm::Value *zero(const Type *t);
+
+  // State.
+  const sem::Program &program_;
+  const SourceManager &sources_;
+  llvm::LLVMContext &ctx_;
+  LowerOptions options_;
+  std::unique_ptr<llvm::Module> module_;
+  llvm::IRBuilder<> b_;
+  llvm::Type *ref_ = nullptr;   // ptr addrspace(1)
+  llvm::Type *raw_ = nullptr;   // ptr
+  llvm::Type *i64_ = nullptr;
+  llvm::Type *i32_ = nullptr;
+  llvm::Type *i1_ = nullptr;
+  llvm::Type *f64_ = nullptr;
+  llvm::StructType *loc_type_ = nullptr;
+
+  std::map<const ClassInfo *, llvm::StructType *> structs_;
+  std::map<const Type *, llvm::GlobalVariable *> markers_;
+  std::map<const FuncInfo *, llvm::Function *> functions_;
+  std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
+  std::map<std::string, llvm::GlobalVariable *> text_slots_;
+  std::vector<std::pair<std::string, llvm::GlobalVariable *>> text_order_;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, llvm::Constant *> locs_;
+  std::map<std::string, llvm::Constant *> cstrings_;
+  std::map<uint32_t, llvm::Constant *> file_names_;
+
+  // Per function.
+  llvm::Function *fn_ = nullptr;
+  const sem::Function *sem_fn_ = nullptr;
+  std::map<const LocalVar *, llvm::AllocaInst *> slots_;
+  struct Loop {
+    llvm::BasicBlock *break_to;
+    llvm::BasicBlock *continue_to;
+    size_t atomic_depth;  // atomics open when the loop began
+  };
+  std::vector<Loop> loops_;
+  std::vector<Span> atomics_;  // open atomic blocks of this function
+
+  // Debug info.
+  std::unique_ptr<llvm::DIBuilder> di_;
+  llvm::DICompileUnit *cu_ = nullptr;
+  std::map<uint32_t, llvm::DIFile *> di_files_;
+  llvm::DISubprogram *di_fn_ = nullptr;
+  llvm::DIFile *diFile(uint32_t file);
+};
+
+}  // namespace cairn::front
+
+#endif  // CAIRN_FRONTEND_LOWER_LOWERING_H

@@ -1,0 +1,75 @@
+// Source files, line tables and position descriptions (source.h).
+#include "source/source.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace cairn::front {
+
+SourceFile::SourceFile(uint32_t id, std::string path, std::string text)
+    : id_(id), path_(std::move(path)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+  }
+}
+
+LineCol SourceFile::lineCol(uint32_t offset) const {
+  if (offset > text_.size()) offset = static_cast<uint32_t>(text_.size());
+  // The last line start at or before offset.
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  const size_t line_index = static_cast<size_t>(it - line_starts_.begin()) - 1;
+  return LineCol{static_cast<uint32_t>(line_index + 1), offset - line_starts_[line_index] + 1};
+}
+
+std::string_view SourceFile::lineText(uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  const uint32_t begin = line_starts_[line - 1];
+  uint32_t end =
+      line < line_starts_.size() ? line_starts_[line] : static_cast<uint32_t>(text_.size());
+  std::string_view text(text_);
+  if (end > begin && text[end - 1] == '\n') --end;
+  if (end > begin && text[end - 1] == '\r') --end;
+  return text.substr(begin, end - begin);
+}
+
+SourceFile &SourceManager::add(std::string path, std::string text) {
+  const auto id = static_cast<uint32_t>(files_.size());
+  files_.push_back(std::make_unique<SourceFile>(id, std::move(path), std::move(text)));
+  return *files_.back();
+}
+
+SourceFile *SourceManager::load(const std::string &path, std::string *error) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    if (error != nullptr) *error = std::strerror(errno);
+    return nullptr;
+  }
+  std::string text;
+  char buffer[64 * 1024];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  const int saved_errno = errno;
+  std::fclose(f);
+  if (failed) {
+    if (error != nullptr) *error = std::strerror(saved_errno);
+    return nullptr;
+  }
+  if (text.size() >= UINT32_MAX) {
+    if (error != nullptr) *error = "file too large (4 GiB or more)";
+    return nullptr;
+  }
+  return &add(path, std::move(text));
+}
+
+std::string SourceManager::describe(Span span) const {
+  if (!span.valid() || span.file >= files_.size()) return "<unknown>";
+  const SourceFile &f = *files_[span.file];
+  const LineCol lc = f.lineCol(span.begin);
+  return f.path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+}
+
+}  // namespace cairn::front

@@ -1,0 +1,507 @@
+// Expressions and types (parser.h), one function per precedence level, loosest first.
+#include <cstdint>
+
+#include "syntax/parser_internal.h"
+
+namespace cairn::front::parse_detail {
+
+using namespace ast;
+
+namespace {
+
+constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
+
+ExprPtr makeBinary(BinaryOp op, Span op_span, ExprPtr lhs, ExprPtr rhs) {
+  auto e = std::make_unique<BinaryExpr>();
+  e->op = op;
+  e->op_span = op_span;
+  e->span = Span::cover(lhs ? lhs->span : op_span, rhs ? rhs->span : op_span);
+  e->lhs = std::move(lhs);
+  e->rhs = std::move(rhs);
+  return e;
+}
+
+bool comparisonOp(TokenKind k, BinaryOp *op) {
+  switch (k) {
+    case TokenKind::EqEq:
+      *op = BinaryOp::Eq;
+      return true;
+    case TokenKind::NotEq:
+      *op = BinaryOp::Ne;
+      return true;
+    case TokenKind::Lt:
+      *op = BinaryOp::Lt;
+      return true;
+    case TokenKind::Le:
+      *op = BinaryOp::Le;
+      return true;
+    case TokenKind::Gt:
+      *op = BinaryOp::Gt;
+      return true;
+    case TokenKind::Ge:
+      *op = BinaryOp::Ge;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool containsFnType(const TypeExpr *t) {
+  if (t == nullptr) return false;
+  switch (t->kind) {
+    case TypeKind::Fn:
+      return true;
+    case TypeKind::Array:
+      return containsFnType(t->as<ArrayType>()->elem.get());
+    case TypeKind::Named:
+      for (const TypeExprPtr &arg : t->as<NamedType>()->args) {
+        if (containsFnType(arg.get())) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExprPtr Parser::parseExpr() {
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  return parseOr();
+}
+
+ExprPtr Parser::parseOr() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseAnd();
+  while (at(TokenKind::KwOr)) {
+    if (!deeper()) break;
+    const Span op = advance().span;
+    lhs = makeBinary(BinaryOp::Or, op, std::move(lhs), parseAnd());
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseAnd() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseNot();
+  while (at(TokenKind::KwAnd)) {
+    if (!deeper()) break;
+    const Span op = advance().span;
+    lhs = makeBinary(BinaryOp::And, op, std::move(lhs), parseNot());
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseNot() {
+  if (!at(TokenKind::KwNot)) return parseComparison();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  auto e = std::make_unique<UnaryExpr>();
+  e->op = UnaryOp::Not;
+  e->op_span = advance().span;
+  e->operand = parseNot();
+  e->span = e->operand ? Span::cover(e->op_span, e->operand->span) : e->op_span;
+  return e;
+}
+
+// Comparisons do not associate: `a < b < c` is reported (once) and parsed left to right, so
+// that nothing after it is out of step.
+ExprPtr Parser::parseComparison() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseAdditive();
+  int count = 0;
+  while (true) {
+    BinaryOp op = BinaryOp::Eq;
+    const bool is_test = at(TokenKind::KwIs);
+    if (!is_test && !comparisonOp(kind(), &op)) break;
+    if (!deeper()) break;
+    const Span op_span = peek().span;
+    if (count++ == 1) {
+      softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))})
+          .withHint("comparisons do not chain: write `a < b and b < c`, or parenthesize one");
+    }
+    advance();
+    if (is_test) {
+      auto e = std::make_unique<IsExpr>();
+      e->type = parseType();
+      e->span = Span::cover(lhs ? lhs->span : op_span, from(op_span));
+      e->value = std::move(lhs);
+      lhs = std::move(e);
+    } else {
+      lhs = makeBinary(op, op_span, std::move(lhs), parseAdditive());
+    }
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseAdditive() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseMultiplicative();
+  while (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+    if (!deeper()) break;
+    const BinaryOp op = at(TokenKind::Plus) ? BinaryOp::Add : BinaryOp::Sub;
+    const Span op_span = advance().span;
+    lhs = makeBinary(op, op_span, std::move(lhs), parseMultiplicative());
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseMultiplicative() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseAs();
+  while (at(TokenKind::Star) || at(TokenKind::Slash) || at(TokenKind::Percent)) {
+    if (!deeper()) break;
+    const BinaryOp op = at(TokenKind::Star)    ? BinaryOp::Mul
+                        : at(TokenKind::Slash) ? BinaryOp::Div
+                                               : BinaryOp::Mod;
+    const Span op_span = advance().span;
+    lhs = makeBinary(op, op_span, std::move(lhs), parseAs());
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseAs() {
+  DepthScope scope(*this);
+  ExprPtr lhs = parseUnary();
+  while (at(TokenKind::KwAs)) {
+    if (!deeper()) break;
+    const Span op_span = advance().span;
+    auto e = std::make_unique<AsExpr>();
+    e->type = parseType();
+    e->span = Span::cover(lhs ? lhs->span : op_span, from(op_span));
+    e->value = std::move(lhs);
+    lhs = std::move(e);
+  }
+  return lhs;
+}
+
+ExprPtr Parser::parseUnary() {
+  if (!at(TokenKind::Minus)) return parsePostfix();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  // `-9223372036854775808` is INT64_MIN: the one literal that only exists negated. Not when a
+  // postfix operator follows, which binds tighter than the minus.
+  const TokenKind after = kind(2);
+  if (kind(1) == TokenKind::Int && peek(1).int_value == kTwoTo63 && after != TokenKind::Dot &&
+      after != TokenKind::LParen && after != TokenKind::LBracket) {
+    auto lit = std::make_unique<IntLit>();
+    const Span minus = advance().span;
+    lit->value = INT64_MIN;
+    lit->span = Span::cover(minus, advance().span);
+    return lit;
+  }
+  auto e = std::make_unique<UnaryExpr>();
+  e->op = UnaryOp::Neg;
+  e->op_span = advance().span;
+  e->operand = parseUnary();
+  e->span = e->operand ? Span::cover(e->op_span, e->operand->span) : e->op_span;
+  return e;
+}
+
+ExprPtr Parser::parsePostfix() {
+  DepthScope scope(*this);
+  ExprPtr e = parsePrimary();
+  while (e != nullptr) {
+    if ((at(TokenKind::Dot) || at(TokenKind::LParen) || at(TokenKind::LBracket)) && !deeper()) {
+      break;
+    }
+    if (at(TokenKind::Dot)) {
+      advance();
+      auto field = std::make_unique<FieldExpr>();
+      if (!expectIdent(&field->name, "a field or method name")) return e;
+      field->span = Span::cover(e->span, field->name.span);
+      field->base = std::move(e);
+      e = std::move(field);
+    } else if (at(TokenKind::LParen)) {
+      auto call = std::make_unique<CallExpr>();
+      const Span open = advance().span;
+      parseList(TokenKind::RParen, open, [&] {
+        if (ExprPtr arg = parseExpr()) call->args.push_back(std::move(arg));
+      });
+      call->span = from(e->span);
+      call->callee = std::move(e);
+      e = std::move(call);
+    } else if (at(TokenKind::LBracket)) {
+      e = parseIndex(std::move(e));
+    } else {
+      break;
+    }
+  }
+  return e;
+}
+
+// base[args]: each argument is also tried as a type (for `max[int]`, `f[[int]]`,
+// `box[Pair[int, text]]`), without reporting anything, by backing up over the tokens.
+ExprPtr Parser::parseIndex(ExprPtr base) {
+  auto index = std::make_unique<IndexExpr>();
+  const Span open = advance().span;  // '['
+  parseList(TokenKind::RBracket, open, [&] {
+    const size_t start = pos_;
+    TypeExprPtr type = speculateTypeArg();
+    if (type != nullptr && containsFnType(type.get())) {
+      // Only a type: a function type is not an expression. Leave the cursor after it.
+      index->args.push_back(nullptr);
+      index->type_args.push_back(std::move(type));
+      return;
+    }
+    pos_ = start;
+    ExprPtr arg = parseExpr();
+    if (arg == nullptr) return;
+    index->args.push_back(std::move(arg));
+    index->type_args.push_back(std::move(type));
+  });
+  index->span = from(base->span);
+  index->base = std::move(base);
+  return index;
+}
+
+TypeExprPtr Parser::speculateTypeArg() {
+  const size_t start = pos_;
+  const bool saved_sync = needs_sync_;
+  speculating_ = true;
+  speculation_failed_ = false;
+  TypeExprPtr type = parseType();
+  const bool ok =
+      type != nullptr && !speculation_failed_ && (at(TokenKind::Comma) || at(TokenKind::RBracket));
+  speculating_ = false;
+  needs_sync_ = saved_sync;
+  if (!ok) {
+    pos_ = start;
+    return nullptr;
+  }
+  return type;
+}
+
+ExprPtr Parser::parsePrimary() {
+  const Token &t = peek();
+  switch (t.kind) {
+    case TokenKind::Int: {
+      auto e = std::make_unique<IntLit>();
+      e->span = t.span;
+      if (t.int_value > static_cast<uint64_t>(INT64_MAX)) {
+        // 2^63, let through by the lexer after a '-' that turned out not to negate it.
+        softError(DiagId::IntOutOfRange, t.span, {t.text})
+            .withHint("an int is 64-bit: from -9223372036854775808 to 9223372036854775807");
+      } else {
+        e->value = static_cast<int64_t>(t.int_value);
+      }
+      advance();
+      return e;
+    }
+    case TokenKind::Float: {
+      auto e = std::make_unique<FloatLit>();
+      e->span = t.span;
+      e->value = t.float_value;
+      advance();
+      return e;
+    }
+    case TokenKind::Text: {
+      auto e = std::make_unique<TextLit>();
+      e->span = t.span;
+      e->value = t.text;
+      advance();
+      return e;
+    }
+    case TokenKind::KwTrue:
+    case TokenKind::KwFalse: {
+      auto e = std::make_unique<BoolLit>();
+      e->span = t.span;
+      e->value = t.kind == TokenKind::KwTrue;
+      advance();
+      return e;
+    }
+    case TokenKind::KwNil: {
+      auto e = std::make_unique<NilLit>();
+      e->span = advance().span;
+      return e;
+    }
+    case TokenKind::KwSelf: {
+      auto e = std::make_unique<SelfExpr>();
+      e->span = advance().span;
+      return e;
+    }
+    case TokenKind::Ident: {
+      auto e = std::make_unique<NameExpr>();
+      e->name.name = t.text;
+      e->name.span = t.span;
+      e->span = t.span;
+      advance();
+      return e;
+    }
+    case TokenKind::LParen: {
+      const Span open = advance().span;
+      ExprPtr inner = parseExpr();
+      if (inner == nullptr) return nullptr;
+      if (!expect(TokenKind::RParen, open)) return inner;
+      inner->span = from(open);  // the parentheses belong to the expression's source
+      return inner;
+    }
+    case TokenKind::LBracket:
+      return parseArrayLit();
+    case TokenKind::KwNew:
+      return parseNew();
+    case TokenKind::KwFn:
+      return parseFnLit();
+    case TokenKind::KwNot: {
+      // `a == not b`: 'not' is looser than comparisons. Say so, and parse it anyway.
+      softError(DiagId::ExpectedExpr, t.span, {describeToken(t)})
+          .withHint("'not' binds looser than comparisons and arithmetic: write (not x)");
+      return parseNot();
+    }
+    default: {
+      errorAtToken(DiagId::ExpectedExpr);
+      return nullptr;
+    }
+  }
+}
+
+ExprPtr Parser::parseArrayLit() {
+  auto e = std::make_unique<ArrayLitExpr>();
+  const Span open = advance().span;  // '['
+  parseList(TokenKind::RBracket, open, [&] {
+    if (ExprPtr elem = parseExpr()) e->elems.push_back(std::move(elem));
+  });
+  e->span = from(open);
+  return e;
+}
+
+ExprPtr Parser::parseNew() {
+  const Span start = advance().span;  // new
+  if (at(TokenKind::LBracket)) {
+    // new [T](n)
+    auto e = std::make_unique<NewArrayExpr>();
+    const Span open = advance().span;
+    e->elem = parseType();
+    if (needs_sync_ || !expect(TokenKind::RBracket, open)) return nullptr;
+    const Span paren = peek().span;
+    if (!accept(TokenKind::LParen)) {
+      errorAtToken(DiagId::ExpectedToken, {"'(' and the length of the array"})
+          .withHint("an array is made with `new [T](length)`, or written `[a, b, c]`");
+      return nullptr;
+    }
+    e->length = parseExpr();
+    if (needs_sync_ || !expect(TokenKind::RParen, paren)) return nullptr;
+    e->span = from(start);
+    return e;
+  }
+  auto e = std::make_unique<NewExpr>();
+  e->type = parseType();
+  if (e->type == nullptr) return nullptr;
+  if (!at(TokenKind::LBrace)) {
+    Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
+    if (at(TokenKind::LParen)) d.withHint("an object is made with `new T { field: value, ... }`");
+    return nullptr;
+  }
+  const Span open = advance().span;
+  // Fields separated by ',' and/or line breaks; a trailing ',' is fine.
+  while (true) {
+    while (accept(TokenKind::Newline)) {
+    }
+    if (accept(TokenKind::RBrace)) break;
+    if (at(TokenKind::Eof)) {
+      expect(TokenKind::RBrace, open);
+      return nullptr;
+    }
+    FieldInit init;
+    if (expectIdent(&init.name, "a field name")) {
+      if (expect(TokenKind::Colon)) {
+        init.value = parseExpr();
+        if (init.value != nullptr) e->fields.push_back(std::move(init));
+      }
+    }
+    if (needs_sync_) {
+      if (!skipInList(TokenKind::RBrace) && !at(TokenKind::Newline)) return nullptr;
+      needs_sync_ = false;
+      accept(TokenKind::Comma);
+      continue;
+    }
+    if (accept(TokenKind::Comma) || at(TokenKind::Newline) || at(TokenKind::RBrace)) continue;
+    errorAtToken(DiagId::ExpectedToken, {"',' or '}'"}).withNote(open, "to match this '{'");
+    // A missing ',': go on after the next ',' or line break, or at the '}'.
+    if (!skipInList(TokenKind::RBrace) && !at(TokenKind::Newline)) return nullptr;
+    needs_sync_ = false;
+    accept(TokenKind::Comma);
+  }
+  e->span = from(start);
+  return e;
+}
+
+ExprPtr Parser::parseFnLit() {
+  auto e = std::make_unique<FnLitExpr>();
+  const Span start = advance().span;  // fn
+  if (at(TokenKind::Ident)) {
+    errorAtToken(DiagId::ExpectedToken, {"'('"})
+        .withHint("a function literal has no name: `fn(a: int) -> int { ... }`");
+    return nullptr;
+  }
+  parseParams(&e->params);
+  if (needs_sync_) return nullptr;
+  if (accept(TokenKind::Arrow)) {
+    e->ret = parseType();
+    if (needs_sync_) return nullptr;
+  }
+  e->body = expectBlock();
+  e->span = from(start);
+  return e;
+}
+
+// --- Types --------------------------------------------------------------------------------
+
+TypeExprPtr Parser::parseType() {
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  const Token &t = peek();
+  switch (t.kind) {
+    case TokenKind::Ident: {
+      auto type = std::make_unique<NamedType>();
+      type->name.name = t.text;
+      type->name.span = t.span;
+      advance();
+      if (at(TokenKind::LBracket)) {
+        const Span open = advance().span;
+        if (at(TokenKind::RBracket)) {
+          errorAtToken(DiagId::ExpectedType);
+          advance();
+        } else {
+          parseList(TokenKind::RBracket, open, [&] {
+            if (TypeExprPtr arg = parseType()) type->args.push_back(std::move(arg));
+          });
+        }
+      }
+      type->span = from(type->name.span);
+      return type;
+    }
+    case TokenKind::LBracket: {
+      auto type = std::make_unique<ArrayType>();
+      const Span open = advance().span;
+      type->elem = parseType();
+      if (type->elem != nullptr) expect(TokenKind::RBracket, open);
+      type->span = from(open);
+      return type;
+    }
+    case TokenKind::KwFn: {
+      auto type = std::make_unique<FnType>();
+      const Span start = advance().span;
+      const Span open = peek().span;
+      if (expect(TokenKind::LParen)) {
+        parseList(TokenKind::RParen, open, [&] {
+          if (TypeExprPtr param = parseType()) type->params.push_back(std::move(param));
+        });
+        if (accept(TokenKind::Arrow)) type->ret = parseType();
+      }
+      type->span = from(start);
+      return type;
+    }
+    default: {
+      Diagnostic &d = errorAtToken(DiagId::ExpectedType);
+      if (t.kind == TokenKind::KwSelf || t.kind == TokenKind::KwNil) {
+        d.withHint(
+            "a type is a name such as int or Node, an array type [T] or a function type "
+            "fn(T) -> R");
+      }
+      return nullptr;
+    }
+  }
+}
+
+}  // namespace cairn::front::parse_detail

@@ -1,0 +1,231 @@
+// Statements and blocks (parser.h).
+#include "syntax/parser_internal.h"
+
+namespace cairn::front::parse_detail {
+
+using namespace ast;
+
+namespace {
+
+// "function 'f'", "class 'C'": a declaration found inside a block, for DeclarationInBlock.
+std::string describeDecl(const Token &keyword, const Token &next, const Token &after) {
+  auto named = [](const char *what, const Token &name) {
+    return name.kind == TokenKind::Ident ? std::string(what) + " '" + name.text + "'"
+                                         : std::string(what);
+  };
+  switch (keyword.kind) {
+    case TokenKind::KwClass:
+      return named("class", next);
+    case TokenKind::KwFn:
+      return named("function", next);
+    case TokenKind::KwExtern:
+      return named("extern function", after);
+    case TokenKind::KwOverride:
+      return named("method", after);
+    default:
+      return "an import";
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Block> Parser::parseBlock() {
+  auto block = std::make_unique<Block>();
+  DepthScope scope(*this);
+  if (!deeper()) {
+    block->span = peek().span;  // the '{' is left for the enclosing construct's sync
+    return block;
+  }
+  const Span open = advance().span;  // '{'
+  needs_sync_ = false;               // found a '{': back on the grammar's track
+  const uint32_t outer_indent = block_indent_;
+  block_indent_ = indentOf(open);
+  while (true) {
+    while (accept(TokenKind::Newline) || accept(TokenKind::Semi)) {
+    }
+    if (accept(TokenKind::RBrace)) break;
+    if (at(TokenKind::Eof)) {
+      errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
+      break;
+    }
+    if (atDeclStart()) {
+      if (outdented(peek(), block_indent_)) {
+        // A declaration no deeper than the line that opened the block: its '}' is missing.
+        errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
+        break;
+      }
+      softError(DiagId::DeclarationInBlock, peek().span, {describeDecl(peek(), peek(1), peek(2))})
+          .withHint(
+              "functions, classes and imports are declared at module level; a function "
+              "literal `fn(...) { ... }` can be kept in a local");
+      parseDecl();
+      finishItem(SyncMode::Stmt);
+      continue;
+    }
+    const size_t before = pos_;
+    if (StmtPtr s = parseStmt()) block->stmts.push_back(std::move(s));
+    finishItem(SyncMode::Stmt);
+    if (pos_ == before && !at(TokenKind::RBrace) && !at(TokenKind::Eof)) advance();
+  }
+  block_indent_ = outer_indent;
+  block->span = from(open);
+  return block;
+}
+
+std::unique_ptr<Block> Parser::expectBlock() {
+  if (at(TokenKind::LBrace)) return parseBlock();
+  if (!needs_sync_) {  // else the condition before it was wrong: one error is enough
+    Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
+    if (at(TokenKind::Assign)) d.withHint("to compare, use '=='");
+  }
+  needs_sync_ = true;
+  if (recoverTo(TokenKind::LBrace)) return parseBlock();
+  auto empty = std::make_unique<Block>();
+  empty->span = peek().span;
+  return empty;
+}
+
+StmtPtr Parser::parseStmt() {
+  switch (kind()) {
+    case TokenKind::KwLet:
+    case TokenKind::KwVar: {
+      auto s = std::make_unique<LetStmt>();
+      const Span start = peek().span;
+      parseBinding(&s->is_var, &s->name, &s->type, &s->init);
+      s->span = from(start);
+      return s;
+    }
+    case TokenKind::KwIf:
+      return parseIf();
+    case TokenKind::KwWhile:
+      return parseWhile();
+    case TokenKind::KwFor:
+      return parseFor();
+    case TokenKind::KwBreak: {
+      auto s = std::make_unique<BreakStmt>();
+      s->span = advance().span;
+      return s;
+    }
+    case TokenKind::KwContinue: {
+      auto s = std::make_unique<ContinueStmt>();
+      s->span = advance().span;
+      return s;
+    }
+    case TokenKind::KwReturn:
+      return parseReturn();
+    case TokenKind::KwAtomic: {
+      auto s = std::make_unique<AtomicStmt>();
+      const Span start = advance().span;
+      s->body = expectBlock();
+      s->span = from(start);
+      return s;
+    }
+    case TokenKind::LBrace:
+      return parseBlock();
+    default:
+      return parseSimpleStmt();
+  }
+}
+
+StmtPtr Parser::parseIf() {
+  auto s = std::make_unique<IfStmt>();
+  DepthScope scope(*this);
+  if (!deeper()) return nullptr;
+  const Span start = advance().span;  // if
+  s->cond = parseExpr();
+  s->then_block = expectBlock();
+  // `else` may stand at the start of the line after the '}'.
+  if (at(TokenKind::KwElse) || (at(TokenKind::Newline) && kind(1) == TokenKind::KwElse)) {
+    accept(TokenKind::Newline);
+    advance();  // else
+    if (at(TokenKind::KwIf)) {
+      s->else_stmt = parseIf();
+    } else if (at(TokenKind::LBrace)) {
+      s->else_stmt = parseBlock();
+    } else {
+      errorAtToken(DiagId::ExpectedToken, {"'{' or 'if'"});
+      if (recoverTo(TokenKind::LBrace)) s->else_stmt = parseBlock();
+    }
+  }
+  s->span = from(start);
+  return s;
+}
+
+StmtPtr Parser::parseWhile() {
+  auto s = std::make_unique<WhileStmt>();
+  const Span start = advance().span;  // while
+  s->cond = parseExpr();
+  s->body = expectBlock();
+  s->span = from(start);
+  return s;
+}
+
+StmtPtr Parser::parseFor() {
+  auto s = std::make_unique<ForStmt>();
+  const Span start = advance().span;  // for
+  if (expectIdent(&s->var, "a loop variable name") && expect(TokenKind::KwIn)) {
+    s->iterable = parseExpr();
+    if (!needs_sync_ && accept(TokenKind::DotDot)) s->range_end = parseExpr();
+    s->body = expectBlock();
+  }
+  s->span = from(start);
+  return s;
+}
+
+StmtPtr Parser::parseReturn() {
+  auto s = std::make_unique<ReturnStmt>();
+  const Span start = advance().span;  // return
+  switch (kind()) {
+    case TokenKind::Newline:
+    case TokenKind::Semi:
+    case TokenKind::RBrace:
+    case TokenKind::Eof:
+      break;
+    default:
+      s->value = parseExpr();
+      break;
+  }
+  s->span = from(start);
+  return s;
+}
+
+StmtPtr Parser::parseSimpleStmt() {
+  ExprPtr target = parseExpr();
+  if (target == nullptr) return nullptr;
+  AssignOp op;
+  switch (kind()) {
+    case TokenKind::Assign:
+      op = AssignOp::Assign;
+      break;
+    case TokenKind::PlusEq:
+      op = AssignOp::Add;
+      break;
+    case TokenKind::MinusEq:
+      op = AssignOp::Sub;
+      break;
+    case TokenKind::StarEq:
+      op = AssignOp::Mul;
+      break;
+    case TokenKind::SlashEq:
+      op = AssignOp::Div;
+      break;
+    case TokenKind::PercentEq:
+      op = AssignOp::Mod;
+      break;
+    default: {
+      auto s = std::make_unique<ExprStmt>();
+      s->span = target->span;
+      s->expr = std::move(target);
+      return s;
+    }
+  }
+  auto s = std::make_unique<AssignStmt>();
+  s->op = op;
+  s->op_span = advance().span;
+  s->value = parseExpr();
+  s->span = from(target->span);
+  s->target = std::move(target);
+  return s;
+}
+
+}  // namespace cairn::front::parse_detail

@@ -1,0 +1,636 @@
+// The parser (parser.h): the token cursor, error reporting and recovery, and declarations.
+// Statements are in parse_stmt.cpp, expressions and types in parse_expr.cpp.
+#include "syntax/parser.h"
+
+#include "lexer/lexer.h"
+#include "syntax/parser_internal.h"
+
+namespace cairn::front {
+
+namespace parse_detail {
+
+using namespace ast;
+
+TokenKind openerOf(TokenKind close) {
+  switch (close) {
+    case TokenKind::RParen:
+      return TokenKind::LParen;
+    case TokenKind::RBracket:
+      return TokenKind::LBracket;
+    default:
+      return TokenKind::LBrace;
+  }
+}
+
+namespace {
+
+// Tokens that may begin an expression.
+bool startsExpr(TokenKind k) {
+  switch (k) {
+    case TokenKind::Ident:
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::Text:
+    case TokenKind::KwTrue:
+    case TokenKind::KwFalse:
+    case TokenKind::KwNil:
+    case TokenKind::KwSelf:
+    case TokenKind::KwNew:
+    case TokenKind::KwFn:
+    case TokenKind::KwNot:
+    case TokenKind::LParen:
+    case TokenKind::LBracket:
+    case TokenKind::Minus:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Parser::Parser(const SourceFile &file, Diagnostics &diags)
+    : file_(file), diags_(diags), lexer_(file, diags) {}
+
+// --- The token cursor ---------------------------------------------------------------------
+
+const Token &Parser::advance() {
+  const Token &t = peek();
+  if (t.kind != TokenKind::Eof) ++pos_;
+  return t;
+}
+
+bool Parser::accept(TokenKind k) {
+  if (!at(k)) return false;
+  advance();
+  return true;
+}
+
+Span Parser::prevSpan() const { return tokenAt(pos_ == 0 ? 0 : pos_ - 1).span; }
+
+uint32_t Parser::indentOf(Span span) const {
+  const std::string_view line = file_.lineText(file_.lineCol(span.begin).line);
+  uint32_t col = 1;
+  while (col <= line.size() && (line[col - 1] == ' ' || line[col - 1] == '\t')) ++col;
+  return col;
+}
+
+bool Parser::outdented(const Token &t, uint32_t indent) const {
+  const uint32_t col = file_.lineCol(t.span.begin).col;
+  return col == indentOf(t.span) && col <= indent;
+}
+
+// --- Errors -------------------------------------------------------------------------------
+
+Diagnostic &Parser::softError(DiagId id, Span span, std::vector<std::string> args) {
+  if (speculating_) {
+    speculation_failed_ = true;
+    scratch_ = Diagnostic{};
+    return scratch_;
+  }
+  const uint32_t line = file_.lineCol(span.begin).line;
+  if (line == last_error_line_) {
+    scratch_ = Diagnostic{};
+    return scratch_;
+  }
+  last_error_line_ = line;
+  return diags_.report(id, span, std::move(args));
+}
+
+Diagnostic &Parser::error(DiagId id, Span span, std::vector<std::string> args) {
+  if (!speculating_) needs_sync_ = true;
+  return softError(id, span, std::move(args));
+}
+
+Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
+  const Token &found = peek();
+  if (found.kind == TokenKind::Invalid) {
+    // Already reported by the lexer; what follows it is still out of place.
+    if (speculating_) {
+      speculation_failed_ = true;
+    } else {
+      needs_sync_ = true;
+      last_error_line_ = file_.lineCol(found.span.begin).line;
+    }
+    scratch_ = Diagnostic{};
+    return scratch_;
+  }
+  // A closing ')' or ']' missing at the end of a line: point there (as rustc and clang do), not
+  // at the first token of the next line. (A missing '}' is found at the next declaration.)
+  Span prev = prevSpan();
+  bool closing = id == DiagId::ExpectedToken && !args.empty() &&
+                 (args[0].find("')'") != std::string::npos || args[0].find("']'") != std::string::npos);
+  if (closing && prev.valid() && found.kind != TokenKind::Eof &&
+      last_error_line_ != file_.lineCol(found.span.begin).line &&
+      file_.lineCol(found.span.begin).line > file_.lineCol(prev.end > prev.begin ? prev.end - 1 : prev.end).line) {
+    args.push_back("end of line");
+    Diagnostic &d = error(id, Span{prev.file, prev.end, prev.end}, std::move(args));
+    if (!speculating_) last_error_line_ = file_.lineCol(found.span.begin).line;
+    return d;
+  }
+  args.push_back(describeToken(found));
+  return error(id, found.span, std::move(args));
+}
+
+bool Parser::expect(TokenKind k, Span opener) {
+  if (accept(k)) return true;
+  Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {describeKind(k)});
+  if (opener.valid()) d.withNote(opener, "to match this " + describeKind(openerOf(k)));
+  return false;
+}
+
+bool Parser::expectIdent(Ident *out, const char *what) {
+  if (at(TokenKind::Ident)) {
+    const Token &t = advance();
+    out->name = t.text;
+    out->span = t.span;
+    return true;
+  }
+  errorAtToken(DiagId::ExpectedToken, {what});
+  return false;
+}
+
+// --- Nesting ------------------------------------------------------------------------------
+
+bool Parser::deeper() {
+  if (++depth_ <= kMaxDepth) return true;
+  if (speculating_) {
+    speculation_failed_ = true;
+  } else if (!too_deep_reported_) {
+    too_deep_reported_ = true;
+    error(DiagId::NestingTooDeep, peek().span, {std::to_string(kMaxDepth)})
+        .withHint(
+            "split it up: a local variable for a part of an expression, a function for a "
+            "part of a block");
+  } else {
+    needs_sync_ = true;
+  }
+  return false;
+}
+
+// --- Recovery -----------------------------------------------------------------------------
+
+void Parser::sync(SyncMode mode) {
+  // The brackets opened since the skip began (the lexer's rule 4 is mirrored: a line break or
+  // a statement keyword closes the parentheses and brackets left open).
+  std::vector<TokenKind> open;
+  auto drop_parens = [&open] {
+    while (!open.empty() && open.back() != TokenKind::LBrace) open.pop_back();
+  };
+  while (!at(TokenKind::Eof)) {
+    const Token &t = peek();
+    if (open.empty()) {
+      switch (t.kind) {
+        case TokenKind::Newline:
+        case TokenKind::Semi:
+          advance();
+          return;
+        case TokenKind::Comma:
+          if (mode == SyncMode::Member) {
+            advance();
+            return;
+          }
+          break;
+        case TokenKind::RBrace:
+          if (mode != SyncMode::Decl) return;
+          advance();  // a stray '}' at module level
+          continue;
+        default:
+          break;
+      }
+      switch (mode) {
+        case SyncMode::Stmt:
+          if (startsStatementOnly(t.kind) || startsDeclOnly(t.kind)) return;
+          if (t.kind == TokenKind::KwFn && outdented(t, block_indent_)) return;
+          break;
+        case SyncMode::Decl:
+          if (startsDeclOnly(t.kind) || t.kind == TokenKind::KwLet || t.kind == TokenKind::KwVar)
+            return;
+          if ((t.kind == TokenKind::KwFn || startsStatementOnly(t.kind)) && t.newline_before)
+            return;
+          break;
+        case SyncMode::Member:
+          if ((t.kind == TokenKind::KwFn || t.kind == TokenKind::KwOverride) && t.newline_before)
+            return;
+          if (t.kind == TokenKind::KwClass || t.kind == TokenKind::KwImport ||
+              t.kind == TokenKind::KwExtern)
+            return;
+          break;
+      }
+    }
+    switch (t.kind) {
+      case TokenKind::LParen:
+      case TokenKind::LBracket:
+      case TokenKind::LBrace:
+        open.push_back(t.kind);
+        break;
+      case TokenKind::RParen:
+      case TokenKind::RBracket:
+      case TokenKind::RBrace: {
+        const TokenKind opener = openerOf(t.kind);
+        size_t i = open.size();
+        while (i > 0 && open[i - 1] != opener) --i;
+        if (i > 0) {
+          open.resize(i - 1);
+        } else if (t.kind == TokenKind::RBrace && !open.empty()) {
+          open.clear();  // closes the enclosing block: decided above, with nothing open
+          continue;
+        }
+        break;
+      }
+      case TokenKind::Newline:
+      case TokenKind::Semi:
+        drop_parens();
+        if (open.empty()) continue;
+        break;
+      default:
+        if (startsStatementOnly(t.kind) || startsDeclOnly(t.kind)) {
+          const size_t before = open.size();
+          drop_parens();
+          if (open.empty() && before != 0) continue;
+        }
+        break;
+    }
+    advance();
+  }
+}
+
+bool Parser::skipInList(TokenKind close) {
+  std::vector<TokenKind> open;
+  while (true) {
+    const TokenKind k = kind();
+    if (k == TokenKind::Eof) return false;
+    if (open.empty()) {
+      if (k == TokenKind::Comma || k == close) return true;
+      if (k == TokenKind::Newline || k == TokenKind::Semi || k == TokenKind::RBrace ||
+          startsStatementOnly(k) || startsDeclOnly(k)) {
+        return false;
+      }
+    }
+    switch (k) {
+      case TokenKind::LParen:
+      case TokenKind::LBracket:
+      case TokenKind::LBrace:
+        open.push_back(k);
+        break;
+      case TokenKind::RParen:
+      case TokenKind::RBracket:
+      case TokenKind::RBrace: {
+        const TokenKind opener = openerOf(k);
+        size_t i = open.size();
+        while (i > 0 && open[i - 1] != opener) --i;
+        if (i > 0) {
+          open.resize(i - 1);
+        } else {
+          // Closes something outside the list: stop there.
+          return false;
+        }
+        break;
+      }
+      case TokenKind::Newline:
+      case TokenKind::Semi:
+        while (!open.empty() && open.back() != TokenKind::LBrace) open.pop_back();
+        if (open.empty()) return false;
+        break;
+      default:
+        if (startsStatementOnly(k) || startsDeclOnly(k)) {
+          while (!open.empty() && open.back() != TokenKind::LBrace) open.pop_back();
+          if (open.empty()) return false;
+        }
+        break;
+    }
+    advance();
+  }
+}
+
+bool Parser::recoverTo(TokenKind k) {
+  int depth = 0;
+  for (size_t i = pos_;; ++i) {
+    const TokenKind t = tokenAt(i).kind;
+    if (depth == 0 && t == k) {
+      pos_ = i;
+      return true;
+    }
+    switch (t) {
+      case TokenKind::LParen:
+      case TokenKind::LBracket:
+      case TokenKind::LBrace:
+        ++depth;
+        break;
+      case TokenKind::RParen:
+      case TokenKind::RBracket:
+        if (depth > 0) --depth;  // a stray one at the line's level is skipped
+        break;
+      case TokenKind::RBrace:
+        if (depth == 0) return false;
+        --depth;
+        break;
+      case TokenKind::Eof:
+        return false;
+      case TokenKind::Newline:
+      case TokenKind::Semi:
+        if (depth == 0) return false;
+        break;
+      default:
+        if (startsStatementOnly(t) || startsDeclOnly(t)) return false;
+        break;
+    }
+  }
+}
+
+void Parser::finishItem(SyncMode mode) {
+  if (!needs_sync_) {
+    if (accept(TokenKind::Newline) || accept(TokenKind::Semi)) return;
+    if (at(TokenKind::Eof)) return;
+    if (mode == SyncMode::Member && accept(TokenKind::Comma)) return;
+    if (at(TokenKind::RBrace) && mode != SyncMode::Decl) return;
+    if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::RBrace) return;  // `if c { } return`
+    std::string hint;
+    if (pos_ > 0) {
+      const Token &prev = tokenAt(pos_ - 1);
+      const std::string keyword = misspelledKeyword(pos_ - 1);
+      if (!keyword.empty()) {
+        hint = "did you mean '" + keyword + "'?";
+      } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
+        hint = "an object is made with `new " + prev.text + " { field: value }`";
+      }
+    }
+    errorAtToken(DiagId::ExpectedToken,
+                 {mode == SyncMode::Member ? "end of line, ';' or ','" : "end of line or ';'"})
+        .withHint(std::move(hint));
+  }
+  sync(mode);
+  needs_sync_ = false;
+}
+
+std::string Parser::misspelledKeyword(size_t i) const {
+  const Token &t = tokenAt(i);
+  if (t.kind != TokenKind::Ident) return "";
+  if (i > 0) {
+    const TokenKind before = tokenAt(i - 1).kind;
+    if (before != TokenKind::Newline && before != TokenKind::Semi && before != TokenKind::LBrace &&
+        before != TokenKind::RBrace) {
+      return "";
+    }
+  }
+  static const std::vector<std::string> kStarters = {
+      "if",  "else",   "while", "for",   "return", "break",  "continue", "let",
+      "var", "atomic", "fn",    "class", "import", "extern", "override"};
+  return nearestName(t.text, kStarters);
+}
+
+// --- Declarations -------------------------------------------------------------------------
+
+std::unique_ptr<Module> Parser::parseModule() {
+  auto module = std::make_unique<Module>();
+  module->file = file_.id();
+  while (true) {
+    while (accept(TokenKind::Newline) || accept(TokenKind::Semi)) {
+    }
+    if (at(TokenKind::Eof)) break;
+    const size_t start = pos_;
+    if (DeclPtr decl = parseDecl()) module->decls.push_back(std::move(decl));
+    finishItem(SyncMode::Decl);
+    if (pos_ == start) advance();  // never loop without consuming
+  }
+  return module;
+}
+
+bool Parser::atDeclStart() const {
+  return startsDeclOnly(kind()) || (at(TokenKind::KwFn) && kind(1) == TokenKind::Ident);
+}
+
+DeclPtr Parser::parseDecl() {
+  switch (kind()) {
+    case TokenKind::KwImport:
+      return parseImport();
+    case TokenKind::KwLet:
+    case TokenKind::KwVar:
+      return parseGlobal();
+    case TokenKind::KwClass:
+      return parseClass();
+    case TokenKind::KwExtern:
+      return parseExtern();
+    case TokenKind::KwFn:
+      if (kind(1) != TokenKind::LParen) return parseFnDecl(false);
+      break;  // a function literal: a statement
+    case TokenKind::KwOverride: {
+      const Span at_override = advance().span;
+      const std::string name =
+          at(TokenKind::KwFn) && kind(1) == TokenKind::Ident ? peek(1).text : std::string("?");
+      softError(DiagId::MisplacedOverride, at_override, {name})
+          .withHint("'override' marks a method that replaces one of its superclass");
+      if (!at(TokenKind::KwFn)) {
+        errorAtToken(DiagId::ExpectedToken, {"'fn'"});
+        return nullptr;
+      }
+      return parseFnDecl(false);
+    }
+    case TokenKind::RBrace: {
+      Diagnostic &d = errorAtToken(DiagId::ExpectedDecl);
+      d.withHint("this '}' closes no block");
+      advance();
+      needs_sync_ = false;
+      return nullptr;
+    }
+    default:
+      break;
+  }
+  if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
+    // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
+    const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
+    softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
+        .withHint(!keyword.empty()
+                      ? "did you mean '" + keyword + "'?"
+                      : "statements run inside functions: put it in `fn main() { ... }`");
+    parseStmt();
+    return nullptr;
+  }
+  errorAtToken(DiagId::ExpectedDecl);
+  return nullptr;
+}
+
+DeclPtr Parser::parseImport() {
+  auto decl = std::make_unique<ImportDecl>();
+  const Span start = advance().span;
+  Ident part;
+  if (!expectIdent(&part, "a module name")) return nullptr;
+  decl->path.push_back(std::move(part));
+  while (accept(TokenKind::Dot)) {
+    if (!expectIdent(&part, "a module name")) break;
+    decl->path.push_back(std::move(part));
+  }
+  decl->span = from(start);
+  return decl;
+}
+
+void Parser::parseBinding(bool *is_var, Ident *name, TypeExprPtr *type, ExprPtr *init) {
+  *is_var = at(TokenKind::KwVar);
+  advance();  // let / var
+  if (!expectIdent(name, "a name")) return;
+  if (accept(TokenKind::Colon)) *type = parseType();
+  if (accept(TokenKind::Assign)) {
+    *init = parseExpr();
+    return;
+  }
+  if (needs_sync_) return;  // the type was wrong: one error is enough
+  if (!*is_var) {
+    errorAtToken(DiagId::LetWithoutValue, {name->name})
+        .withHint("`let` binds once, to a value; use `var " + name->name +
+                  ": T` for a variable that starts as 0, 0.0, false or nil");
+  } else if (*type == nullptr) {
+    errorAtToken(DiagId::VarWithoutTypeOrValue, {name->name})
+        .withHint("write `var " + name->name + ": T` or `var " + name->name + " = value`");
+  }
+}
+
+DeclPtr Parser::parseGlobal() {
+  auto decl = std::make_unique<GlobalDecl>();
+  const Span start = peek().span;
+  parseBinding(&decl->is_var, &decl->name, &decl->type, &decl->init);
+  decl->span = from(start);
+  return decl;
+}
+
+void Parser::parseTypeParams(std::vector<Ident> *out) {
+  const Span open = advance().span;  // '['
+  parseList(TokenKind::RBracket, open, [&] {
+    Ident name;
+    if (expectIdent(&name, "a type parameter name")) out->push_back(std::move(name));
+  });
+}
+
+void Parser::parseParams(std::vector<Param> *out) {
+  const Span open = peek().span;
+  if (!expect(TokenKind::LParen)) return;
+  parseList(TokenKind::RParen, open, [&] {
+    Param p;
+    if (!expectIdent(&p.name, "a parameter name")) return;
+    if (!accept(TokenKind::Colon)) {
+      errorAtToken(DiagId::ExpectedToken, {"':' and the type of parameter '" + p.name.name + "'"});
+      return;
+    }
+    p.type = parseType();
+    out->push_back(std::move(p));
+  });
+}
+
+std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
+  auto fn = std::make_unique<FnDecl>();
+  const Span start = advance().span;  // fn
+  if (!expectIdent(&fn->name, is_method ? "a method name" : "a function name")) return nullptr;
+  if (at(TokenKind::LBracket)) parseTypeParams(&fn->type_params);
+  if (!needs_sync_) parseParams(&fn->params);
+  if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
+  if (at(TokenKind::LBrace)) {
+    fn->body = parseBlock();
+  } else if (needs_sync_ && recoverTo(TokenKind::LBrace)) {
+    fn->body = parseBlock();  // the header had an error; the body is still worth parsing
+  } else if (!needs_sync_) {
+    errorAtToken(DiagId::MissingFnBody, {fn->name.name})
+        .withHint("only `extern fn` declarations have no body");
+  }
+  fn->span = from(start);
+  return fn;
+}
+
+std::unique_ptr<FnDecl> Parser::parseExtern() {
+  const Span start = advance().span;  // extern
+  if (!at(TokenKind::KwFn)) {
+    errorAtToken(DiagId::ExpectedToken, {"'fn'"});
+    return nullptr;
+  }
+  advance();
+  auto fn = std::make_unique<FnDecl>();
+  fn->is_extern = true;
+  if (!expectIdent(&fn->name, "a function name")) return nullptr;
+  parseParams(&fn->params);
+  if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
+  if (!needs_sync_ && at(TokenKind::LBrace)) {
+    softError(DiagId::ExternWithBody, peek().span, {fn->name.name})
+        .withHint("an extern function is defined in C and only declared here, without a body");
+    parseBlock();  // skipped whole
+  }
+  fn->span = from(start);
+  return fn;
+}
+
+std::unique_ptr<ClassDecl> Parser::parseClass() {
+  auto cls = std::make_unique<ClassDecl>();
+  const Span start = advance().span;  // class
+  if (!expectIdent(&cls->name, "a class name")) return nullptr;
+  if (at(TokenKind::LBracket)) parseTypeParams(&cls->type_params);
+  if (!needs_sync_ && accept(TokenKind::Colon)) cls->super = parseType();
+  if (!at(TokenKind::LBrace)) {
+    if (!needs_sync_) errorAtToken(DiagId::ExpectedToken, {"'{'"});
+    if (!recoverTo(TokenKind::LBrace)) {
+      cls->span = from(start);
+      return cls;
+    }
+  }
+  const Span open = advance().span;
+  const uint32_t indent = indentOf(open);
+  needs_sync_ = false;
+  while (true) {
+    while (accept(TokenKind::Newline) || accept(TokenKind::Semi) || accept(TokenKind::Comma)) {
+    }
+    if (accept(TokenKind::RBrace)) break;
+    // A declaration keyword (never a member; methods may be written at any indentation) at or
+    // left of the class's own line: the class's '}' is missing.
+    const bool declaration = at(TokenKind::KwClass) || at(TokenKind::KwImport) ||
+                             at(TokenKind::KwExtern) || at(TokenKind::KwLet) ||
+                             at(TokenKind::KwVar);
+    if (at(TokenKind::Eof) || (declaration && outdented(peek(), indent))) {
+      errorAtToken(DiagId::ExpectedToken, {"'}'"}).withNote(open, "to match this '{'");
+      break;
+    }
+    const size_t before = pos_;
+    parseMember(cls.get());
+    finishItem(SyncMode::Member);
+    if (pos_ == before) advance();
+  }
+  cls->span = from(start);
+  return cls;
+}
+
+void Parser::parseMember(ClassDecl *cls) {
+  if (at(TokenKind::KwFn) || at(TokenKind::KwOverride)) {
+    const Span start = peek().span;
+    const bool is_override = accept(TokenKind::KwOverride);
+    if (!at(TokenKind::KwFn)) {
+      errorAtToken(DiagId::ExpectedToken, {"'fn'"});
+      return;
+    }
+    if (auto fn = parseFnDecl(true)) {
+      fn->is_override = is_override;
+      fn->span = Span::cover(start, fn->span);
+      cls->methods.push_back(std::move(fn));
+    }
+    return;
+  }
+  if (at(TokenKind::Ident)) {
+    FieldDecl field;
+    expectIdent(&field.name, "a field name");
+    if (!accept(TokenKind::Colon)) {
+      errorAtToken(DiagId::ExpectedToken, {"':' and the type of field '" + field.name.name + "'"});
+      return;
+    }
+    field.type = parseType();
+    field.span = from(field.name.span);
+    cls->fields.push_back(std::move(field));
+    return;
+  }
+  Diagnostic &d = errorAtToken(DiagId::ExpectedMember);
+  if (at(TokenKind::KwLet) || at(TokenKind::KwVar)) {
+    d.withHint("a field is written `name: Type`");
+  }
+}
+
+}  // namespace parse_detail
+
+std::unique_ptr<ast::Module> parseModule(const SourceFile &file, Diagnostics &diags) {
+  parse_detail::Parser parser(file, diags);
+  return parser.parseModule();
+}
+
+}  // namespace cairn::front

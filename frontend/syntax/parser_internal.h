@@ -1,0 +1,214 @@
+// The parser's class, shared by its three files: parser.cpp (the token cursor, errors,
+// recovery, declarations), parse_stmt.cpp (statements and blocks), parse_expr.cpp
+// (expressions and types). Not part of the front end's interface: include parser.h.
+#ifndef CAIRN_FRONTEND_SYNTAX_PARSER_INTERNAL_H
+#define CAIRN_FRONTEND_SYNTAX_PARSER_INTERNAL_H
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "lexer/lexer.h"
+#include "lexer/token.h"
+#include "source/diagnostics.h"
+#include "syntax/ast.h"
+
+namespace cairn::front::parse_detail {
+
+// The opening bracket of a closing one: '(' for ')'.
+TokenKind openerOf(TokenKind close);
+
+// Where a recovery skip stops (see Parser::sync).
+enum class SyncMode { Decl, Member, Stmt };
+
+class Parser {
+ public:
+  Parser(const SourceFile &file, Diagnostics &diags);
+  std::unique_ptr<ast::Module> parseModule();
+
+  // --- The token cursor (parser.cpp). Never moves past Eof. -------------------------------
+  // The token at index i of the file (Eof past the end), lexed on demand. References stay
+  // valid: tokens_ is a deque that only grows.
+  const Token &tokenAt(size_t i) const {
+    while (tokens_.size() <= i && (tokens_.empty() || tokens_.back().kind != TokenKind::Eof)) {
+      tokens_.push_back(lexer_.next());
+    }
+    return i < tokens_.size() ? tokens_[i] : tokens_.back();
+  }
+  const Token &peek(size_t k = 0) const { return tokenAt(pos_ + k); }
+  TokenKind kind(size_t k = 0) const { return peek(k).kind; }
+  bool at(TokenKind k) const { return kind() == k; }
+  const Token &advance();
+  bool accept(TokenKind k);
+  // The span of the last token consumed (the first token's, before any).
+  Span prevSpan() const;
+  // The span from `start` to the end of the last token consumed.
+  Span from(Span start) const { return Span::cover(start, prevSpan()); }
+  // The column of the first character of span's line that is not a space or a tab.
+  uint32_t indentOf(Span span) const;
+  // Whether t is the first token on its line, at column `indent` or left of it.
+  bool outdented(const Token &t, uint32_t indent) const;
+
+  // --- Errors (parser.cpp). ---------------------------------------------------------------
+  // A reported Diagnostic& is valid only until the next report, and looking at a token not
+  // yet lexed may report a lexical error: work out hints and notes before reporting, or look
+  // only at tokens already seen (the current one and those before it) while holding one.
+  // Reports an error after which the parser's position is not where the grammar expects
+  // (needs_sync_: the enclosing list, statement or declaration skips to a synchronization
+  // point). Returns the diagnostic, or a scratch one when the report is suppressed (while
+  // speculating, or on the line of the previous error).
+  Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // The same for an error about the current token: `found` (describeToken) is appended to
+  // args. An Invalid token was reported by the lexer: not reported again.
+  Diagnostic &errorAtToken(DiagId id, std::vector<std::string> args = {});
+  // An error after which parsing goes on normally (the construct was understood).
+  Diagnostic &softError(DiagId id, Span span, std::vector<std::string> args = {});
+  // Consumes a token of kind k, else reports "expected 'k', found ..." (with a note pointing
+  // at `opener` when it is valid: the bracket that k would close).
+  bool expect(TokenKind k, Span opener = {});
+  // Consumes a name into *out, else reports "expected <what>, found ...".
+  bool expectIdent(ast::Ident *out, const char *what);
+
+  // --- Nesting (parser.cpp). --------------------------------------------------------------
+  // The tree's height is bounded, so that no phase after the parser (nor the tree's
+  // destructor) runs out of stack on deep input: each recursion (parseExpr, parseType,
+  // parseBlock, a unary operator, `else if`) and each turn of an operator or postfix loop
+  // goes one level deeper, for as long as the construct is being parsed.
+  static constexpr size_t kMaxDepth = 256;
+  class DepthScope {
+   public:
+    explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}
+    ~DepthScope() { p_.depth_ = saved_; }
+    DepthScope(const DepthScope &) = delete;
+    DepthScope &operator=(const DepthScope &) = delete;
+
+   private:
+    Parser &p_;
+    size_t saved_;
+  };
+  // One level deeper (until the enclosing DepthScope ends); false past kMaxDepth, which is
+  // reported once per file.
+  bool deeper();
+
+  // --- Recovery (parser.cpp). -------------------------------------------------------------
+  // Skips to a synchronization point for `mode`: a line break or ';' at the nesting where it
+  // started (consumed), a '}' closing the enclosing block (not consumed; skipped at module
+  // level), or a keyword that starts what the mode parses (not consumed).
+  void sync(SyncMode mode);
+  // Inside a list closed by `close`: skips to the next ',' or `close` at the list's nesting
+  // (not consumed). Stops early (returning false) at a line break, ';', '}', Eof or a keyword
+  // that starts a statement.
+  bool skipInList(TokenKind close);
+  // Looks ahead on the current line (at the current nesting) for a token of kind k; moves
+  // there and returns true if found.
+  bool recoverTo(TokenKind k);
+  // The keyword that the identifier at token index i, first on its line or after ';', '{'
+  // or '}', is a near misspelling of ("els" -> "else"); "" if none.
+  std::string misspelledKeyword(size_t i) const;
+  // Ends a declaration, member or statement: expects a line break or ';' (or a '}' closing the
+  // block, Eof, or nothing after a construct ending in '}'); after an error, syncs.
+  void finishItem(SyncMode mode);
+  // Parses a comma-separated list up to `close` (the opener is consumed; `opener` is its span),
+  // calling element() for each element. Trailing ',' allowed. Recovers inside the list.
+  template <class F>
+  void parseList(TokenKind close, Span opener, F element);
+
+  // --- Declarations (parser.cpp). ---------------------------------------------------------
+  ast::DeclPtr parseDecl();
+  bool atDeclStart() const;
+  ast::DeclPtr parseImport();
+  ast::DeclPtr parseGlobal();
+  std::unique_ptr<ast::ClassDecl> parseClass();
+  std::unique_ptr<ast::FnDecl> parseFnDecl(bool is_method);
+  std::unique_ptr<ast::FnDecl> parseExtern();
+  void parseTypeParams(std::vector<ast::Ident> *out);
+  void parseParams(std::vector<ast::Param> *out);
+  void parseMember(ast::ClassDecl *cls);
+  // let/var NAME [: T] [= e] with the keyword at the cursor.
+  void parseBinding(bool *is_var, ast::Ident *name, ast::TypeExprPtr *type, ast::ExprPtr *init);
+
+  // --- Statements (parse_stmt.cpp). -------------------------------------------------------
+  std::unique_ptr<ast::Block> parseBlock();
+  // The block of if/while/for/atomic/fn: reports a missing '{' and recovers to a '{' later on
+  // the line if there is one; never nullptr.
+  std::unique_ptr<ast::Block> expectBlock();
+  ast::StmtPtr parseStmt();
+  ast::StmtPtr parseIf();
+  ast::StmtPtr parseWhile();
+  ast::StmtPtr parseFor();
+  ast::StmtPtr parseReturn();
+  ast::StmtPtr parseSimpleStmt();
+
+  // --- Expressions and types (parse_expr.cpp). --------------------------------------------
+  ast::ExprPtr parseExpr();
+  ast::ExprPtr parseOr();
+  ast::ExprPtr parseAnd();
+  ast::ExprPtr parseNot();
+  ast::ExprPtr parseComparison();
+  ast::ExprPtr parseAdditive();
+  ast::ExprPtr parseMultiplicative();
+  ast::ExprPtr parseAs();
+  ast::ExprPtr parseUnary();
+  ast::ExprPtr parsePostfix();
+  ast::ExprPtr parsePrimary();
+  ast::ExprPtr parseIndex(ast::ExprPtr base);
+  ast::ExprPtr parseNew();
+  ast::ExprPtr parseFnLit();
+  ast::ExprPtr parseArrayLit();
+  ast::TypeExprPtr parseType();
+  // Parses a type without reporting anything; nullptr (and the cursor back where it was)
+  // unless a type parsed cleanly and is followed by ',' or ']'.
+  ast::TypeExprPtr speculateTypeArg();
+
+  const SourceFile &file_;
+  Diagnostics &diags_;
+  mutable Lexer lexer_;
+  mutable std::deque<Token> tokens_;  // the tokens lexed so far
+  size_t pos_ = 0;
+  bool needs_sync_ = false;
+  size_t depth_ = 0;
+  // The indentation of the line where the innermost block being parsed opens: a declaration
+  // keyword first on a line at or left of it means that block's '}' is missing.
+  uint32_t block_indent_ = 1;
+  bool too_deep_reported_ = false;
+  bool speculating_ = false;
+  bool speculation_failed_ = false;
+  uint32_t last_error_line_ = 0;
+  Diagnostic scratch_{};  // what suppressed reports write to
+};
+
+template <class F>
+void Parser::parseList(TokenKind close, Span opener, F element) {
+  while (true) {
+    if (accept(close)) return;
+    if (at(TokenKind::Eof)) {
+      expect(close, opener);
+      return;
+    }
+    const size_t start = pos_;
+    element();
+    if (needs_sync_) {
+      if (!skipInList(close)) return;  // the enclosing construct syncs
+      needs_sync_ = false;
+      if (accept(TokenKind::Comma)) continue;
+      if (at(close)) continue;
+    }
+    if (accept(TokenKind::Comma)) continue;
+    if (at(close)) continue;
+    if (pos_ == start) {
+      // element() consumed nothing and reported nothing: cannot happen, but never loop.
+      advance();
+      continue;
+    }
+    errorAtToken(DiagId::ExpectedToken, {"',' or " + describeKind(close)})
+        .withNote(opener, "to match this " + describeKind(openerOf(close)));
+    // A missing ',' (`f(a b, c)`): go on after the next ',' or at the closing bracket.
+    if (!skipInList(close)) return;
+    needs_sync_ = false;
+    accept(TokenKind::Comma);
+  }
+}
+
+}  // namespace cairn::front::parse_detail
+
+#endif  // CAIRN_FRONTEND_SYNTAX_PARSER_INTERNAL_H

@@ -1,0 +1,100 @@
+// The built-in class Database over cairn/persist.h (cairn/lang.h, Database). The store opens on
+// the first call that needs it ($CAIRN_STORE, else ./cairn.store).
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cairn/lang.h"
+#include "lang/errors.h"
+#include "lang/text.h"
+
+namespace cairn::lang {
+namespace {
+
+// The names found by the last cairn_lang_db_names_count.
+std::vector<std::string> listed_names;
+
+// A database name as the runtime takes it: NUL-terminated, so it cannot hold a NUL byte.
+std::string NameOf(const cairn_loc *loc, void *name_text) {
+  if (name_text == nullptr) cairn_rt_nil(loc, "database name");
+  std::string name(TextView(name_text));
+  if (name.find('\0') != std::string::npos)
+    RuntimeError(loc, "database error: a database name cannot contain a NUL byte");
+  return name;
+}
+
+cairn_db *Need(const cairn_loc *loc, cairn_db *db) {
+  if (db == nullptr) cairn_rt_nil(loc, "database");
+  return db;
+}
+
+void NeedTransaction(const cairn_loc *loc) {
+  if (!cairn_txn_is_open())
+    RuntimeError(loc,
+                 "d.root used outside a transaction (use atomic { ... } or Transaction.begin())");
+}
+
+}  // namespace
+}  // namespace cairn::lang
+
+using namespace cairn::lang;
+
+extern "C" {
+
+cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
+  const std::string name = NameOf(loc, name_text);
+  cairn_db *db = nullptr;
+  if (cairn_db_create(name.c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  return db;
+}
+
+cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
+  const std::string name = NameOf(loc, name_text);
+  cairn_db *db = nullptr;
+  if (cairn_db_open(name.c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  return db;
+}
+
+int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
+  const std::string name = NameOf(loc, name_text);
+  int exists = 0;
+  if (cairn_db_exists(name.c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
+  return exists != 0;
+}
+
+void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
+  const std::string name = NameOf(loc, name_text);
+  if (cairn_db_drop(name.c_str()) != CAIRN_OK) DatabaseError(loc);
+}
+
+int64_t cairn_lang_db_names_count(const cairn_loc *loc) {
+  listed_names.clear();
+  auto add = [](const char *name, void *) { listed_names.emplace_back(name); };
+  if (cairn_db_list(add, nullptr) != CAIRN_OK) DatabaseError(loc);
+  return static_cast<int64_t>(listed_names.size());
+}
+
+void *cairn_lang_db_names_at(int64_t i) {
+  if (i < 0 || static_cast<uint64_t>(i) >= listed_names.size())
+    InternalError("cairn_lang_db_names_at(%lld) after a count of %zu", (long long)i,
+                  listed_names.size());
+  return NewText(listed_names[static_cast<size_t>(i)]);
+}
+
+void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
+  Need(loc, db);
+  NeedTransaction(loc);
+  void *root = nullptr;
+  if (cairn_db_get_root(db, &root) != CAIRN_OK) DatabaseError(loc);
+  return root;
+}
+
+void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root) {
+  Need(loc, db);
+  NeedTransaction(loc);
+  if (cairn_db_set_root(db, root) != CAIRN_OK) DatabaseError(loc);
+}
+
+void *cairn_lang_db_name(cairn_db *db) { return NewText(cairn_db_name(db)); }
+
+}  // extern "C"

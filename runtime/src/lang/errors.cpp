@@ -1,0 +1,99 @@
+// Runtime errors: the cairn_rt_* functions of cairn/lang.h and the messages they print.
+#include "lang/errors.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "lang/format.h"
+#include "lang/text.h"
+#include "lang/transaction.h"
+
+namespace cairn::lang {
+
+void RuntimeError(const cairn_loc *loc, std::string_view message) {
+  std::fflush(stdout);
+  std::string line;
+  if (loc != nullptr) {
+    line += loc->file != nullptr ? loc->file : "<unknown>";
+    line += ':';
+    AppendInt(&line, loc->line);
+    line += ':';
+    AppendInt(&line, loc->col);
+    line += ": ";
+  }
+  line += message;
+  line += '\n';
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  AbortOpenTransaction();
+  std::exit(CAIRN_EXIT_RUNTIME_ERROR);
+}
+
+void DatabaseError(const cairn_loc *loc) {
+  // Copied now: cairn_last_error's text lasts only until the next call into the runtime.
+  RuntimeError(loc, std::string("database error: ") + cairn_last_error());
+}
+
+void InternalError(const char *fmt, ...) {
+  std::fflush(stdout);
+  std::fputs("cairn: internal error: ", stderr);
+  va_list ap;
+  va_start(ap, fmt);
+  std::vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  std::fputc('\n', stderr);
+  std::abort();
+}
+
+}  // namespace cairn::lang
+
+using cairn::lang::RuntimeError;
+
+extern "C" {
+
+void cairn_rt_nil_field(const cairn_loc *loc, const char *field, const char *type) {
+  RuntimeError(loc, std::string("nil dereference: field '") + field + "' of " + type);
+}
+
+void cairn_rt_nil_method(const cairn_loc *loc, const char *method, const char *type) {
+  RuntimeError(loc, std::string("nil dereference: method '") + method + "' of " + type);
+}
+
+void cairn_rt_nil(const cairn_loc *loc, const char *what) {
+  RuntimeError(loc, std::string("nil dereference: ") + what);
+}
+
+void cairn_rt_index(const cairn_loc *loc, int64_t index, int64_t length) {
+  std::string m = "index out of range: index ";
+  cairn::lang::AppendInt(&m, index);
+  m += ", length ";
+  cairn::lang::AppendInt(&m, length);
+  RuntimeError(loc, m);
+}
+
+void cairn_rt_negative_length(const cairn_loc *loc, int64_t length) {
+  std::string m = "negative array length: ";
+  cairn::lang::AppendInt(&m, length);
+  RuntimeError(loc, m);
+}
+
+void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target) {
+  RuntimeError(loc, std::string("failed 'as': ") + cairn_type_name_of(obj) + " is not " + target);
+}
+
+void cairn_rt_div_zero(const cairn_loc *loc) { RuntimeError(loc, "division by zero"); }
+
+void cairn_rt_panic(const cairn_loc *loc, void *message_text) {
+  std::string m = "panic: ";
+  if (message_text == nullptr)
+    m += "nil";
+  else
+    m += cairn::lang::TextView(message_text);
+  RuntimeError(loc, m);
+}
+
+void cairn_rt_error(const cairn_loc *loc, const char *message) { RuntimeError(loc, message); }
+
+}  // extern "C"

@@ -1,0 +1,22 @@
+// Runtime errors of compiled programs (the cairn_rt_* functions of cairn/lang.h are built on
+// RuntimeError) and the runtime's own internal errors.
+#pragma once
+
+#include <string_view>
+
+#include "cairn/lang.h"
+
+namespace cairn::lang {
+
+// Flushes standard output, prints "<file>:<line>:<col>: <message>" on standard error (just the
+// message if loc is NULL), aborts the open transaction and exits with CAIRN_EXIT_RUNTIME_ERROR.
+[[noreturn]] void RuntimeError(const cairn_loc *loc, std::string_view message);
+
+// A database or transaction call failed: "database error: <cairn_last_error()>".
+[[noreturn]] void DatabaseError(const cairn_loc *loc);
+
+// A call the generated code should never make (an argument out of its documented range):
+// prints "cairn: internal error: <message>" and aborts, like the runtime's fatal errors.
+[[noreturn]] void InternalError(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace cairn::lang

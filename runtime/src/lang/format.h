@@ -1,0 +1,23 @@
+// str(e): the textual form of every value, appended to a std::string (no heap allocation, so
+// the collector cannot run while a value is being read). cairn_str_* and cairn_print_* use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cairn::lang {
+
+void AppendInt(std::string *out, int64_t v);
+// The shortest text that reads back as v (std::to_chars), then ".0" if that text has no '.',
+// 'e', "inf" or "nan", so that it reads as a float: 3.0 -> "3.0", 1e21 -> "1e+21".
+void AppendFloat(std::string *out, double v);
+void AppendBool(std::string *out, bool v);
+// str of a reference: "nil", a text's bytes, "[...]" for arrays, "Type#N" for other objects.
+void AppendRef(std::string *out, const void *v);
+
+// Limits of an array's form: elements shown before ", ...]", and arrays nested in one another
+// shown before an inner one is written "[...]".
+inline constexpr uint64_t kMaxArrayElements = 100;
+inline constexpr int kMaxArrayDepth = 3;
+
+}  // namespace cairn::lang

@@ -1,0 +1,42 @@
+// Text objects as the language runtime sees them: arrays of cairn_text_type, whose payload is
+// the length (int64) followed by the bytes at CAIRN_ARRAY_DATA_OFFSET (cairn/type.h).
+//
+// Any allocation may collect, and a collection moves every object that only the heap reaches.
+// A reference held in a local (stack or register) pins its object, so a function that reads a
+// text after allocating keeps the text's reference in a local until the read is done
+// (KeepAlive marks the last use for the optimizer); pointers into the bytes are never kept
+// across an allocation without their object's reference.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "cairn/gc.h"
+
+namespace cairn::lang {
+
+// Makes the optimizer treat p as used here, so the reference (and with it the pinned object)
+// stays in a register or on the stack, where the collector sees it, until this point.
+inline void KeepAlive(const void *p) { asm volatile("" : : "r"(p) : "memory"); }
+
+inline int64_t TextLength(const void *text) { return *static_cast<const int64_t *>(text); }
+inline const char *TextBytes(const void *text) {
+  return static_cast<const char *>(text) + CAIRN_ARRAY_DATA_OFFSET;
+}
+inline char *MutableTextBytes(void *text) {
+  return static_cast<char *>(text) + CAIRN_ARRAY_DATA_OFFSET;
+}
+// The bytes of a text: valid only while nothing allocates, or while `text` itself stays live.
+inline std::string_view TextView(const void *text) {
+  return std::string_view(TextBytes(text), static_cast<size_t>(TextLength(text)));
+}
+
+// 1 if obj is a text (not nil, and its descriptor has CAIRN_TYPE_TEXT).
+inline bool IsText(const void *obj) {
+  return obj != nullptr && (cairn_type_of(obj)->flags & CAIRN_TYPE_TEXT) != 0;
+}
+
+// A new text holding a copy of s. s must not point into the heap (use cairn_text_new for that).
+void *NewText(std::string_view s);
+
+}  // namespace cairn::lang

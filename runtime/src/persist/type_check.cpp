@@ -1,0 +1,95 @@
+// The type check when a database is opened: its type table against this program's types.
+//
+// What is an error at open (CAIRN_TYPE_MISMATCH from cairn_db_open, naming the type and what
+// differs), and what waits until an object of the type is faulted in:
+//   - A stored type whose fingerprint this program has registered, with another layout (the
+//     same fields on another platform, or a hand-made descriptor that disagrees): an error.
+//   - A stored type this program defines differently: it has a type of that name but none with
+//     the stored fingerprint (fields added, removed, renamed, retyped or reordered): an error,
+//     unless the table also holds the program's version of that name (then the stored one is an
+//     older version of the type, and only touching an object of it is an error).
+//   - A stored type this program lacks entirely (no type of that name): not an error; the
+//     program may never touch objects of it. Faulting in a page holding one is.
+//   - Types registered after the open (a JIT module, a library loaded later) are checked when
+//     an object of them is first faulted in.
+#include <cinttypes>
+#include <cstdio>
+#include <set>
+
+#include "persist/persistence.h"
+#include "persist/type_layout.h"
+#include "types/type_registry.h"
+
+namespace cairn::persist {
+
+namespace {
+
+std::string Hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016" PRIx64, v);
+  return b;
+}
+
+// The runtime's own descriptors for pointer-free blocks and fillers (made at run time).
+bool IsRuntimeAtomic(const StoredLayout &l) {
+  return l.name.rfind("atomic[", 0) == 0 && l.refs.empty() && l.fields.empty();
+}
+
+}  // namespace
+
+Status Persistence::CheckTypes(cairn_db &db) {
+  std::vector<store::TypeEntry> entries;
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = nullptr;
+  Status s = Reader(&temp, &t);
+  if (s.ok()) s = t->ListTypes(db.id, &entries);
+  if (temp) temp->Abort();
+  if (!s.ok()) return s;
+
+  std::vector<StoredLayout> layouts(entries.size());
+  std::set<std::pair<std::string, uint64_t>> stored;  // (name, fingerprint) of every entry
+  for (size_t i = 0; i < entries.size(); i++) {
+    s = DecodeLayout(entries[i].layout, &layouts[i]);
+    if (!s.ok())
+      return Status(s.code(), "database '" + db.name + "', type table entry " +
+                                  std::to_string(entries[i].index) + ": " + s.message());
+    stored.emplace(layouts[i].name, entries[i].fingerprint);
+  }
+  types::TypeRegistry &registry = types::TypeRegistry::Get();
+  for (size_t i = 0; i < entries.size(); i++) {
+    const store::TypeEntry &e = entries[i];
+    const StoredLayout &layout = layouts[i];
+    if (IsRuntimeAtomic(layout)) continue;
+    if (const cairn_type *local = registry.Find(e.fingerprint)) {
+      s = CheckLayout(layout, local, db.name);
+      if (!s.ok()) return s;
+      // D4: known good, so faulting needs no check for it.
+      if (db.type_by_index.size() <= e.index) db.type_by_index.resize(e.index + 1, nullptr);
+      db.type_by_index[e.index] = local;
+      db.index_of[local] = e.index;
+      continue;
+    }
+    std::vector<const cairn_type *> named = registry.FindByName(layout.name);
+    if (named.empty()) continue;  // a type this program lacks: an error only when faulted
+    bool ours_stored_too = false;
+    for (const cairn_type *n : named)
+      ours_stored_too = ours_stored_too || stored.count({layout.name, n->fingerprint});
+    if (ours_stored_too) continue;  // an older version of it: an error only when faulted
+    const cairn_type *local = named.back();
+    std::string what = DescribeFieldChanges(layout, local);
+    if (what.empty())
+      what =
+          "the fields have the same names, kinds and counts, so a nested struct's fields "
+          "differ";
+    return Status(CAIRN_TYPE_MISMATCH,
+                  "type '" + layout.name + "' in database '" + db.name +
+                      "' is defined differently by this program (fingerprint " +
+                      Hex(e.fingerprint) + " in the database, " + Hex(local->fingerprint) +
+                      " here): " + what +
+                      ". Build the program with the definition the database was written with, or "
+                      "give this program's type another name");
+  }
+  return Status::Ok();
+}
+
+}  // namespace cairn::persist

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The compiler's commands from the shell: help texts, `cairn build` to an executable that runs
+# from any directory, `cairn run` with its cache and arguments and --store, `cairn check` exit
+# statuses, and the example program of docs/language.md. Usage: compiler_test.sh CAIRN
+set -uo pipefail
+CAIRN=$(realpath "$1")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-compiler-test-XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export CAIRN_CACHE=$TMP/cache
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# Help.
+"$CAIRN" --help >"$TMP/out" 2>&1 || fail "cairn --help exits non-zero"
+for cmd in build run check db; do
+  grep -q "^  $cmd " "$TMP/out" || fail "cairn --help does not list '$cmd'"
+done
+for cmd in build run check; do
+  "$CAIRN" $cmd --help >"$TMP/out" 2>&1 || fail "cairn $cmd --help exits non-zero"
+  grep -q "usage: cairn" "$TMP/out" || fail "cairn $cmd --help prints no usage"
+done
+"$CAIRN" build >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] || fail "cairn build without a program is not a usage error"
+grep -q "no program given" "$TMP/err" || fail "cairn build without a program: $(cat "$TMP/err")"
+
+# A program with a module beside it, a class hierarchy, and persistence.
+mkdir -p "$TMP/src/shapes"
+cat >"$TMP/src/shapes/area.cairn" <<'CAIRN'
+class Shape { name: text
+    fn area() -> int { return 0 } }
+class Square : Shape { side: int
+    override fn area() -> int { return self.side * self.side } }
+CAIRN
+cat >"$TMP/src/prog.cairn" <<'CAIRN'
+import shapes.area
+fn main() {
+    let a = args()
+    let s: Shape = new Square { name: "sq", side: len(a) + 2 }
+    println(s.name, s.area(), a)
+    let d = Database.exists("shapes") ? 0 : 0
+}
+CAIRN
+# (the line above is deliberately wrong: `?` is not Cairn) -> check fails with a position
+"$CAIRN" check "$TMP/src/prog.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of a wrong program does not exit 1"
+grep -q "prog.cairn:6:" "$TMP/err" || fail "cairn check does not point at line 6: $(cat "$TMP/err")"
+sed -i '/Database.exists/d' "$TMP/src/prog.cairn"
+"$CAIRN" check "$TMP/src/prog.cairn" >"$TMP/out" 2>&1 || fail "cairn check of a good program: $(cat "$TMP/out")"
+
+"$CAIRN" build "$TMP/src/prog.cairn" -o "$TMP/prog" >"$TMP/out" 2>&1 || fail "cairn build: $(cat "$TMP/out")"
+(cd / && "$TMP/prog" x y) >"$TMP/out" 2>&1 || fail "the executable does not run from /"
+[ "$(cat "$TMP/out")" = 'sq 16 ["x", "y"]' ] || fail "the executable printed: $(cat "$TMP/out")"
+
+# cairn run: arguments pass through (even ones that look like options), the cache is reused.
+(cd "$TMP" && "$CAIRN" run src/prog.cairn --store z -O0) >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = 'sq 25 ["--store", "z", "-O0"]' ] || fail "cairn run printed: $(cat "$TMP/out")"
+n1=$(ls "$CAIRN_CACHE" | wc -l)
+"$CAIRN" run "$TMP/src/prog.cairn" >/dev/null 2>&1
+"$CAIRN" run "$TMP/src/prog.cairn" >/dev/null 2>&1
+n2=$(ls "$CAIRN_CACHE" | wc -l)
+[ "$n1" -ge 1 ] && [ "$n2" -le $((n1 + 1)) ] || fail "cairn run's cache: $n1 then $n2 entries"
+echo 'fn main() { exit(7) }' >"$TMP/exit.cairn"
+"$CAIRN" run "$TMP/exit.cairn"; [ $? -eq 7 ] || fail "cairn run does not pass the exit status on"
+
+# --store hands the store to the program.
+cat >"$TMP/db.cairn" <<'CAIRN'
+fn main() {
+    if not Database.exists("kept") { let d = Database.create("kept") }
+    println(Database.names())
+}
+CAIRN
+"$CAIRN" --store "$TMP/store1" run "$TMP/db.cairn" >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = '["kept"]' ] || fail "run with --store printed: $(cat "$TMP/out")"
+[ -d "$TMP/store1" ] || fail "--store did not make the store at the given folder"
+
+# The example classes of the language sketch build and run.
+cat >"$TMP/example.cairn" <<'CAIRN'
+class DesignObj {
+    id: int
+    kind: text
+    buildDate: int
+    fn describe() -> text { return self.kind + " #" + str(self.id) }
+}
+class AtomicPart : DesignObj {
+    x: int
+    y: int
+    override fn describe() -> text { return "atomic " + str(self.id) }
+    fn swapXY() { let t = self.x; self.x = self.y; self.y = t }
+}
+class Pair[A, B] { first: A; second: B }
+fn max[T](a: T, b: T) -> T { if a < b { return b } return a }
+fn main() {
+    let p = new AtomicPart { id: 7, x: 1, y: 2 }
+    p.swapXY()
+    let d: DesignObj = p
+    let pair = new Pair[int, text] { first: max(3, 9), second: d.describe() }
+    println(p.x, p.y, pair.first, pair.second, d is AtomicPart)
+}
+CAIRN
+(cd / && "$CAIRN" run "$TMP/example.cairn") >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = '2 1 9 atomic 7 true' ] || fail "the example printed: $(cat "$TMP/out")"
+
+if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all compiler CLI checks passed"

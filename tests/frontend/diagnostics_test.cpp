@@ -1,0 +1,164 @@
+// Diagnostics: the registry, message formatting, rendering with the source line and caret,
+// colour, the error limit, and name suggestions.
+#include "source/diagnostics.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdio>
+#include <set>
+#include <string>
+
+namespace cairn::front {
+namespace {
+
+TEST(Diagnostics, FormatMessage) {
+  EXPECT_EQ(formatMessage("expected {0}, found {1}", {"')'", "'}'"}), "expected ')', found '}'");
+  EXPECT_EQ(formatMessage("{1}{0}{1}", {"a", "b"}), "bab");
+  EXPECT_EQ(formatMessage("a {{0} b", {"x"}), "a {0} b");
+  EXPECT_EQ(formatMessage("\\u{{...}", {}), "\\u{...}");
+  EXPECT_EQ(formatMessage("missing {3}", {"x"}), "missing {3}");
+  EXPECT_EQ(formatMessage("no args {", {}), "no args {");
+  EXPECT_EQ(formatMessage("{9}", {"0", "1", "2", "3", "4", "5", "6", "7", "8", "nine"}), "nine");
+}
+
+TEST(Diagnostics, RegistryMessagesFollowTheStyle) {
+  std::set<std::string> names;
+  for (const DiagKindInfo &k : allDiagKinds()) {
+    EXPECT_TRUE(names.insert(k.name).second) << "duplicate kind " << k.name;
+    const std::string format = k.format;
+    ASSERT_FALSE(format.empty()) << k.name;
+    EXPECT_FALSE(std::isupper(static_cast<unsigned char>(format[0]))) << k.name;
+    EXPECT_NE(format.back(), '.') << k.name;
+  }
+  EXPECT_EQ(std::string(diagKindInfo(DiagId::ExpectedToken).name), "ExpectedToken");
+  EXPECT_EQ(diagKindInfo(DiagId::UnterminatedText).severity, Severity::Error);
+}
+
+TEST(Diagnostics, RenderWithCaretUnderTheSpan) {
+  SourceManager sm;
+  sm.add("prog.cairn", "fn main() {\n    let n: int = \"seven\"\n}\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::ExpectedToken, Span{0, 29, 36}, {"int", "text"})
+      .withHint("use parse_int(...)")
+      .withNote(Span{0, 3, 7}, "in this function");
+  ASSERT_EQ(diags.all().size(), 1u);
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "prog.cairn:2:18: error: expected int, found text\n"
+            "   2 |     let n: int = \"seven\"\n"
+            "     |                  ^~~~~~~\n"
+            "hint: use parse_int(...)\n"
+            "note: prog.cairn:1:4: in this function\n");
+}
+
+TEST(Diagnostics, RenderExpandsTabsInBothLines) {
+  SourceManager sm;
+  sm.add("t.cairn", "\tx\t= @\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 5, 6}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "t.cairn:1:6: error: unexpected character '@'\n"
+            "   1 |     x   = @\n"
+            "     |           ^\n");
+}
+
+TEST(Diagnostics, RenderCountsUtf8AsOneColumnAndStopsAtTheLineEnd) {
+  SourceManager sm;
+  // "é" is two bytes; the span runs past the end of its line.
+  sm.add("u.cairn", "let \xC3\xA9 = \"ab\ncd\"\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnterminatedText, Span{0, 9, 17});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "u.cairn:1:10: error: unterminated text literal\n"
+            "   1 | let \xC3\xA9 = \"ab\n"
+            "     |         ^~~\n");
+}
+
+TEST(Diagnostics, RenderEmptySpanAndLongLineNumbers) {
+  SourceManager sm;
+  std::string text;
+  for (int i = 0; i < 120; ++i) text += "x\n";
+  sm.add("long.cairn", text);
+  Diagnostics diags(sm);
+  diags.report(DiagId::ExpectedToken, Span{0, 2 * 119 + 1, 2 * 119 + 1}, {"')'", "end of line"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "long.cairn:120:2: error: expected ')', found end of line\n"
+            "   120 | x\n"
+            "       |  ^\n");
+}
+
+TEST(Diagnostics, RenderWithoutPosition) {
+  SourceManager sm;
+  Diagnostics diags(sm);
+  diags.report(DiagId::CannotReadFile, Span{}, {"x.cairn", "No such file or directory"})
+      .withNote(Span{}, "looked in the current directory");
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "cairn: error: cannot read 'x.cairn': No such file or directory\n"
+            "note: looked in the current directory\n");
+}
+
+TEST(Diagnostics, ColorOnlyWhenAsked) {
+  SourceManager sm;
+  sm.add("c.cairn", "x @\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 2, 3}, {"'@'"});
+  const std::string plain = diags.render(diags.all()[0], false);
+  const std::string colored = diags.render(diags.all()[0], true);
+  EXPECT_EQ(plain.find('\033'), std::string::npos);
+  EXPECT_NE(colored.find("\033[1;31merror:\033[0m"), std::string::npos);
+  EXPECT_NE(colored.find("\033[1;32m^\033[0m"), std::string::npos);
+}
+
+TEST(Diagnostics, ErrorLimitKeepsCountingIntoTheOverflowSlot) {
+  SourceManager sm;
+  sm.add("l.cairn", "abc\n");
+  Diagnostics diags(sm);
+  diags.setErrorLimit(2);
+  for (int i = 0; i < 5; ++i) {
+    Diagnostic &d = diags.report(DiagId::UnexpectedChar, Span{0, 0, 1}, {std::to_string(i)});
+    d.withHint("still writable");  // the overflow slot is a valid reference too
+    EXPECT_EQ(d.message, "unexpected character " + std::to_string(i));
+  }
+  EXPECT_EQ(diags.errorCount(), 5u);
+  EXPECT_TRUE(diags.hasErrors());
+  ASSERT_EQ(diags.all().size(), 2u);
+
+  std::FILE *out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  diags.print(out, false);
+  std::rewind(out);
+  std::string printed;
+  char buffer[256];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, out)) > 0) printed.append(buffer, n);
+  std::fclose(out);
+  EXPECT_NE(printed.find("unexpected character 0"), std::string::npos);
+  EXPECT_NE(printed.find("unexpected character 1"), std::string::npos);
+  EXPECT_EQ(printed.find("unexpected character 2"), std::string::npos);
+  EXPECT_NE(printed.find("3 more errors not shown\n"), std::string::npos);
+}
+
+TEST(Diagnostics, NoLimitByDefault) {
+  SourceManager sm;
+  Diagnostics diags(sm);
+  for (int i = 0; i < 100; ++i) diags.report(DiagId::UnterminatedComment, Span{});
+  EXPECT_EQ(diags.all().size(), 100u);
+}
+
+TEST(Diagnostics, NearestName) {
+  const std::vector<std::string> names = {"println", "print", "len", "str", "Database"};
+  EXPECT_EQ(nearestName("printn", names), "println");  // one deletion... or print + 'n'
+  EXPECT_EQ(nearestName("pritn", names), "print");     // a transposition
+  EXPECT_EQ(nearestName("lne", names), "len");         // a transposition, len/3 = 1
+  EXPECT_EQ(nearestName("xyz", names), "");
+  EXPECT_EQ(nearestName("Databse", names), "Database");
+  EXPECT_EQ(nearestName("databaes", names), "Database");   // case and a transposition: 2
+  EXPECT_EQ(nearestName("xyzabase", names), "");           // distance 3 > 8/3
+  EXPECT_EQ(nearestName("ab", {"xb", "ax"}), "xb");        // ties: the first candidate
+  EXPECT_EQ(nearestName("a", {"b"}), "b");                 // max(1, len/3) = 1
+  EXPECT_EQ(nearestName("abcdef", {"abcfed"}), "abcfed");  // distance 2 = 6/3
+  EXPECT_EQ(nearestName("anything", {}), "");
+}
+
+}  // namespace
+}  // namespace cairn::front

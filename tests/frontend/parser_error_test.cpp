@@ -1,0 +1,293 @@
+// The parser on wrong input: the exact message and line:col of each error, several
+// independent errors in one file all reported, and one error (not a cascade) per mistake.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "frontend_test_support.h"
+
+namespace cairn::front {
+namespace {
+
+using testing::errorsOf;
+using testing::Parsed;
+
+// The errors of `body` inside `fn main() {` ... `}` (which starts on line 2).
+std::string bodyErrors(const std::string &body) {
+  return errorsOf("fn main() {\n" + body + "\n}\n");
+}
+
+TEST(ParserErrors, ExpectedTokenMessages) {
+  EXPECT_EQ(errorsOf("fn main() { f(a, b }"), "1:20: expected ',' or ')', found '}'\n");
+  // That '}' closes main's block: the next one is a stray.
+  EXPECT_EQ(bodyErrors("f(a, b}"),
+            "2:7: expected ',' or ')', found '}'\n3:1: expected a declaration, found '}'\n");
+  EXPECT_EQ(bodyErrors("let x = (1 + 2"), "2:15: expected ')', found end of line\n");
+  EXPECT_EQ(bodyErrors("if x { } else y"), "2:15: expected '{' or 'if', found identifier 'y'\n");
+  EXPECT_EQ(bodyErrors("for i 0..3 { }"), "2:7: expected 'in', found number\n");
+  EXPECT_EQ(bodyErrors("for 1 in x { }"), "2:5: expected a loop variable name, found number\n");
+  EXPECT_EQ(bodyErrors("x.1"), "2:3: expected a field or method name, found number\n");
+  EXPECT_EQ(bodyErrors("let = 3"), "2:5: expected a name, found '='\n");
+  EXPECT_EQ(bodyErrors("let in = 3"), "2:5: expected a name, found 'in'\n");
+  EXPECT_EQ(bodyErrors("x = 1 2"), "2:7: expected end of line or ';', found number\n");
+  EXPECT_EQ(bodyErrors("x = \"a\" \"b\""),
+            "2:9: expected end of line or ';', found text literal\n");
+  EXPECT_EQ(errorsOf("fn f(a int) {}"),
+            "1:8: expected ':' and the type of parameter 'a', found identifier 'int'\n");
+  EXPECT_EQ(errorsOf("import std."), "1:12: expected a module name, found end of file\n");
+  EXPECT_EQ(errorsOf("fn 1() {}"), "1:4: expected a function name, found number\n");
+  EXPECT_EQ(errorsOf("class { }"), "1:7: expected a class name, found '{'\n");
+  EXPECT_EQ(errorsOf("class C x { }"), "1:9: expected '{', found identifier 'x'\n");
+  EXPECT_EQ(errorsOf("extern f()"), "1:8: expected 'fn', found identifier 'f'\n");
+}
+
+TEST(ParserErrors, ExpectedExpression) {
+  EXPECT_EQ(bodyErrors("let x = else"), "2:9: expected an expression, found 'else'\n");
+  EXPECT_EQ(bodyErrors("else { }"), "2:1: expected an expression, found 'else'\n");
+  EXPECT_EQ(bodyErrors("x = )"), "2:5: expected an expression, found ')'\n");
+  EXPECT_EQ(bodyErrors("let x = 1 +"), "3:1: expected an expression, found '}'\n");
+  EXPECT_EQ(bodyErrors("f(1, , 2)"), "2:6: expected an expression, found ','\n");
+  EXPECT_EQ(bodyErrors("let x =\nlet y = 2"), "3:1: expected an expression, found 'let'\n");
+  EXPECT_EQ(bodyErrors("x = a == not b"), "2:10: expected an expression, found 'not'\n");
+}
+
+TEST(ParserErrors, ExpectedType) {
+  EXPECT_EQ(bodyErrors("let x: 5 = 3"), "2:8: expected a type, found number\n");
+  EXPECT_EQ(bodyErrors("let x: Pair[] = 3"), "2:13: expected a type, found ']'\n");
+  EXPECT_EQ(bodyErrors("if x is 3 { }"), "2:9: expected a type, found number\n");
+  EXPECT_EQ(bodyErrors("let y = x as"), "3:1: expected a type, found '}'\n");
+  EXPECT_EQ(errorsOf("var f: fn(int, ) -> "), "1:21: expected a type, found end of file\n");
+}
+
+TEST(ParserErrors, DeclarationLevel) {
+  EXPECT_EQ(errorsOf("println(\"hi\")"),
+            "1:1: expected a declaration, found a statement starting with identifier 'println'\n");
+  EXPECT_EQ(errorsOf("if x { }\nfn main() {}"),
+            "1:1: expected a declaration, found a statement starting with 'if'\n");
+  EXPECT_EQ(errorsOf("}"), "1:1: expected a declaration, found '}'\n");
+  EXPECT_EQ(errorsOf("else"), "1:1: expected a declaration, found 'else'\n");
+  EXPECT_EQ(errorsOf("override fn f() {}"),
+            "1:1: unexpected 'override' on function 'f', which is not a method\n");
+  EXPECT_EQ(errorsOf("extern fn f() -> int { return 1 }"),
+            "1:22: unexpected body for extern function 'f'\n");
+  EXPECT_EQ(errorsOf("fn f()\nfn g() {}"),
+            "1:7: expected '{' and the body of function 'f', found end of line\n");
+  EXPECT_EQ(errorsOf("let x: int"),
+            "1:11: expected '=' and a value for 'let x', found end of file\n");
+  EXPECT_EQ(errorsOf("var x\nvar y = 1"),
+            "1:6: expected a type or a value for 'var x', found end of line\n");
+  Parsed p("println(\"hi\")");
+  EXPECT_EQ(p.diags().all()[0].hint,
+            "statements run inside functions: put it in `fn main() { ... }`");
+}
+
+TEST(ParserErrors, ClassMembers) {
+  EXPECT_EQ(errorsOf("class C {\n  x int\n}"),
+            "2:5: expected ':' and the type of field 'x', found identifier 'int'\n");
+  EXPECT_EQ(errorsOf("class C {\n  var x: int\n}"),
+            "2:3: expected a field or a method, found 'var'\n");
+  EXPECT_EQ(errorsOf("class C {\n  x: int y: int\n}"),
+            "2:10: expected end of line, ';' or ',', found identifier 'y'\n");
+  EXPECT_EQ(errorsOf("class C {\n  override x: int\n}"),
+            "2:12: expected 'fn', found identifier 'x'\n");
+  Parsed p("class C {\n  let x = 1\n}");
+  EXPECT_EQ(p.diags().all()[0].hint, "a field is written `name: Type`");
+}
+
+TEST(ParserErrors, DeclarationInsideABlock) {
+  EXPECT_EQ(bodyErrors("  fn helper() {}\n  helper()"),
+            "2:3: expected a statement, found a declaration of function 'helper'\n");
+  EXPECT_EQ(bodyErrors("  class C {}"),
+            "2:3: expected a statement, found a declaration of class 'C'\n");
+  EXPECT_EQ(bodyErrors("  import std.list"),
+            "2:3: expected a statement, found a declaration of an import\n");
+  EXPECT_EQ(errorsOf("fn main() { fn helper() {} }"),
+            "1:13: expected a statement, found a declaration of function 'helper'\n");
+  // Methods may be written unindented; that is no missing '}'.
+  EXPECT_EQ(errorsOf("class C {\nx: int\nfn m() {}\n}"), "");
+}
+
+TEST(ParserErrors, ChainedComparison) {
+  EXPECT_EQ(bodyErrors("if a < b < c { }"),
+            "2:10: expected one comparison, found a second one ('<')\n");
+  EXPECT_EQ(bodyErrors("x = a == b is T"),
+            "2:12: expected one comparison, found a second one ('is')\n");
+  // Reported once per chain, and the rest of the statement is still parsed.
+  Parsed p("fn main() {\n  x = a < b < c < d\n  y = 1 2\n}");
+  EXPECT_EQ(p.errorText(),
+            "2:13: expected one comparison, found a second one ('<')\n"
+            "3:9: expected end of line or ';', found number\n");
+  EXPECT_EQ(p.diags().all()[0].hint,
+            "comparisons do not chain: write `a < b and b < c`, or parenthesize one");
+}
+
+TEST(ParserErrors, Int64MinOnlyUnderMinus) {
+  EXPECT_EQ(bodyErrors("x = a - 9223372036854775808"),  // a binary minus: not a negative literal
+            "2:9: integer literal 9223372036854775808 is out of range for int\n");
+  EXPECT_EQ(bodyErrors("x = a - -9223372036854775808"), "");
+  EXPECT_EQ(bodyErrors("x = -9223372036854775808.y"),
+            "2:6: integer literal 9223372036854775808 is out of range for int\n");
+  EXPECT_EQ(bodyErrors("x = -(9223372036854775808)"),
+            "2:7: integer literal 9223372036854775808 is out of range for int\n");
+}
+
+TEST(ParserErrors, HintsForCommonMistakes) {
+  Parsed eq("fn main() {\n  while x = 1 { }\n}");
+  EXPECT_EQ(eq.errorText(), "2:11: expected '{', found '='\n");
+  EXPECT_EQ(eq.diags().all()[0].hint, "to compare, use '=='");
+  Parsed obj("fn main() {\n  let p = Point { x: 1 }\n}");
+  EXPECT_EQ(obj.errorText(), "2:17: expected end of line or ';', found '{'\n");
+  EXPECT_EQ(obj.diags().all()[0].hint, "an object is made with `new Point { field: value }`");
+  Parsed paren("fn main() {\n  let p = new Point(1, 2)\n}");
+  EXPECT_EQ(paren.errorText(), "2:20: expected '{', found '('\n");
+  Parsed arr("fn main() {\n  let a = new [int]\n}");
+  EXPECT_EQ(arr.errorText(), "2:20: expected '(' and the length of the array, found end of line\n");
+  Parsed lit("fn main() {\n  let f = fn named() {}\n}");
+  EXPECT_EQ(lit.errorText(), "2:14: expected '(', found identifier 'named'\n");
+}
+
+TEST(ParserErrors, MisspelledKeywords) {
+  Parsed els("fn main() {\n  if x { } els { }\n}");
+  EXPECT_EQ(els.errorText(), "2:16: expected end of line or ';', found '{'\n");
+  EXPECT_EQ(els.diags().all()[0].hint, "did you mean 'else'?");
+  Parsed ret("fn main() {\n  retrun x\n}");
+  EXPECT_EQ(ret.errorText(), "2:10: expected end of line or ';', found identifier 'x'\n");
+  EXPECT_EQ(ret.diags().all()[0].hint, "did you mean 'return'?");
+  Parsed cls("clas Foo {}");
+  EXPECT_EQ(cls.errorText(),
+            "1:1: expected a declaration, found a statement starting with identifier 'clas'\n");
+  EXPECT_EQ(cls.diags().all()[0].hint, "did you mean 'class'?");
+  Parsed other("fn main() {\n  let q = p Point\n}");
+  EXPECT_EQ(other.diags().all()[0].hint, "");
+}
+
+TEST(ParserErrors, NotesPointAtTheOpeningBracket) {
+  Parsed p("fn main() {\n  f(a,\n    b\n}");
+  ASSERT_EQ(p.errorText(), "3:6: expected ',' or ')', found end of line\n");
+  ASSERT_EQ(p.diags().all()[0].notes.size(), 1u);
+  EXPECT_EQ(p.sources().describe(p.diags().all()[0].notes[0].span), "test.cairn:2:4");
+  EXPECT_EQ(p.diags().all()[0].notes[0].text, "to match this '('");
+  Parsed q("fn main() {\n  let x = 1\n");
+  EXPECT_EQ(q.errorText(), "2:12: expected '}', found end of file\n");
+  EXPECT_EQ(q.sources().describe(q.diags().all()[0].notes[0].span), "test.cairn:1:11");
+}
+
+// One mistake, one error: what follows the mistake is skipped or understood, not reported.
+TEST(ParserErrors, NoCascades) {
+  // A missing ')': one error, and the next statements parse.
+  Parsed p1("fn main() {\n  foo(a, b\n  let x = 1\n  bar(x)\n}");
+  EXPECT_EQ(p1.errorText(), "2:11: expected ',' or ')', found end of line\n");
+  EXPECT_EQ(p1.dump(),
+            "(fn main () (block (call (name foo) (name a) (name b)) (let x (int 1)) "
+            "(call (name bar) (name x))))");
+  // A missing ')' before a '{'.
+  EXPECT_EQ(bodyErrors("if f(x { y() }\nz()"), "2:8: expected ',' or ')', found '{'\n");
+  // A missing '}' of a function: the next function is still a function.
+  Parsed p2("fn a() {\n  x = 1\n\nfn b() {\n  y = 2\n}\n");
+  EXPECT_EQ(p2.errorText(), "4:1: expected '}', found 'fn'\n");
+  EXPECT_EQ(p2.dump(),
+            "(fn a () (block (= (name x) (int 1))))\n(fn b () (block (= (name y) (int 2))))");
+  // A missing '}' of a method: the next method is still a method.
+  Parsed p4("class C {\n    fn a() {\n        x = 1\n    fn b() {}\n}\n");
+  EXPECT_EQ(p4.errorText(), "4:5: expected '}', found 'fn'\n");
+  EXPECT_EQ(p4.dump(), "(class C (fn a () (block (= (name x) (int 1)))) (fn b () (block)))");
+  // A missing '}' of a class.
+  Parsed p3("class C {\n  x: int\n\nclass D {}\n");
+  EXPECT_EQ(p3.errorText(), "4:1: expected '}', found 'class'\n");
+  EXPECT_EQ(p3.dump(), "(class C (field x int))\n(class D)");
+  // A bad character: the lexer's error only.
+  EXPECT_EQ(bodyErrors("let y = 1 @ 2\nlet z = 3"), "2:11: unexpected character '@'\n");
+  EXPECT_EQ(bodyErrors("let y = @"), "2:9: unexpected character '@'\n");
+  // An unterminated text literal: the lexer's error only.
+  EXPECT_EQ(bodyErrors("let s = \"abc\nlet t = 1"), "2:9: unterminated text literal\n");
+  // A bad parameter list: the body is still parsed (and its errors found).
+  EXPECT_EQ(errorsOf("fn f(a int, b: int) {\n  x = = 1\n}"),
+            "1:8: expected ':' and the type of parameter 'a', found identifier 'int'\n"
+            "2:7: expected an expression, found '='\n");
+  // A bad condition: the block is still parsed.
+  EXPECT_EQ(bodyErrors("if x == { y = = 1 }"), "2:9: expected an expression, found '{'\n");
+  EXPECT_EQ(bodyErrors("if x ) {\n  y = = 1\n}"),
+            "2:6: expected '{', found ')'\n3:7: expected an expression, found '='\n");
+  // A missing ',' between fields of `new`.
+  EXPECT_EQ(bodyErrors("let p = new P { x: 1 y: 2 }\nq()"),
+            "2:22: expected ',' or '}', found identifier 'y'\n");
+  // A stray ')' at the end of a statement.
+  EXPECT_EQ(bodyErrors("f(x))\ng()"), "2:5: expected end of line or ';', found ')'\n");
+}
+
+TEST(ParserErrors, SeveralIndependentErrorsInOneFile) {
+  const std::string text =
+      "import std.\n"                     // 1
+      "let limit = 1000\n"                // 2
+      "class C {\n"                       // 3
+      "  x int\n"                         // 4
+      "  y: [int]\n"                      // 5
+      "  fn m() -> { }\n"                 // 6
+      "}\n"                               // 7
+      "println(\"top\")\n"                // 8
+      "fn main() {\n"                     // 9
+      "  let a = (1 + 2\n"                // 10
+      "  let b = [1, 2,, 3]\n"            // 11
+      "  if a < b < 3 { }\n"              // 12
+      "  while a = 1 { }\n"               // 13
+      "  let s = \"\\q\"\n"               // 14
+      "  let n = 99999999999999999999\n"  // 15
+      "  for i 0..3 { }\n"                // 16
+      "  x = = 1\n"                       // 17
+      "  return a $ b\n"                  // 18
+      "}\n"                               // 19
+      "fn ok() -> int { return 1 }\n"     // 20
+      "var v\n";                          // 21
+  Parsed p(text);
+  EXPECT_EQ(p.errorText(),
+            "2:1: expected a module name, found 'let'\n"  // `std.` continues the line
+            "4:5: expected ':' and the type of field 'x', found identifier 'int'\n"
+            "6:13: expected a type, found '{'\n"
+            "8:1: expected a declaration, found a statement starting with identifier 'println'\n"
+            "10:17: expected ')', found end of line\n"
+            "11:17: expected an expression, found ','\n"
+            "12:12: expected one comparison, found a second one ('<')\n"
+            "13:11: expected '{', found '='\n"
+            "14:12: unknown escape '\\q' in text literal\n"
+            "15:11: integer literal 99999999999999999999 is out of range for int\n"
+            "16:9: expected 'in', found number\n"
+            "17:7: expected an expression, found '='\n"
+            "18:12: unexpected character '$'\n"
+            "21:6: expected a type or a value for 'var v', found end of file\n");
+  // What could be understood is in the tree.
+  EXPECT_NE(p.dump().find("(let limit (int 1000))"), std::string::npos);
+  EXPECT_NE(p.dump().find("(fn ok () -> int (block (return (int 1))))"), std::string::npos);
+  EXPECT_NE(p.dump().find("(field y [int])"), std::string::npos);
+}
+
+TEST(ParserErrors, RenderedLikeRustc) {
+  Parsed p("fn main() {\n    let n: int = (1 +\n}\n", "prog.cairn");
+  ASSERT_EQ(p.diags().all().size(), 1u);
+  EXPECT_EQ(p.diags().render(p.diags().all()[0], false),
+            "prog.cairn:3:1: error: expected an expression, found '}'\n"
+            "   3 | }\n"
+            "     | ^\n");
+}
+
+TEST(ParserErrors, NestingTooDeep) {
+  const std::string deep = std::string(1000, '(') + "1" + std::string(1000, ')');
+  EXPECT_EQ(bodyErrors("x = " + deep + "\ny = 2 2"),
+            "2:260: expected at most 256 levels of nesting, found more\n"
+            "3:7: expected end of line or ';', found number\n");
+  std::string minus(5000, '-');
+  EXPECT_EQ(bodyErrors("x = " + minus + "1"),
+            "2:259: expected at most 256 levels of nesting, found more\n");
+  std::string chain = "x = 1";
+  for (int i = 0; i < 5000; ++i) chain += " + 1";
+  EXPECT_NE(bodyErrors(chain).find("levels of nesting"), std::string::npos);
+  std::string blocks = std::string(400, '{') + std::string(400, '}');
+  EXPECT_NE(bodyErrors(blocks).find("levels of nesting"), std::string::npos);
+  std::string types = "let x: " + std::string(400, '[') + "int" + std::string(400, ']') + " = 1";
+  EXPECT_NE(bodyErrors(types).find("levels of nesting"), std::string::npos);
+  // Deep, but not too deep, is fine.
+  const std::string ok = std::string(100, '(') + "1" + std::string(100, ')');
+  EXPECT_EQ(bodyErrors("x = " + ok), "");
+}
+
+}  // namespace
+}  // namespace cairn::front

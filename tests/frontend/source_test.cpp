@@ -1,0 +1,88 @@
+// Source files: line tables, line/column of offsets, line texts, loading, descriptions.
+#include "source/source.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace cairn::front {
+namespace {
+
+TEST(Source, LineColOfOffsets) {
+  SourceManager sm;
+  const SourceFile &f = sm.add("a.cairn", "ab\ncd\n\nefg");
+  EXPECT_EQ(f.id(), 0u);
+  auto lc = [&](uint32_t offset) {
+    const LineCol x = f.lineCol(offset);
+    return std::to_string(x.line) + ":" + std::to_string(x.col);
+  };
+  EXPECT_EQ(lc(0), "1:1");
+  EXPECT_EQ(lc(1), "1:2");
+  EXPECT_EQ(lc(2), "1:3");  // the newline itself belongs to its line
+  EXPECT_EQ(lc(3), "2:1");
+  EXPECT_EQ(lc(6), "3:1");
+  EXPECT_EQ(lc(7), "4:1");
+  EXPECT_EQ(lc(10), "4:4");   // the end of the text
+  EXPECT_EQ(lc(999), "4:4");  // clamped
+}
+
+TEST(Source, LineTextWithoutLineBreak) {
+  SourceManager sm;
+  const SourceFile &f = sm.add("a.cairn", "first\r\nsecond\n\nlast");
+  EXPECT_EQ(f.lineText(1), "first");
+  EXPECT_EQ(f.lineText(2), "second");
+  EXPECT_EQ(f.lineText(3), "");
+  EXPECT_EQ(f.lineText(4), "last");
+  EXPECT_EQ(f.lineText(0), "");
+  EXPECT_EQ(f.lineText(5), "");
+}
+
+TEST(Source, EmptyFile) {
+  SourceManager sm;
+  const SourceFile &f = sm.add("e.cairn", "");
+  EXPECT_EQ(f.lineCol(0).line, 1u);
+  EXPECT_EQ(f.lineCol(0).col, 1u);
+  EXPECT_EQ(f.lineText(1), "");
+}
+
+TEST(Source, DescribeSpans) {
+  SourceManager sm;
+  sm.add("one.cairn", "x");
+  const SourceFile &two = sm.add("dir/two.cairn", "let a = 1\nlet b = 2\n");
+  EXPECT_EQ(two.id(), 1u);
+  EXPECT_EQ(sm.size(), 2u);
+  EXPECT_EQ(sm.describe(Span{1, 14, 15}), "dir/two.cairn:2:5");
+  EXPECT_EQ(sm.describe(Span{}), "<unknown>");
+  EXPECT_EQ(sm.describe(Span{7, 0, 0}), "<unknown>");
+}
+
+TEST(Source, LoadFromDisk) {
+  const std::string path = ::testing::TempDir() + "cairn_source_test.cairn";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "fn main() {}\n";
+  }
+  SourceManager sm;
+  std::string error;
+  SourceFile *f = sm.load(path, &error);
+  ASSERT_NE(f, nullptr) << error;
+  EXPECT_EQ(f->text(), "fn main() {}\n");
+  EXPECT_EQ(f->path(), path);
+  std::remove(path.c_str());
+
+  EXPECT_EQ(sm.load(path + ".missing", &error), nullptr);
+  EXPECT_EQ(error, "No such file or directory");
+  EXPECT_EQ(sm.size(), 1u);
+}
+
+TEST(Source, SpanCover) {
+  const Span a{0, 4, 6}, b{0, 10, 12};
+  EXPECT_EQ(Span::cover(a, b).begin, 4u);
+  EXPECT_EQ(Span::cover(b, a).end, 12u);
+  EXPECT_EQ(Span::cover(Span{}, b).begin, 10u);
+}
+
+}  // namespace
+}  // namespace cairn::front
