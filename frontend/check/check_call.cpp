@@ -25,11 +25,16 @@ bool unify(const ast::TypeExpr *pt, const Type *actual, const std::set<std::stri
         }
         return true;  // checked when the arguments are coerced
       }
-      if (!n->args.empty() && actual->kind == TypeKind::Class &&
-          actual->cls->decl->name.name == n->name.name &&
-          actual->cls->type_args.size() == n->args.size()) {
-        for (size_t i = 0; i < n->args.size(); ++i)
-          if (!unify(n->args[i].get(), actual->cls->type_args[i], params, b)) return false;
+      if (!n->args.empty() && actual->kind == TypeKind::Class) {
+        // The class itself or the nearest base that is an instance of the named generic class
+        // (a `Bag : List[Part]` passed where `List[T]` is expected binds T to Part).
+        for (const ClassInfo *c = actual->cls; c != nullptr; c = c->super) {
+          if (c->decl->name.name != n->name.name || c->type_args.size() != n->args.size())
+            continue;
+          for (size_t i = 0; i < n->args.size(); ++i)
+            if (!unify(n->args[i].get(), c->type_args[i], params, b)) return false;
+          break;
+        }
       }
       return true;
     }
@@ -94,7 +99,9 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   std::vector<sem::ExprPtr> checked;
   for (size_t i = 0; i < call.args.size(); ++i) {
     checked.push_back(checkValue(cx, *call.args[i], nullptr));
-    unify(decl->params[i].type.get(), checked.back()->type, params, b);
+    const Type *t = checked.back()->type;
+    if (t->kind == TypeKind::Class) resolveClass(t->cls);  // its bases, for unify
+    unify(decl->params[i].type.get(), t, params, b);
   }
   std::vector<const Type *> targs;
   for (const ast::Ident &p : decl->type_params) {
