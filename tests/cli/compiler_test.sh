@@ -115,6 +115,9 @@ CAIRN
   fail "building a program that imports std.list from /: $(cat "$TMP/out")"
 (cd / && "$TMP/uses_std") >"$TMP/out" 2>&1
 [ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the std program printed: $(cat "$TMP/out")"
+for m in "$(dirname "$(dirname "$(dirname "$0")")")"/stdlib/*.cairn; do
+  (cd / && "$CAIRN" check --lib "$m") >"$TMP/out" 2>&1 || fail "std module $m does not check: $(cat "$TMP/out")"
+done
 mkdir -p "$TMP/mystd"
 echo 'fn fromMyStd() -> int { return 7 }' >"$TMP/mystd/mine.cairn"
 printf 'import std.mine\nfn main() { println(fromMyStd()) }\n' >"$TMP/mine.cairn"
