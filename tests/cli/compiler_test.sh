@@ -125,6 +125,40 @@ CAIRN_STDLIB="$TMP/mystd" "$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 ||
   fail "CAIRN_STDLIB is not where std.mine is found: $(cat "$TMP/out")"
 "$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 && fail "std.mine found without CAIRN_STDLIB"
 grep -q "module 'std.mine' not found" "$TMP/out" || fail "missing std module: $(cat "$TMP/out")"
+# std.io's readLine flushes a prompt before it waits, when standard input is a terminal.
+cat >"$TMP/prompt.cairn" <<'CAIRN'
+import std.io
+fn main() {
+    print("name? ")
+    let n = readLine()
+    println("hello " + n)
+}
+CAIRN
+"$CAIRN" build "$TMP/prompt.cairn" -o "$TMP/prompt" >"$TMP/out" 2>&1 || fail "prompt.cairn: $(cat "$TMP/out")"
+python3 - "$TMP/prompt" >"$TMP/out" 2>&1 <<'PY' || fail "readLine on a terminal: $(cat "$TMP/out")"
+import os, pty, select, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1]])
+seen = b""
+while b"name? " not in seen:  # the prompt must come before any input is given
+    r, _, _ = select.select([fd], [], [], 20)
+    if not r:
+        sys.exit("no prompt within 20 s: " + repr(seen))
+    seen += os.read(fd, 100)
+os.write(fd, b"ada\n")
+while b"hello ada" not in seen:
+    r, _, _ = select.select([fd], [], [], 20)
+    if not r:
+        sys.exit("no greeting: " + repr(seen))
+    try:
+        seen += os.read(fd, 100)
+    except OSError:
+        break
+os.waitpid(pid, 0)
+if b"hello ada" not in seen:
+    sys.exit("no greeting: " + repr(seen))
+PY
 BUILD=$(dirname "$(dirname "$CAIRN")")
 if [ -f "$BUILD/cmake_install.cmake" ]; then
   cmake --install "$BUILD" --prefix "$TMP/inst" >"$TMP/out" 2>&1 || fail "cmake --install: $(cat "$TMP/out")"

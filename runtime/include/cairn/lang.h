@@ -227,7 +227,8 @@ void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, vo
 void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used);
 
 /* The next line of standard input without its line break ("\n" or "\r\n"), or nil at the end
- * of input. Standard output is flushed first (a prompt shows before the program waits). */
+ * of input. When standard input is a terminal, standard output is flushed first (a prompt shows
+ * before the program waits). */
 void *cairn_io_read_line(void);
 /* The whole file at path as text; a failure is a runtime error at loc naming the path and the
  * reason ("cannot read file 'x.txt': No such file or directory"). */

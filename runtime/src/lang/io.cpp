@@ -2,6 +2,8 @@
 // through std::string: the kernel never writes into or reads from a heap page directly (a
 // persistent page may be protected, and a system call would fail with EFAULT instead of
 // faulting it in).
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -30,7 +32,9 @@ std::string PathOf(const cairn_loc *loc, void *path) {
 extern "C" {
 
 void *cairn_io_read_line(void) {
-  std::fflush(stdout);
+  // A prompt shows before a person types; a pipe is not flushed line by line.
+  static const bool interactive = isatty(STDIN_FILENO) != 0;
+  if (interactive) std::fflush(stdout);
   std::string line;
   int c;
   bool any = false;
