@@ -2,7 +2,8 @@
 # The compiler's commands from the shell: help texts, `cairn build` to an executable that runs
 # from any directory, `cairn run` with its cache and arguments and --store, `cairn check` exit
 # statuses, the example program of docs/language.md, and where the standard library is found
-# (the build tree, $CAIRN_STDLIB, an installed layout). Usage: compiler_test.sh CAIRN
+# (the build tree, $CAIRN_STDLIB, an installed layout), std.io's prompt on a terminal.
+# Usage: compiler_test.sh CAIRN
 set -uo pipefail
 CAIRN=$(realpath "$1")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-compiler-test-XXXXXX")
