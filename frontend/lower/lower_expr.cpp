@@ -177,6 +177,8 @@ llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm:
         return b_.CreateFRem(l, r);
     }
   }
+  // Shift counts are taken mod 64 (an LLVM shift by 64 or more would be poison).
+  auto count = [&] { return b_.CreateAnd(r, b_.getInt64(63)); };
   switch (op) {
     case sem::BinOp::Add:
       return b_.CreateAdd(l, r);
@@ -184,6 +186,18 @@ llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm:
       return b_.CreateSub(l, r);
     case sem::BinOp::Mul:
       return b_.CreateMul(l, r);
+    case sem::BinOp::BitAnd:
+      return b_.CreateAnd(l, r);
+    case sem::BinOp::BitOr:
+      return b_.CreateOr(l, r);
+    case sem::BinOp::BitXor:
+      return b_.CreateXor(l, r);
+    case sem::BinOp::Shl:
+      return b_.CreateShl(l, count());
+    case sem::BinOp::Shr:
+      return b_.CreateAShr(l, count());
+    case sem::BinOp::Ushr:
+      return b_.CreateLShr(l, count());
     default:
       break;
   }
@@ -291,6 +305,12 @@ llvm::Value *Lowering::lowerBinary(const sem::Binary &b, llvm::Value *lhs_value)
     case sem::BinOp::Mul:
     case sem::BinOp::Div:
     case sem::BinOp::Mod:
+    case sem::BinOp::BitAnd:
+    case sem::BinOp::BitOr:
+    case sem::BinOp::BitXor:
+    case sem::BinOp::Shl:
+    case sem::BinOp::Shr:
+    case sem::BinOp::Ushr:
       return arith(b.op, b.operand_type, l, r, b.span);
     default:
       return compare(b.op, b.operand_type, l, r);
@@ -459,9 +479,119 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       return nullptr;
     }
     case sem::Builtin::TxnIsOpen:
-      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}), b_.getInt32(0));
+      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}),
+                             b_.getInt32(0));
+    case sem::Builtin::Hash:
+      return lowerHash(arg(0), c.args[0]->type);
+    case sem::Builtin::Compare: {
+      llvm::Value *l = arg(0);
+      llvm::Value *r = arg(1);
+      return lowerCompare(l, r, c.args[0]->type);
+    }
+    case sem::Builtin::Intrinsic:
+      return lowerIntrinsic(c);
   }
   return nullptr;
+}
+
+// SplitMix64's finalizer: a bijection of the 64 bits that spreads every input bit over the
+// result (docs/language.md, hash).
+llvm::Value *Lowering::mix64(llvm::Value *z) {
+  z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 30)), b_.getInt64(0xBF58476D1CE4E5B9ull));
+  z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 27)), b_.getInt64(0x94D049BB133111EBull));
+  return b_.CreateXor(z, b_.CreateLShr(z, 31));
+}
+
+llvm::Value *Lowering::lowerHash(llvm::Value *v, const Type *t) {
+  switch (t->kind) {
+    case TypeKind::Int:
+      return mix64(v);
+    case TypeKind::Bool:
+      return mix64(b_.CreateZExt(v, i64_));
+    case TypeKind::Float: {
+      // -0.0 == 0.0, so both hash as 0.0 does.
+      llvm::Value *zero = llvm::ConstantFP::get(f64_, 0.0);
+      llvm::Value *canon = b_.CreateSelect(b_.CreateFCmpOEQ(v, zero), zero, v);
+      return mix64(b_.CreateBitCast(canon, i64_));
+    }
+    default:
+      return b_.CreateCall(rt("cairn_hash_ref"), {v});
+  }
+}
+
+// compare(a, b) of values: -1, 0 or 1 (the class case is a method call, made by the checker).
+llvm::Value *Lowering::lowerCompare(llvm::Value *l, llvm::Value *r, const Type *t) {
+  auto sign = [&](llvm::Value *gt, llvm::Value *lt) {
+    return b_.CreateSub(b_.CreateZExt(gt, i64_), b_.CreateZExt(lt, i64_));
+  };
+  switch (t->kind) {
+    case TypeKind::Int:
+      return sign(b_.CreateICmpSGT(l, r), b_.CreateICmpSLT(l, r));
+    case TypeKind::Bool:
+      return sign(b_.CreateICmpUGT(l, r), b_.CreateICmpULT(l, r));
+    case TypeKind::Float: {
+      // Ordered operands by value; nan after every number and equal to nan.
+      llvm::Value *ordered = sign(b_.CreateFCmpOGT(l, r), b_.CreateFCmpOLT(l, r));
+      llvm::Value *nans = sign(b_.CreateFCmpUNO(l, l), b_.CreateFCmpUNO(r, r));
+      return b_.CreateSelect(b_.CreateFCmpORD(l, r), ordered, nans);
+    }
+    default:
+      return b_.CreateCall(rt("cairn_text_cmp"), {l, r});
+  }
+}
+
+// A standard library intrinsic (check/intrinsics.h): the runtime entry of its name, with the
+// call's position first when it takes one (I2), bools passed and returned as C ints.
+llvm::Value *Lowering::lowerIntrinsic(const sem::BuiltinCall &c) {
+  const Intrinsic &in = *c.intrinsic;
+  auto ty = [&](char k) -> llvm::Type * {
+    switch (k) {
+      case 'v':
+        return llvm::Type::getVoidTy(ctx_);
+      case 'i':
+        return i64_;
+      case 'f':
+        return f64_;
+      case 'b':
+        return i32_;
+      default:
+        return ref_;  // t, a
+    }
+  };
+  std::vector<llvm::Value *> args;
+  std::vector<llvm::Type *> params;
+  if (in.takes_loc) params.push_back(raw_);
+  for (const char *k = in.sig + 1; *k; ++k) params.push_back(ty(*k));
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    llvm::Value *v = lowerExpr(*c.args[i]);
+    if (in.sig[i + 1] == 'b') v = b_.CreateZExt(v, i32_);
+    args.push_back(v);
+  }
+  setLoc(c.span);
+  if (in.takes_loc) args.insert(args.begin(), loc(c.span));
+  llvm::FunctionType *ft = llvm::FunctionType::get(ty(in.sig[0]), params, false);
+  llvm::FunctionCallee callee = module_->getOrInsertFunction(in.name, ft);
+  if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    if (in.noreturn) {
+      f->setDoesNotReturn();
+      f->addFnAttr(llvm::Attribute::Cold);
+    }
+  }
+  llvm::Value *r = b_.CreateCall(callee, args);
+  if (in.noreturn) {
+    b_.CreateUnreachable();
+    startDeadBlock();
+    return nullptr;
+  }
+  switch (in.sig[0]) {
+    case 'v':
+      return nullptr;
+    case 'b':
+      return b_.CreateICmpNE(r, b_.getInt32(0));
+    default:
+      return r;
+  }
 }
 
 llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
@@ -491,7 +621,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
     case sem::ExprKind::Unary: {
       const auto *u = e.as<sem::Unary>();
       llvm::Value *v = lowerExpr(*u->operand);
-      if (u->is_not) return b_.CreateNot(v);
+      if (u->op == sem::UnOp::Not || u->op == sem::UnOp::Complement) return b_.CreateNot(v);
       if (u->type->kind == TypeKind::Float) return b_.CreateFNeg(v);
       return b_.CreateSub(b_.getInt64(0), v);
     }

@@ -63,6 +63,10 @@ class Lowering {
   llvm::Value *arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r, Span span);
   llvm::Value *compare(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r);
   llvm::Value *lowerBuiltin(const sem::BuiltinCall &b);
+  llvm::Value *lowerHash(llvm::Value *v, const Type *t);
+  llvm::Value *lowerCompare(llvm::Value *l, llvm::Value *r, const Type *t);
+  llvm::Value *lowerIntrinsic(const sem::BuiltinCall &c);
+  llvm::Value *mix64(llvm::Value *z);
   llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
   llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                           std::vector<llvm::Value *> args, Span span);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The compiler's commands from the shell: help texts, `cairn build` to an executable that runs
 # from any directory, `cairn run` with its cache and arguments and --store, `cairn check` exit
-# statuses, and the example program of docs/language.md. Usage: compiler_test.sh CAIRN
+# statuses, the example program of docs/language.md, and where the standard library is found
+# (the build tree, $CAIRN_STDLIB, an installed layout). Usage: compiler_test.sh CAIRN
 set -uo pipefail
 CAIRN=$(realpath "$1")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-compiler-test-XXXXXX")
@@ -122,6 +123,40 @@ CAIRN
 [ "$(grep -c 'call i64 @Base.g(' "$TMP/devirt.ll")" = 2 ] || fail "Base.g is not called directly"
 grep -q 'call i64 @Leaf.h(' "$TMP/devirt.ll" || fail "Leaf.h is not called directly"
 [ "$(grep -c 'call i64 %f[0-9]*(' "$TMP/devirt.ll")" = 2 ] || fail "f is not called through the table"
+
+# The standard library: found by a cairn in the build tree run from any directory; replaced
+# with $CAIRN_STDLIB; found in share/cairn/stdlib by an installed cairn (cmake --install).
+cat >"$TMP/src/uses_std.cairn" <<'CAIRN'
+import std.list
+import std.text
+fn main() {
+    let l = split("b,a,c", ",")
+    sort(l)
+    println(join(l, "+"))
+}
+CAIRN
+(cd / && "$CAIRN" build "$TMP/src/uses_std.cairn" -o "$TMP/uses_std") >"$TMP/out" 2>&1 ||
+  fail "building a program that imports std.list from /: $(cat "$TMP/out")"
+(cd / && "$TMP/uses_std") >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the std program printed: $(cat "$TMP/out")"
+mkdir -p "$TMP/mystd"
+echo 'fn fromMyStd() -> int { return 7 }' >"$TMP/mystd/mine.cairn"
+printf 'import std.mine\nfn main() { println(fromMyStd()) }\n' >"$TMP/mine.cairn"
+CAIRN_STDLIB="$TMP/mystd" "$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 ||
+  fail "CAIRN_STDLIB is not where std.mine is found: $(cat "$TMP/out")"
+"$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 && fail "std.mine found without CAIRN_STDLIB"
+grep -q "module 'std.mine' not found" "$TMP/out" || fail "missing std module: $(cat "$TMP/out")"
+BUILD=$(dirname "$(dirname "$CAIRN")")
+if [ -f "$BUILD/cmake_install.cmake" ]; then
+  cmake --install "$BUILD" --prefix "$TMP/inst" >"$TMP/out" 2>&1 || fail "cmake --install: $(cat "$TMP/out")"
+  [ -f "$TMP/inst/share/cairn/stdlib/list.cairn" ] || fail "the installed layout has no stdlib"
+  cp "$TMP/mystd/mine.cairn" "$TMP/inst/share/cairn/stdlib/"
+  (cd / && "$TMP/inst/bin/cairn" build "$TMP/mine.cairn" -o "$TMP/mine") >"$TMP/out" 2>&1 ||
+    fail "the installed cairn does not use its own stdlib: $(cat "$TMP/out")"
+  [ "$("$TMP/mine")" = '7' ] || fail "the installed cairn's program printed: $("$TMP/mine")"
+  (cd / && "$TMP/inst/bin/cairn" run "$TMP/src/uses_std.cairn") >"$TMP/out" 2>&1
+  [ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the installed cairn's std program: $(cat "$TMP/out")"
+fi
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

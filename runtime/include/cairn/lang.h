@@ -212,6 +212,84 @@ int cairn_lang_txn_is_open(int64_t txn);
 void cairn_lang_atomic_begin(const cairn_loc *loc);
 void cairn_lang_atomic_commit(const cairn_loc *loc);
 
+/* --- hash(e) (docs/language.md, Built-in functions) ------------------------------------------
+ * The hash of a reference: 0 for nil; for a text, a hash of its bytes (the same for equal texts,
+ * in every process and on every machine: persistent hash tables depend on it); for any other
+ * object, its identity hash (cairn_identity_hash). Ints, floats and bools are hashed inline by
+ * the generated code (SplitMix64's finalizer of the value's bits). */
+int64_t cairn_hash_ref(void *v);
+
+/* --- Standard library support ----------------------------------------------------------------
+ * The runtime functions behind the standard library (docs/stdlib.md). Only modules of the
+ * standard library call them, by these names (the compiler's list is
+ * frontend/check/intrinsics.cpp). Texts are heap texts (nil is NULL); a nil text where one is
+ * needed is a runtime error at loc ("nil dereference: text"). */
+
+/* A runtime error at loc whose message is the text `message` as it is. */
+void cairn_std_error(const cairn_loc *loc, void *message) __attribute__((noreturn));
+
+/* Moves n elements of src starting at from to dst starting at to (like memmove: the ranges may
+ * overlap when src == dst). Both must be arrays of the same type; the ranges must lie within
+ * them (else a runtime error at loc naming the range and the length). */
+void cairn_array_move(const cairn_loc *loc, void *src, int64_t from, void *dst, int64_t to,
+                      int64_t n);
+
+/* The index of the first occurrence of sub in t at or after from (0 <= from), or -1. An empty
+ * sub is found at from when from <= len(t). */
+int64_t cairn_text_find(const cairn_loc *loc, void *t, void *sub, int64_t from);
+/* The bytes [from, to) of t as a new text; 0 <= from <= to <= len(t), else a runtime error
+ * ("slice out of range: from 3, to 1, length 5"). */
+void *cairn_text_slice(const cairn_loc *loc, void *t, int64_t from, int64_t to);
+/* ASCII letters to upper / lower case; other bytes unchanged. */
+void *cairn_text_upper(const cairn_loc *loc, void *t);
+void *cairn_text_lower(const cairn_loc *loc, void *t);
+/* t without leading and trailing ASCII white space (space, \t, \n, \r, \f, \v). */
+void *cairn_text_trim(const cairn_loc *loc, void *t);
+/* t with every occurrence of a (left to right, not overlapping) replaced by b; an empty a is a
+ * runtime error. */
+void *cairn_text_replace(const cairn_loc *loc, void *t, void *a, void *b);
+/* The one-byte text of byte b (0..255, else a runtime error). */
+void *cairn_text_of_byte(const cairn_loc *loc, int64_t b);
+/* Decimal ints: an optional '+' or '-', then one or more digits, nothing else (no spaces), in
+ * int's range. _ok says whether t is one; the value is 0 when it is not. */
+int cairn_text_parse_int_ok(const cairn_loc *loc, void *t);
+int64_t cairn_text_parse_int(const cairn_loc *loc, void *t);
+/* Floats: an optional sign, then decimal digits with an optional '.' and exponent, or "inf",
+ * "infinity", "nan" (any case); the whole text, within float's range. 0.0 when not. */
+int cairn_text_parse_float_ok(const cairn_loc *loc, void *t);
+double cairn_text_parse_float(const cairn_loc *loc, void *t);
+/* x in fixed notation with `digits` digits after the point (0..100, else a runtime error),
+ * rounded to nearest; "nan", "inf", "-inf". */
+void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits);
+/* A builder's growable buffer (std.text's Builder): `buf` is a text used as a byte buffer
+ * whose first `used` bytes are the contents (nil: empty). Appends the bytes of `piece` and
+ * returns the buffer: `buf` itself, written in place, when it has room, else a new buffer of
+ * at least twice the capacity holding the contents and the piece. Amortized linear time. */
+void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece);
+/* A new text holding the first `used` bytes of a builder's buffer (always a copy: the buffer
+ * changes as pieces are appended). */
+void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used);
+
+/* The next line of standard input without its line break ("\n" or "\r\n"), or nil at the end
+ * of input. Standard output is flushed first (a prompt shows before the program waits). */
+void *cairn_io_read_line(void);
+/* The whole file at path as text; a failure is a runtime error at loc naming the path and the
+ * reason ("cannot read file 'x.txt': No such file or directory"). */
+void *cairn_io_read_file(const cairn_loc *loc, void *path);
+/* Writes t to the file at path (created, or truncated); failures as for reading. */
+void cairn_io_write_file(const cairn_loc *loc, void *path, void *t);
+
+/* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC): for measuring intervals. */
+int64_t cairn_time_now_nanos(void);
+/* Seconds since 1970-01-01 00:00 UTC (CLOCK_REALTIME), with the fraction. */
+double cairn_time_wall_seconds(void);
+
+/* libm. */
+double cairn_math_sqrt(double x);
+double cairn_math_floor(double x);
+double cairn_math_ceil(double x);
+double cairn_math_pow(double x, double y);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
