@@ -223,10 +223,10 @@ void *cairn_sys_self_path(void) {
 
 void *cairn_sys_store_dir(void) {
   if (const char *open = cairn_store_dir())
-    return NewText(std::filesystem::absolute(open).string());
+    return NewText(std::filesystem::absolute(open).lexically_normal().string());
   const char *env = std::getenv("CAIRN_STORE");
   std::string dir = env && *env ? env : "cairn.store";
-  return NewText(std::filesystem::absolute(dir).string());
+  return NewText(std::filesystem::absolute(dir).lexically_normal().string());
 }
 
 void *cairn_sys_drop_caches(const cairn_loc *loc, void *dir) {
