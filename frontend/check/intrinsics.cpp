@@ -58,6 +58,7 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_sys_make_dirs", "bt", true, false},
     {"cairn_sys_file_exists", "bt", true, false},
     {"cairn_sys_pid", "i", false, false},
+    {"cairn_sys_cpu_nanos", "i", false, false},
 };
 
 }  // namespace

@@ -1,14 +1,18 @@
 // cairn-oo7-peer: the OO7 peers of Cairn (transient C++, and C++ over RocksDB with an object per
 // key), driven by `cairn-oo7 compare` and the tests. Output lines (one per event, key=value):
 //   GEN impl=... config=... conns=... seed=... ms=... <summary fields>
-//   ITER impl=... op=... iter=... ms=... commit_ms=... count=... faulted=... written=... bytes=...
-//   gc_ms=0 SUMMARY impl=... <summary fields>
+//   ITER impl=... op=... iter=... ms=... commit_ms=... count=... faulted=... written=...
+//        bytes=... gc_ms=0 cpu_ms=...
+//   SUMMARY impl=... <summary fields>
+// ms is the work (wall clock), commit_ms the commit, cpu_ms the CPU time of the work (this
+// thread's: what other processes on a busy machine do not inflate).
 // For the kv peer, faulted counts RocksDB blocks read from its files (block cache misses),
 // written the records written and bytes the bytes of its write-ahead log.
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,6 +105,12 @@ Options Parse(int argc, char **argv) {
   return o;
 }
 
+double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 double NowMs() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
@@ -162,10 +172,12 @@ void RunOps(S &s, const Config &c, const Options &o) {
     }
     for (int64_t i = 1; i <= o.iterations; i++) {
       Counters before = CountersOf(s);
+      double cpu0 = ThreadCpuMs();
       double t0 = NowMs();
       int64_t count = 0;
       ops.Run(op, &count);
       double ms = NowMs() - t0;
+      double cpu_ms = ThreadCpuMs() - cpu0;
       double commit_ms = 0;
       uint64_t written = 0;
       if (o.many || i == o.iterations) {
@@ -176,9 +188,10 @@ void RunOps(S &s, const Config &c, const Options &o) {
       }
       Counters after = CountersOf(s);
       std::printf("ITER impl=%s op=%s iter=%" PRId64 " ms=%.3f commit_ms=%.3f count=%" PRId64
-                  " faulted=%" PRIu64 " written=%" PRIu64 " bytes=%" PRIu64 " gc_ms=0\n",
+                  " faulted=%" PRIu64 " written=%" PRIu64 " bytes=%" PRIu64
+                  " gc_ms=0 cpu_ms=%.3f\n",
                   o.impl.c_str(), op.c_str(), i, ms, commit_ms, count,
-                  after.faulted - before.faulted, written, after.bytes - before.bytes);
+                  after.faulted - before.faulted, written, after.bytes - before.bytes, cpu_ms);
       std::fflush(stdout);
     }
   }

@@ -55,6 +55,10 @@ TEST_F(SysTest, SelfPathPidLoad) {
   EXPECT_EQ(std::filesystem::path(self).filename(), "cairn_lang_runtime_tests");
   EXPECT_EQ(cairn_sys_pid(), static_cast<int64_t>(getpid()));
   EXPECT_GE(cairn_sys_load_average(), 0.0);
+  const int64_t c0 = cairn_sys_cpu_nanos();
+  volatile uint64_t spin = 0;
+  for (int i = 0; i < 10000000; i++) spin = spin + static_cast<uint64_t>(i);
+  EXPECT_GT(cairn_sys_cpu_nanos(), c0);
 }
 
 TEST_F(SysTest, FilesAndFolders) {

@@ -158,6 +158,8 @@ int cairn_sys_make_dirs(const cairn_loc *loc, void *path);
 int cairn_sys_file_exists(const cairn_loc *loc, void *path);
 /* This process's id. */
 int64_t cairn_sys_pid(void);
+/* Nanoseconds of CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID). */
+int64_t cairn_sys_cpu_nanos(void);
 
 /* --- Runtime errors (never return; see the top of this file) -------------------------------- */
 

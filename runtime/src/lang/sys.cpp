@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -266,5 +267,11 @@ int cairn_sys_file_exists(const cairn_loc *loc, void *path) {
 }
 
 int64_t cairn_sys_pid(void) { return static_cast<int64_t>(::getpid()); }
+
+int64_t cairn_sys_cpu_nanos(void) {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
 
 }  // extern "C"
