@@ -39,6 +39,26 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_math_floor", "ff", false, false},
     {"cairn_math_ceil", "ff", false, false},
     {"cairn_math_pow", "fff", false, false},
+    // The runtime's figures, processes, environment, page cache (std.sys).
+    {"cairn_sys_persist_stat", "ii", false, false},
+    {"cairn_sys_last_commit_stat", "ii", false, false},
+    {"cairn_sys_gc_stat", "ii", false, false},
+    {"cairn_sys_commit_types", "i", false, false},
+    {"cairn_sys_commit_type_name", "ti", true, false},
+    {"cairn_sys_commit_type_stat", "iii", true, false},
+    {"cairn_sys_collect", "v", false, false},
+    {"cairn_sys_run", "iab", true, false},
+    {"cairn_sys_run_output", "t", false, false},
+    {"cairn_sys_getenv", "tt", true, false},
+    {"cairn_sys_setenv", "vtt", true, false},
+    {"cairn_sys_self_path", "t", false, false},
+    {"cairn_sys_store_dir", "t", false, false},
+    {"cairn_sys_drop_caches", "tt", true, false},
+    {"cairn_sys_load_average", "f", false, false},
+    {"cairn_sys_make_dirs", "bt", true, false},
+    {"cairn_sys_file_exists", "bt", true, false},
+    {"cairn_sys_pid", "i", false, false},
+    {"cairn_sys_cpu_nanos", "i", false, false},
 };
 
 }  // namespace

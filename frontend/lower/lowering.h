@@ -70,6 +70,8 @@ class Lowering {
   llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
   llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                           std::vector<llvm::Value *> args, Span span);
+  // The one implementation a call of method on a cls runs, if the program has only one.
+  const FuncInfo *soleImplementation(const FuncInfo *method, const ClassInfo *cls);
   llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
                             Span span);
   llvm::Value *fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f);
@@ -93,8 +95,8 @@ class Lowering {
   LowerOptions options_;
   std::unique_ptr<llvm::Module> module_;
   llvm::IRBuilder<> b_;
-  llvm::Type *ref_ = nullptr;   // ptr addrspace(1)
-  llvm::Type *raw_ = nullptr;   // ptr
+  llvm::Type *ref_ = nullptr;  // ptr addrspace(1)
+  llvm::Type *raw_ = nullptr;  // ptr
   llvm::Type *i64_ = nullptr;
   llvm::Type *i32_ = nullptr;
   llvm::Type *i1_ = nullptr;
@@ -104,6 +106,7 @@ class Lowering {
   std::map<const ClassInfo *, llvm::StructType *> structs_;
   std::map<const Type *, llvm::GlobalVariable *> markers_;
   std::map<const FuncInfo *, llvm::Function *> functions_;
+  std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
   std::map<std::string, llvm::GlobalVariable *> text_slots_;
   std::vector<std::pair<std::string, llvm::GlobalVariable *>> text_order_;

@@ -101,6 +101,30 @@ CAIRN
 (cd / && "$CAIRN" run "$TMP/example.cairn") >"$TMP/out" 2>&1
 [ "$(cat "$TMP/out")" = '2 1 9 atomic 7 true' ] || fail "the example printed: $(cat "$TMP/out")"
 
+# Calls of methods that no class of the program overrides are direct (and so may be inlined);
+# a method overridden below the static class is called through the method table. At -O0 the IR
+# shows each call as written.
+cat >"$TMP/devirt.cairn" <<'CAIRN'
+class Base {
+    n: int
+    fn f() -> int { return 1 }
+    fn g() -> int { return 10 + self.n }
+}
+class Sub : Base { override fn f() -> int { return 2 } }
+class Leaf { fn h() -> int { return 100 } }
+fn main() {
+    let a: Base = new Sub {}
+    let b = new Base { n: 5 }
+    println(a.f(), b.f(), a.g(), b.g(), new Leaf {}.h())
+}
+CAIRN
+"$CAIRN" build -O0 --emit-llvm "$TMP/devirt.ll" "$TMP/devirt.cairn" -o "$TMP/devirt" >"$TMP/out" 2>&1 ||
+  fail "cairn build of devirt.cairn: $(cat "$TMP/out")"
+[ "$("$TMP/devirt")" = "2 1 10 15 100" ] || fail "devirt.cairn printed $("$TMP/devirt")"
+[ "$(grep -c 'call i64 @Base.g(' "$TMP/devirt.ll")" = 2 ] || fail "Base.g is not called directly"
+grep -q 'call i64 @Leaf.h(' "$TMP/devirt.ll" || fail "Leaf.h is not called directly"
+[ "$(grep -c 'call i64 %f[0-9]*(' "$TMP/devirt.ll")" = 2 ] || fail "f is not called through the table"
+
 # The standard library: found by a cairn in the build tree run from any directory; replaced
 # with $CAIRN_STDLIB; found in share/cairn/stdlib by an installed cairn (cmake --install).
 cat >"$TMP/src/uses_std.cairn" <<'CAIRN'

@@ -115,6 +115,57 @@ int cairn_is_a(const void *obj, const cairn_type *type);
 /* Type name of an object, for messages ("nil" for NULL). */
 const char *cairn_type_name_of(const void *obj);
 
+/* --- std.sys support (stdlib/sys.cairn; the compiler's list of intrinsics names them) -------
+ * Figures for benchmarks, child processes, the environment and the OS page cache. Texts given
+ * are copied before anything is allocated; texts returned are new heap texts. */
+
+/* Field `which` of the runtime's statistics, 0 if there is no such field: the persistence
+ * totals since the store was opened (cairn_persist_get_stats), the last commit's
+ * (cairn_persist_last_commit_stats), in the order of cairn_persist_stats' fields (0 commits ..
+ * 17 fault_ns); the collector's (cairn_get_stats), in the order of cairn_stats' fields. */
+int64_t cairn_sys_persist_stat(int64_t which);
+int64_t cairn_sys_last_commit_stat(int64_t which);
+int64_t cairn_sys_gc_stat(int64_t which);
+/* Takes a copy of the last commit's per-type figures (cairn_persist_last_commit_types) and
+ * returns how many types there are; then the name and field `which` (0 objects, 1 bytes,
+ * 2 objects_ambiguous, 3 bytes_ambiguous) of type i of that copy (i out of range: a runtime
+ * error at loc). */
+int64_t cairn_sys_commit_types(void);
+void *cairn_sys_commit_type_name(const cairn_loc *loc, int64_t i);
+int64_t cairn_sys_commit_type_stat(const cairn_loc *loc, int64_t i, int64_t which);
+/* A full collection now (cairn_collect). */
+void cairn_sys_collect(void);
+/* Runs the program argv[0] (looked up in PATH if it has no '/') with the arguments of argv
+ * (a [text]) and waits for it: its exit status, or 128 + the signal that killed it. Standard
+ * output is flushed first; the child inherits standard input and error, and standard output
+ * unless capture is 1, when it is read into a buffer that cairn_sys_run_output returns. A
+ * program that cannot be started is a runtime error at loc. */
+int64_t cairn_sys_run(const cairn_loc *loc, void *argv, int capture);
+void *cairn_sys_run_output(void);
+/* The environment variable's value, or nil if it is not set; setenv with a nil value unsets. */
+void *cairn_sys_getenv(const cairn_loc *loc, void *name);
+void cairn_sys_setenv(const cairn_loc *loc, void *name, void *value);
+/* The path of this program's executable (/proc/self/exe), "" if unknown. */
+void *cairn_sys_self_path(void);
+/* The absolute path of the open store, else of the one the first database call would open
+ * ($CAIRN_STORE, else ./cairn.store). */
+void *cairn_sys_store_dir(void);
+/* Flushes dirty pages to disk, then evicts the files under dir from the OS page cache
+ * (posix_fadvise DONTNEED on each), else drops the whole cache (/proc/sys/vm/drop_caches).
+ * Returns what happened, starting with "evicted:", "dropped:" or, if neither worked, "warm:"
+ * and the reasons. */
+void *cairn_sys_drop_caches(const cairn_loc *loc, void *dir);
+/* The load average over the last minute (0.0 if unknown). */
+double cairn_sys_load_average(void);
+/* Makes the folder and its parents; 1 if it exists afterwards. */
+int cairn_sys_make_dirs(const cairn_loc *loc, void *path);
+/* 1 if something exists at path. */
+int cairn_sys_file_exists(const cairn_loc *loc, void *path);
+/* This process's id. */
+int64_t cairn_sys_pid(void);
+/* Nanoseconds of CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID). */
+int64_t cairn_sys_cpu_nanos(void);
+
 /* --- Runtime errors (never return; see the top of this file) -------------------------------- */
 
 void cairn_rt_nil_field(const cairn_loc *loc, const char *field, const char *type)
