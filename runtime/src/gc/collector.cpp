@@ -17,14 +17,17 @@ using heap::Space;
 
 // --- Both modes --------------------------------------------------------------------------------
 
-void Collector::Begin() {
+void Collector::Begin(bool release_frames) {
+  release_ = release_frames && hooks_;
   result_ = CollectionResult{};
   result_.peak_pages = pages_.pages_in_use();
   copy_ = BumpRegion{};
   copy_stack_.clear();
   mark_stack_.clear();
+  clean_stack_.clear();
   pinned_.clear();
   stab_stack_.clear();
+  stab_objects_.clear();
   persistent_copy_.clear();
   in_place_.clear();
   base_ = pages_.base();
@@ -50,35 +53,50 @@ CollectionResult Collector::Finish() {
       return reinterpret_cast<uintptr_t>(Survivor(reinterpret_cast<void *>(a)));
     });
   FillDeadPinnedObjects();
-  FreePrevious();
-  pages_.RebuildFreeList();
+  bool strays = FreePrevious();
+  pages_.RebuildFreeList(!release_ && !strays);
+  if (release_) hooks_->FramesReleased();
+  result_.released_frames = release_;
   result_.copy_region = copy_;
   outcome_ = nullptr;
   return result_;
 }
 
-CollectionResult Collector::Collect(const void *stack_top) {
-  Begin();
+CollectionResult Collector::Collect(const void *stack_top, bool release_frames) {
+  Begin(release_frames);
   // Figure 4: modified persistent pages stay, and may reference transient objects.
-  pages_.ForEachTouchedPage([this](size_t i) {
-    const PageInfo &pi = table_[i];
-    if (pi.space == Space::kPrevious && pi.persistent() && pi.modified() &&
-        pi.kind != PageKind::kLargeTail)
-      Promote(i, true);
-  });
+  if (hooks_) {
+    for (uint32_t i : hooks_->ModifiedPages()) {
+      if (table_[i].space == Space::kPrevious) {
+        Promote(i, true);
+      } else {
+        table_[i].scan = 0;
+        copy_stack_.push_back(i);
+      }
+    }
+  }
   roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
   return Finish();
 }
 
+// Every page in use goes to previous space; persistent pages only in a collection that releases
+// frames (the others leave them in current space, where nothing moves them: C1).
 void Collector::Flip() {
-  pages_.ForEachTouchedPage([this](size_t i) {
+  auto flip = [this](size_t i) {
     PageInfo &pi = table_[i];
-    if (pi.space == Space::kCurrent) {
+    if (pi.space == Space::kCurrent && (release_ || !pi.persistent())) {
       pi.space = Space::kPrevious;
       pi.flags &= uint8_t(~heap::kPagePinned);
       pi.scan = 0;
     }
-  });
+  };
+  if (release_) {
+    pages_.ForEachTouchedPage(flip);
+  } else {
+    pages_.ForEachTouchedPage(heap::Arena::kTransient, flip);  // P10: persistent frames above,
+    if (hooks_)                                                // and a failed commit's pages
+      for (uint32_t i : hooks_->StrayPages()) flip(i);
+  }
 }
 
 void Collector::PinAmbiguous(uintptr_t word) {
@@ -159,10 +177,15 @@ bool Collector::IsMarked(size_t index, const void *ref) const {
 }
 
 // A reference into a pinned page: its object stays and is marked, unless the stabilizer copied it
-// out (it was not pointed into by an ambiguous root), in which case the reference follows it.
+// out (it was not pointed into by an ambiguous root), in which case the reference follows it. On
+// a page the stabilizer made persistent in place, only the marked objects (those ambiguous roots
+// point into, and those the stabilizer reached) persist (P8): one that only transient objects
+// reach is copied out like any transient object, so that the page keeps nothing it would have
+// to write with transient references.
 void *Collector::MovePinned(size_t index, void *ref) {
   uintptr_t header = heap::HeaderOf(ref);
   if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
+  if (table_[index].persistent() && !IsMarked(index, ref)) return Copy(ref, header);
   MarkPinned(index, ref);
   return ref;
 }
@@ -190,7 +213,7 @@ void *Collector::Survivor(void *ref) {
   uintptr_t header = heap::HeaderOf(ref);
   if (heap::IsForwarded(header)) return heap::ForwardedTo(header);  // copied
   if (pi.space == Space::kPrevious) return nullptr;                 // not reached
-  if (!pi.pinned() || pi.persistent()) return ref;  // a pinned page made persistent keeps all
+  if (!pi.pinned()) return ref;
   return IsMarked(i, ref) ? ref : nullptr;
 }
 
@@ -198,21 +221,22 @@ void Collector::FillDeadPinnedObjects() {
   auto &registry = types::TypeRegistry::Get();
   for (const PinnedPage &pp : pinned_) {
     PageInfo &pi = pages_.Info(pp.index);
-    // A page made persistent in place keeps all its objects (they persist); only the places of
-    // objects copied out of it become fillers. A transient one also loses its dead objects.
-    const bool keep_unmarked = pi.persistent();
+    // Marked objects stay; the places of objects copied out of the page and its dead objects
+    // become fillers, on a page made persistent in place as on a transient one (P8).
     char *page = pages_.PageAddress(pp.index);
     for (uint32_t o = 0; o < pi.used;) {
       void *ref = page + o + kWordSize;
       uint32_t bytes = uint32_t(SlotBytes(ref));  // an object copied out leaves a forwarding word
       size_t w = (o + kWordSize) / kWordSize;
-      bool dead = heap::IsForwarded(heap::HeaderOf(ref)) ||
-                  (!keep_unmarked && !(pp.marks[w / 64] >> (w % 64) & 1));
+      bool dead = heap::IsForwarded(heap::HeaderOf(ref)) || !(pp.marks[w / 64] >> (w % 64) & 1);
       if (dead)
         heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
       o += bytes;
     }
     pi.scan = pi.used;
+    // A persistent page is not flipped by the next collection unless it releases frames: it
+    // must not look pinned to it.
+    if (pi.persistent()) pi.flags &= uint8_t(~heap::kPagePinned);
   }
 }
 
@@ -222,8 +246,13 @@ void Collector::Promote(size_t index, bool scan) {
   size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
   for (size_t k = 0; k < n; k++) pages_.Info(index + k).space = Space::kCurrent;
   result_.pages_promoted += n;
-  // A persistent page that is not resident has nothing to scan (and must not be read, P9).
-  if (scan && (!pi.persistent() || pi.resident())) copy_stack_.push_back(uint32_t(index));
+  // A persistent page that is not resident has nothing to scan (and must not be read, P9); a
+  // clean one is not read either: the references recorded for it are followed (D10).
+  if (!scan || (pi.persistent() && !pi.resident())) return;
+  if (pi.persistent() && !pi.modified())
+    clean_stack_.push_back(uint32_t(index));
+  else
+    copy_stack_.push_back(uint32_t(index));
 }
 
 __attribute__((always_inline)) inline void *Collector::Move(void *ref) {
@@ -317,6 +346,7 @@ __attribute__((always_inline)) inline void Collector::ScanObject(const cairn_typ
 void Collector::ScanPage(size_t index) {
   PageInfo &pi = pages_.Info(index);
   char *base = pages_.PageAddress(index);
+  if (pi.persistent() && pi.scan == 0) result_.persistent_pages_scanned++;
   if (pi.kind == PageKind::kLargeHead) {
     void *ref = base + kWordSize;
     if (pi.scan == 0) ScanObject(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
@@ -352,6 +382,14 @@ void Collector::Closure() {
       ScanPage(i);
       continue;
     }
+    if (!clean_stack_.empty()) {
+      size_t i = clean_stack_.back();
+      clean_stack_.pop_back();
+      if (const std::vector<uint32_t> *refs = hooks_->References(i))
+        for (uint32_t f : *refs)
+          if (table_[f].space == Space::kPrevious) Promote(f, true);
+      continue;
+    }
     if (copy_.page != heap::kNoPage &&
         pages_.Info(copy_.page).scan < uint32_t(copy_.ptr - pages_.PageAddress(copy_.page))) {
       ScanPage(copy_.page);
@@ -361,8 +399,8 @@ void Collector::Closure() {
   }
 }
 
-void Collector::FreePrevious() {
-  pages_.ForEachTouchedPage([this](size_t i) {
+bool Collector::FreePrevious() {
+  auto free = [this](size_t i) {
     PageInfo &pi = pages_.Info(i);
     if (pi.kind == PageKind::kLargeTail) return;
     if (pi.space == Space::kPrevious) {
@@ -370,17 +408,27 @@ void Collector::FreePrevious() {
         // Figure 4: a clean persistent page nothing reached gives up its frame.
         assert(!pi.modified());
         size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
-        if (hooks_) hooks_->ForgetFrame(i);
-        if (pi.resident()) pages_.Discard(i, n);
-        if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kNone)
-          pages_.Protect(i, n, heap::Protection::kNone);
+        if (hooks_) hooks_->ReleaseFrame(i);
         result_.frames_released += n;
       }
       pages_.Release(i);
-    } else if (pi.space == Space::kCurrent && (!pi.persistent() || pi.resident())) {
+    } else if (pi.space == Space::kCurrent && !pi.persistent()) {
       result_.live_bytes += pi.used;
     }
-  });
+  };
+  bool strays = false;
+  if (release_) {
+    pages_.ForEachTouchedPage(free);
+  } else {
+    pages_.ForEachTouchedPage(heap::Arena::kTransient, free);
+    if (hooks_)
+      for (uint32_t i : hooks_->StrayPages()) {
+        free(i);
+        strays = true;
+      }
+  }
+  if (hooks_) hooks_->PruneStrayPages();
+  return strays;
 }
 
 }  // namespace cairn::gc

@@ -76,7 +76,9 @@ struct CollectionResult {
   uint64_t live_bytes = 0;       // bytes in current-space pages afterwards
   uint64_t peak_pages = 0;       // the most pages in use at once during the collection
   uint64_t frames_released = 0;  // persistent frames given up (Figure 4)
-  BumpRegion copy_region;        // where the collector stopped copying
+  uint64_t persistent_pages_scanned = 0;  // persistent pages whose objects were read
+  bool released_frames = false;           // this collection decided which frames to release
+  BumpRegion copy_region;                 // where the collector stopped copying
 };
 
 // A database root for stabilization: the slot holding it (updated if its object moves).
@@ -107,13 +109,16 @@ class Collector {
 
   // Runs one collection. stack_top is the lowest stack address to scan (the registers have been
   // spilled above it). The mutator's allocation page must have been retired first (P2).
-  CollectionResult Collect(const void *stack_top);
+  // release_frames: also decide which persistent frames nothing reaches and release them
+  // (Figure 4); otherwise persistent pages are left as they are and only the modified ones are
+  // scanned.
+  CollectionResult Collect(const void *stack_top, bool release_frames);
   // Runs one stabilization (see above).
   CollectionResult Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
                              StabilizeOutcome *outcome);
 
  private:
-  void Begin();
+  void Begin(bool release_frames);
   CollectionResult Finish();
   void Flip();
   void PinAmbiguous(uintptr_t word);
@@ -133,7 +138,7 @@ class Collector {
   void ScanPage(size_t index);
   inline void ScanObject(const cairn_type *t, void *ref);
   void Closure();
-  void FreePrevious();
+  bool FreePrevious();  // true if it walked pages of the persistent arena the flip took
 
   // Stabilization.
   void *StabilizeRef(void *ref, uint8_t db);
@@ -142,6 +147,7 @@ class Collector {
   void StabilizeScanPage(size_t index);
   void StabilizerClosure();
   void CountPersistent(const cairn_type *t, size_t bytes);
+  void MarkStabilized(size_t head, void *ref);
 
   heap::PageHeap &pages_;
   const Roots &roots_;
@@ -153,8 +159,10 @@ class Collector {
   uint32_t covered_pages_ = 0;
   heap::PageInfo *table_ = nullptr;
 
-  std::vector<uint32_t> copy_stack_;  // pages with objects still to scan (mover)
-  std::vector<void *> mark_stack_;    // marked objects of pinned pages still to scan
+  std::vector<uint32_t> copy_stack_;   // pages with objects still to scan (mover)
+  std::vector<void *> mark_stack_;     // marked objects of pinned pages still to scan
+  std::vector<uint32_t> clean_stack_;  // clean persistent pages whose references to follow
+  bool release_ = false;               // this collection releases unreached persistent frames
   struct PinnedPage {
     size_t index;
     uint64_t marks[heap::kPageSize / heap::kWordSize / 64];  // one bit per word: live object
@@ -165,6 +173,7 @@ class Collector {
 
   // Stabilization state.
   std::vector<uint32_t> stab_stack_;  // persistent pages still to scan with the stabilizer
+  std::vector<void *> stab_objects_;  // objects of pages made persistent in place, to scan
   std::unordered_map<uint8_t, BumpRegion> persistent_copy_;  // per database
   std::unordered_map<size_t, uint8_t> in_place_;  // pinned pages made persistent in place
   StabilizeOutcome *outcome_ = nullptr;

@@ -166,8 +166,10 @@ void GcHeap::CollectFrom(const void *stack_top, Pending *p) {
   collecting_ = true;
   uint64_t t0 = NowNs();
   mutator_.Retire(pages_);
-  CollectionResult r = p->outcome ? collector_.Stabilize(stack_top, p->roots, p->outcome)
-                                  : collector_.Collect(stack_top);
+  CollectionResult r =
+      p->outcome
+          ? collector_.Stabilize(stack_top, p->roots, p->outcome)
+          : collector_.Collect(stack_top, persist_hooks_ && persist_hooks_->ReleaseFramesNow());
   mutator_ = r.copy_region;  // continue allocating where the copying stopped
   p->pause = NowNs() - t0;
   collecting_ = false;
@@ -180,6 +182,8 @@ void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   if (pause > stats_.max_pause_ns) stats_.max_pause_ns = pause;
   stats_.bytes_copied += r.bytes_copied;
   stats_.pages_promoted += r.pages_promoted;
+  stats_.persistent_pages_scanned += r.persistent_pages_scanned;
+  stats_.frame_releases += r.released_frames;
   stats_.pages_pinned_last = r.pages_pinned;
   stats_.live_bytes_last = r.live_bytes;
   if (r.peak_pages > stats_.peak_heap_pages) stats_.peak_heap_pages = r.peak_pages;

@@ -18,15 +18,14 @@ using heap::Space;
 CollectionResult Collector::Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
                                       StabilizeOutcome *outcome) {
   outcome_ = outcome;
-  Begin();
-  // Figure 2, lines 18-21: every persistent page stays. The modified ones (the only ones that may
-  // reference transient objects, P9) are where the closure starts.
-  pages_.ForEachTouchedPage([this](size_t i) {
-    const PageInfo &pi = table_[i];
-    if (pi.space != Space::kPrevious || !pi.persistent() || pi.kind == PageKind::kLargeTail) return;
-    Promote(i, false);
-    if (pi.modified()) stab_stack_.push_back(uint32_t(i));
-  });
+  // Figure 2, lines 18-21: every persistent page stays (a stabilization flips transient pages
+  // only). The modified ones (the only ones that may reference transient objects, P9) are where
+  // the closure starts.
+  Begin(false);
+  for (uint32_t i : hooks_->ModifiedPages()) {
+    table_[i].scan = 0;
+    stab_stack_.push_back(i);
+  }
   roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
   for (const StabilizeRoot &r : roots)
     if (*r.slot) *r.slot = StabilizeRef(*r.slot, r.db);
@@ -46,6 +45,17 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
     // copied out of it left a forwarding word, followed until the collection ends.
     uintptr_t header = heap::HeaderOf(ref);
     if (heap::IsForwarded(header)) return StabilizeRef(heap::ForwardedTo(header), db);
+    if (pi.persistent() && !IsMarked(head, ref)) {
+      // Made persistent in place by this stabilization: an object of it that the database
+      // reaches persists where it is, and is scanned; one that another database reaches is
+      // copied into that one's pages (P8).
+      if (pi.db != db) return PersistentCopy(ref, header, db);
+      MarkStabilized(head, ref);
+      return ref;
+    }
+    // Only the objects ambiguous roots point into must stay where they are; any other object
+    // on the page is copied like one in previous space.
+    if (!IsMarked(head, ref)) return PersistentCopy(ref, header, db);
     if (pi.persistent()) {
       if (pi.db != db && outcome_->status.ok())
         outcome_->status = Status(
@@ -63,9 +73,6 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
                 "create each database's objects in a separate phase (docs/persistence.md)");
       return ref;
     }
-    // Only the objects ambiguous roots point into must stay where they are; any other object
-    // on the page is copied like one in previous space.
-    if (!IsMarked(head, ref)) return PersistentCopy(ref, header, db);
     MakePersistentInPlace(head, db, true);
     return ref;
   }
@@ -103,17 +110,10 @@ void *Collector::StabilizeRef(void *ref, uint8_t db) {
 void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
   PageInfo &h = table_[head];
   size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-  Status s = hooks_->AssignPageIds(db, head, n);
-  if (!s.ok()) {
-    if (outcome_->status.ok()) outcome_->status = s;
-    return;
-  }
-  for (size_t k = 0; k < n; k++) {
-    // A pinned page stays pinned until the collection ends: its mark table and forwarding
-    // words are still in use (FillDeadPinnedObjects turns the latter into fillers).
-    table_[head + k].db = db;
-    table_[head + k].flags |= heap::kPageResident | heap::kPageModified;
-  }
+  // A pinned page stays pinned until the collection ends: its mark table and forwarding words
+  // are still in use (FillDeadPinnedObjects turns the latter into fillers).
+  Status s = hooks_->MakePersistent(db, head, n);
+  if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
   outcome_->made_persistent.push_back(head);
   if (ambiguous) {
     outcome_->pages_ambiguous++;
@@ -121,19 +121,31 @@ void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
   } else {
     outcome_->pages_large += n;
   }
-  // Everything on the page persists now, whatever was marked (objects copied out of it already
-  // are counted where they went).
+  // What persists on the page: a large object; on a pinned page, the objects an ambiguous root
+  // points into (marked), which cannot move. Its other objects are copied out if something
+  // reaches them, and become fillers otherwise (P8): a dead neighbour persists nothing.
   char *page = pages_.PageAddress(head);
   uint32_t end = h.kind == PageKind::kLargeHead ? kWordSize : h.used;
   for (uint32_t o = 0; o < end;) {
     void *ref = page + o + kWordSize;
     size_t bytes = SlotBytes(ref);
-    if (!heap::IsForwarded(heap::HeaderOf(ref)))
+    if (!heap::IsForwarded(heap::HeaderOf(ref)) && (!ambiguous || IsMarked(head, ref)))
       CountPersistent(heap::TypeOfHeader(heap::HeaderOf(ref)), bytes);
     o += uint32_t(bytes);
   }
   if (!ambiguous) h.scan = 0;  // a pinned page keeps its mark-table slot in `scan`
   stab_stack_.push_back(uint32_t(head));
+}
+
+// An object of a page made persistent in place, reached by the stabilizer: it stays and persists
+// (marked, so that it is not made a filler) and its references are stabilized.
+void Collector::MarkStabilized(size_t head, void *ref) {
+  PinnedPage &pp = pinned_[table_[head].scan];
+  size_t w = (uintptr_t(ref) & (kPageSize - 1)) / kWordSize;
+  pp.marks[w / 64] |= uint64_t{1} << (w % 64);
+  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  CountPersistent(t, heap::ObjectBytes(t, ref));
+  stab_objects_.push_back(ref);
 }
 
 void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
@@ -155,11 +167,8 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
           "out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
           "CAIRN_HEAP_RESERVE_MB higher.",
           static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
-    Status s = hooks_->AssignPageIds(db, i, 1);
+    Status s = hooks_->MakePersistent(db, i, 1);
     if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
-    PageInfo &pi = table_[i];
-    pi.db = db;
-    pi.flags |= heap::kPageResident | heap::kPageModified;
     outcome_->made_persistent.push_back(i);
     outcome_->pages_accurate++;
     if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
@@ -186,6 +195,7 @@ void Collector::CountPersistent(const cairn_type *t, size_t bytes) {
 
 void Collector::StabilizeScanPage(size_t index) {
   PageInfo &pi = table_[index];
+  if (pi.scan == 0 || (pi.flags & heap::kPagePinned)) result_.persistent_pages_scanned++;
   const uint8_t db = pi.db;
   char *base = pages_.PageAddress(index);
   auto stabilize_slots = [&](const cairn_type *t, void *ref) {
@@ -202,11 +212,11 @@ void Collector::StabilizeScanPage(size_t index) {
     pi.scan = pi.used;
     return;
   }
-  if (pi.flags & heap::kPagePinned) {  // made persistent in place: scanned whole, once
+  if (pi.flags & heap::kPagePinned) {  // made persistent in place: its marked objects, once
     for (uint32_t o = 0; o < pi.used;) {
       void *ref = base + o + kWordSize;
       size_t bytes = SlotBytes(ref);
-      if (!heap::IsForwarded(heap::HeaderOf(ref)))
+      if (!heap::IsForwarded(heap::HeaderOf(ref)) && IsMarked(index, ref))
         stabilize_slots(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
       o += uint32_t(bytes);
     }
@@ -228,6 +238,18 @@ void Collector::StabilizeScanPage(size_t index) {
 
 void Collector::StabilizerClosure() {
   for (;;) {
+    if (!stab_objects_.empty()) {
+      void *ref = stab_objects_.back();
+      stab_objects_.pop_back();
+      const uint8_t db = table_[(uintptr_t(ref) - uintptr_t(base_)) >> heap::kPageShift].db;
+      heap::ForEachRefSlot(heap::TypeOfHeader(heap::HeaderOf(ref)), ref, [&](void **slot) {
+        void *v = *slot;
+        if (!v) return;
+        void *moved = StabilizeRef(v, db);
+        if (moved != v) *slot = moved;
+      });
+      continue;
+    }
     if (!stab_stack_.empty()) {
       size_t i = stab_stack_.back();
       stab_stack_.pop_back();
