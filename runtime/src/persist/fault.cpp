@@ -10,8 +10,8 @@
 // An error found while loading a page (a type this program lacks or defines otherwise, a damaged
 // page, a store error) is a Status all the way up to HandleFault, which leaves the heap as it was
 // before the touch (the frame reserved again, no access; frames reserved for the pages the failed
-// page names stay reserved, unreferenced, and go at the next collection), marks the open
-// transaction failed and records the error. Only then does the caller (the signal handler,
+// page names stay reserved, unreferenced, and go at a collection that releases frames), marks
+// the open transaction failed and records the error. Only then does the caller (the signal handler,
 // cairn_handle_fault, cairn_make_resident) call ReportFaultError, which runs the embedder's hook
 // or stops the program: no frame between it and the hook owns anything.
 #include <unistd.h>

@@ -15,7 +15,10 @@
 //   D5. A page whose loading failed is reserved again (no access, not resident, used 0), exactly
 //       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
 //       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
-//       them, so the next collection gives them up (Figure 4).
+//       them, so the next collection that releases frames gives them up (Figure 4, D10).
+//   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
+//       written by a commit that made the page persistent), all of that page's committed
+//       entries (gc/identity_hash.h, H3).
 //   D7. Each persistent frame's state (heap::FrameState: reserved, clean, modified) changes only
 //       in frames.cpp, together with its protection (reserved: none; clean: read-only;
 //       modified: read-write), its frames_ entry and the counters: reserved_frames_,
@@ -37,9 +40,6 @@
 //       releases frames (Figure 4) follows these lists instead, and runs only when the frames
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena.
-//   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
-//       written by a commit that made the page persistent), all of that page's committed
-//       entries (gc/identity_hash.h, H3).
 #pragma once
 
 #include <csignal>
