@@ -8,6 +8,7 @@
 
 #include "gc/verifier.h"
 #include "util/clock.h"
+#include "util/env.h"
 #include "util/fatal.h"
 
 namespace cairn::gc {
@@ -15,19 +16,6 @@ namespace cairn::gc {
 GcHeap *GcHeap::instance_ = nullptr;
 
 static constexpr size_t kClearStackBytes = 2048;
-
-namespace {
-
-uint64_t EnvMegabytes(const char *name, uint64_t fallback) {
-  const char *v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char *end = nullptr;
-  unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end || mb == 0) Fatal("%s=%s is not a positive number of MiB", name, v);
-  return uint64_t(mb) << 20;
-}
-
-}  // namespace
 
 Status GcHeap::Init(const cairn_options *opts) {
   HeapOptions o;
@@ -38,11 +26,8 @@ Status GcHeap::Init(const cairn_options *opts) {
   // CAIRN_GC_VERIFY=1 turns verification on; =0 turns it off even in a debug build (the
   // language suite's stress runs collect at every allocation and would otherwise verify the
   // whole heap each time: quadratic in a program's allocations).
-  if (const char *v = std::getenv("CAIRN_GC_VERIFY")) {
-    if (std::strcmp(v, "1") == 0) o.verify = true;
-    if (std::strcmp(v, "0") == 0) o.verify = false;
-  }
-  if (const char *v = std::getenv("CAIRN_GC_TRACE")) o.trace = std::strcmp(v, "1") == 0;
+  o.verify = EnvFlag("CAIRN_GC_VERIFY", o.verify) == 1;
+  o.trace = EnvFlag("CAIRN_GC_TRACE", 0) == 1;
   if (opts) {
     if (opts->reserve_bytes) o.reserve_bytes = opts->reserve_bytes;
     if (opts->min_trigger_bytes) o.min_trigger_bytes = opts->min_trigger_bytes;

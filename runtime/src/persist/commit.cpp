@@ -8,6 +8,7 @@
 #include "persist/persistence.h"
 #include "persist/type_layout.h"
 #include "util/clock.h"
+#include "util/env.h"
 
 namespace cairn::persist {
 
@@ -168,7 +169,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   std::sort(last_types_.begin(), last_types_.end(),
             [](const cairn_type_count &a, const cairn_type_count &b) { return a.bytes > b.bytes; });
   last_ = c;
-  if (const char *v = std::getenv("CAIRN_PERSIST_TRACE"); v && v[0] == '1') {
+  if (EnvFlag("CAIRN_PERSIST_TRACE", 0) == 1) {
     std::fprintf(stderr,
                  "cairn commit: stabilize %.2f ms, write %.2f ms; %llu pages written (%.1f KiB); "
                  "made persistent: %llu objects (%.1f KiB), pages %llu by copying, %llu "
