@@ -58,6 +58,9 @@ PERSIST_CHILD(Budget_Read) {
   // Two passes over n / 2 pages with room for Budget() of them: each page faulted twice.
   uint64_t pages = n / kLeavesPerPage;
   CK(s.pages_faulted >= 2 * pages - Budget()) << s.pages_faulted << " faults for " << pages;
+  // Loaded, cold, warmed and evicted pages: every frame's state, protection, counter and set
+  // agree with the page table (D1, D7 of persist/persistence.h).
+  CK_EQ(cairn_verify_heap(10), 0u);
 
   // Modified pages stay until the commit.
   for (int64_t k = 0; k < n; k++) {
@@ -65,6 +68,7 @@ PERSIST_CHILD(Budget_Read) {
   }
   CK_OK(cairn_txn_commit());
   SayStats("commit_", LastCommitStats());
+  CK_EQ(cairn_verify_heap(10), 0u);
   CK(LastCommitStats().pages_written >= static_cast<uint64_t>(n / kModMod));
   if (!Stress() && !kAddressSanitizer) {
     // The database is ~n * 4 KB; what stays resident is a fraction of it.
@@ -99,7 +103,9 @@ PERSIST_CHILD(Budget_WriteAll) {
       << " index pages";
   CK(s.write_faults >= pages);
   CK_EQ(s.pages_evicted, 0u);  // nothing clean beyond the index: nothing to evict
+  CK_EQ(cairn_verify_heap(10), 0u);
   CK_OK(cairn_txn_commit());
+  CK_EQ(cairn_verify_heap(10), 0u);
   CK(LastCommitStats().pages_written >= pages);
   // Written back, the pages are clean again and the budget holds once more.
   CK(Stats().resident_pages <= WriteBudget()) << Stats().resident_pages;
@@ -138,7 +144,9 @@ PERSIST_CHILD(Budget_HotPage) {
       << s.pages_faulted << " pages read for " << pages << " leaf pages and " << index_pages
       << " index pages";
   CK(s.resident_pages <= 64);
+  CK_EQ(cairn_verify_heap(10), 0u);
   CK_OK(cairn_txn_abort());
+  CK_EQ(cairn_verify_heap(10), 0u);
   return 0;
 }
 

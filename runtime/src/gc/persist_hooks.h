@@ -40,6 +40,9 @@ class PersistHooks {
   // release them (Figure 4), and, after one that did, that it is done.
   virtual bool ReleaseFramesNow() = 0;
   virtual void FramesReleased() = 0;
+  // Checks the persistent frames' bookkeeping against the page table (D1, D7, D10 of
+  // persist/persistence.h); prints the first max_report problems (0: all), returns how many.
+  virtual size_t VerifyFrames(size_t max_report) = 0;
   // The name of an open database, for messages.
   virtual std::string DatabaseName(uint8_t db) = 0;
   // The identity hash of the persistent object at payload offset `offset` of the page (or large

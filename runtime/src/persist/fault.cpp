@@ -33,7 +33,6 @@ using heap::kPageSize;
 using heap::kWordSize;
 using heap::PageInfo;
 using heap::PageKind;
-using heap::Protection;
 
 namespace {
 
@@ -106,7 +105,9 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
   if (pi.space == heap::Space::kFree || !pi.persistent()) return FaultResult::kNotOurs;
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
   const PageInfo &h = pages.Info(head);
-  if (!h.resident()) {
+  // What the fault means follows from the page's state (D7), whose protection is derived from it.
+  const heap::FrameState state = h.frame_state();
+  if (state == heap::FrameState::kReserved) {
     Status s = Load(head);
     if (!s.ok()) {
       // The heap is as it was before the touch (Load undid its work). The transaction cannot
@@ -121,11 +122,11 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
     }
     // A write that found the page not loaded would trap again at once: make it writable now.
     if (is_write != 1) return FaultResult::kHandled;
-  } else if (!h.modified() && heap::PageHeap::ProtectionOf(h) == Protection::kNone) {
+  } else if (state == heap::FrameState::kModified) {
+    return FaultResult::kNotOurs;  // loaded and writable: the fault is not about this page
+  } else if (!(h.flags & heap::kPageReferenced)) {
     Warm(head);  // a cold clean page touched again (P11): readable, its contents are there
     if (is_write != 1) return FaultResult::kHandled;
-  } else if (heap::PageHeap::ProtectionOf(h) != Protection::kRead) {
-    return FaultResult::kNotOurs;  // loaded and writable: the fault is not about this page
   } else if (is_write == 0) {
     return FaultResult::kHandled;  // a read of a loaded page can proceed as it is
   }
@@ -139,17 +140,12 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
 Status Persistence::Load(size_t head) {
   uint64_t t0 = NowNs();
   heap::PageHeap &pages = heap_->pages();
-  PageInfo &h = pages.Info(head);
+  const PageInfo &h = pages.Info(head);
   const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-  // The store copies into the frame, so the frame must be writable first (a system call handed
-  // a protected page would fail with EFAULT instead of faulting).
-  pages.Protect(head, n, Protection::kReadWrite);
+  BeginLoad(head);
   Status s = ReadAndSwizzle(head);
   if (!s.ok()) {
-    // Back to reserved: no access, contents dropped (the next touch reads the page again).
-    pages.Discard(head, n);
-    pages.Protect(head, n, Protection::kNone);
-    h.used = 0;
+    LoadFailed(head);  // reserved again: the next touch reads the page again
     return s;
   }
   Loaded(head);

@@ -212,8 +212,9 @@ std::string Persistence::DatabaseName(uint8_t db) {
 
 void Persistence::GetStats(cairn_persist_stats *out) const {
   *out = totals_;
-  out->resident_pages = clean_pages_ + modified_pages_;
-  out->reserved_frames = reserved_frames_;
+  out->resident_pages =
+      in_state_[size_t(heap::FrameState::kClean)] + in_state_[size_t(heap::FrameState::kModified)];
+  out->reserved_frames = in_state_[size_t(heap::FrameState::kReserved)];
 }
 
 size_t Persistence::LastCommitTypes(cairn_type_count *out, size_t max) const {

@@ -20,10 +20,12 @@
 //       written by a commit that made the page persistent), all of that page's committed
 //       entries (gc/identity_hash.h, H3).
 //   D7. Each persistent frame's state (heap::FrameState: reserved, clean, modified) changes only
-//       in frames.cpp, together with its protection (reserved: none; clean: read-only;
-//       modified: read-write), its frames_ entry and the counters: reserved_frames_,
-//       clean_pages_ and modified_pages_ are the pages of the page table in each state;
-//       clock_ holds each clean page (or run head) once (P11), modified_ each modified one.
+//       in frames.cpp, through SetState, which derives from the state its flags, its protection
+//       (reserved: none; clean: read-only, none while cold (P11); modified: read-write; a
+//       reserved frame is read-write only while a page is read into it), the counters
+//       (in_state_: the pages of the page table in each state) and the sets (clock_ holds each
+//       clean page (or run head) once (P11), modified_ each modified one). VerifyFrames checks
+//       D1, D7 and D10 against the page table (with the heap verifier: cairn_verify_heap).
 //   D8. A commit stabilizes only if a modified page or a changed root refers to something other
 //       than a persistent object of its own database; otherwise (nothing changed, or changes
 //       that reach only what is persistent already) the persistent objects are closed under
@@ -139,6 +141,7 @@ class Persistence final : public gc::PersistHooks {
   bool ReleaseFramesNow() override;
   void FramesReleased() override;
   std::string DatabaseName(uint8_t db) override;
+  size_t VerifyFrames(size_t max_report) override;
   uint64_t IdentityHash(size_t head, uint32_t offset) override;
 
  private:
@@ -158,9 +161,14 @@ class Persistence final : public gc::PersistHooks {
   Status PageError(const cairn_db &db, uint64_t page, cairn_status code, const std::string &what);
   // Frame states (frames.cpp, D7).
   void SetFlags(size_t head, size_t n, uint8_t set, uint8_t clear);
+  // The one place a frame's state changes; referenced: a clean page that is not cold (P11).
+  void SetState(size_t head, heap::FrameState to, bool referenced = true);
   Status ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large, size_t *frame);
+  void BeginLoad(size_t head);      // reserved, made writable for the store to read into
+  void LoadFailed(size_t head);     // ... reserved again as before (D5)
   void Loaded(size_t head);         // reserved -> clean
   void Warm(size_t head);           // clean and cold -> clean, touched again (P11)
+  void Cool(size_t head);           // clean -> clean and cold (the CLOCK hand passed, P11)
   void Touched(size_t head);        // clean -> modified (the first write)
   void Written(size_t head);        // modified -> clean (committed)
   void Evict(size_t head);          // clean -> reserved
@@ -216,12 +224,10 @@ class Persistence final : public gc::PersistHooks {
   std::string fault_database_;
   uint64_t fault_page_ = 0;
   void *fault_address_ = nullptr;
-  uint64_t reserved_frames_ = 0;  // D7
-  uint64_t clean_pages_ = 0;
-  uint64_t modified_pages_ = 0;
-  FrameSet clock_;     // clean pages (run heads), in the order the CLOCK hand visits them
-  FrameSet modified_;  // modified pages (run heads)
-  FrameSet stray_;     // transient pages of the persistent arena (a failed commit's), P10
+  uint64_t in_state_[4] = {};  // D7: pages in each heap::FrameState (the transient slot unused)
+  FrameSet clock_;             // clean pages (run heads), in the order the CLOCK hand visits them
+  FrameSet modified_;          // modified pages (run heads)
+  FrameSet stray_;             // transient pages of the persistent arena (a failed commit's), P10
   // D10: clean page (run head) -> the frames its objects refer to, other than itself.
   std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
