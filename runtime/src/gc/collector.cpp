@@ -130,7 +130,7 @@ CollectionResult Collector::Collect(const void *stack_top, bool release_frames) 
 }
 
 // Every page in use goes to previous space; persistent pages only in a collection that releases
-// frames (the others leave them in current space, where nothing moves them: C1).
+// frames (the others leave them in current space, where nothing moves them).
 void Collector::Flip() {
   auto flip = [this](size_t i) {
     PageInfo &pi = table_[i];
