@@ -27,17 +27,21 @@ __attribute__((noinline)) void AttachChain(ExactRoot &holder) {
   holder.get<Node>()->right->left = head.get<Node>();
 }
 
-// Lays out the object to pin and its dead neighbour side by side: both held by one holder (an
-// exact root, so not by the stack) through a collection, which copies them next to each other in
-// the order it scans the holder. The neighbour refers to `other` if not null, else to a new
-// chain. Returns the object to pin; the neighbour's address goes to dead_bits.
+// Makes the object to pin and its neighbour, both held by one holder (an exact root, so not by
+// the stack). Its own frame, so that the stack keeps none of their addresses once it returns.
+__attribute__((noinline)) void MakePair(ExactRoot &holder, Node *other) {
+  holder.set(NewNode(1, NewNode(1000), nullptr));
+  holder.get<Node>()->right = NewNode(3000, other);
+  if (!other) AttachChain(holder);
+}
+
+// Lays out the object to pin and its dead neighbour side by side: a collection copies them next
+// to each other in the order it scans their holder. The neighbour refers to `other` if not
+// null, else to a new chain. Returns the object to pin; the neighbour's address goes to
+// dead_bits.
 __attribute__((noinline)) Node *PinnedWithDeadNeighbour(ExactRoot &holder, Node *other) {
   for (int attempt = 0; attempt < 20; attempt++) {
-    Node *pinned = NewNode(1000);
-    holder.set(NewNode(1, pinned, nullptr));
-    holder.get<Node>()->right = NewNode(3000, other);
-    if (!other) AttachChain(holder);
-    pinned = nullptr;
+    MakePair(holder, other);
     ScrubStack();
     cairn_collect();
     Node *h = holder.get<Node>();
