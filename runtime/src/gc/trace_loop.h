@@ -4,9 +4,9 @@
 //
 // A policy P is a small struct made for the objects of one page, P(Collector &, const PageInfo
 // &from), with:
-//   static constexpr bool kScanNewPagesFirst  queue a new copy page at once (depth first by page:
-//                                             what one page reaches is copied together) rather
-//                                             than scan it when nothing else is left (Cheney)
+//   static constexpr bool kScanNewPagesFirst  queue a new copy page at once (depth first by
+//                                             page) rather than scan it when nothing else is
+//                                             left (Cheney)
 //   Work &work()                              its work list
 //   BumpRegion &region()                      where it copies to
 //   size_t TakeCopyPage()                     a new page for region(); never fails (or Fatal)
