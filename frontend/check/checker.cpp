@@ -47,8 +47,8 @@ void Checker::cannotStore(Span span, const Type *t, const char *where) {
 
 // --- Module symbols ---------------------------------------------------------------------------
 
-void Checker::collectDeclarations() {
-  for (ModuleInfo *m : modules_) {
+void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     auto &table = symbols_[m];
     for (const ast::DeclPtr &d : m->syntax->decls) {
       decl_module_[d.get()] = m;
@@ -87,7 +87,7 @@ void Checker::collectDeclarations() {
           const auto *g = d->as<ast::GlobalDecl>();
           auto info = std::make_unique<GlobalInfo>();
           info->name = g->name.name;
-          info->symbol = m->name + "." + g->name.name;
+          info->symbol = m->name + "." + g->name.name + symbol_suffix_;
           info->module = m;
           info->decl = g;
           info->is_var = g->is_var;
@@ -110,7 +110,7 @@ void Checker::collectDeclarations() {
     }
   }
   // Imports: a module's own names win; a name two imports bring in is a clash.
-  for (ModuleInfo *m : modules_) {
+  for (ModuleInfo *m : modules) {
     std::map<std::string, Symbol> imported;
     std::set<std::string> reported;
     for (size_t i = 0; i < m->imports.size(); ++i) {
@@ -263,6 +263,7 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
   ci->type = types_.classType(ci.get());
   ClassInfo *raw = ci.get();
   class_instances_[key] = std::move(ci);
+  if (log_instances_) made_classes_.push_back(key);
   if (!args.empty()) {
     if (current_ != nullptr && !current_->inst_name.empty())
       class_site_[raw] = {current_->inst_site, current_->inst_name};
@@ -347,7 +348,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     }
     auto fi = std::make_unique<FuncInfo>();
     fi->name = name;
-    fi->symbol = cls->name + "." + name;
+    fi->symbol = cls->name + "." + name + symbol_suffix_;
     fi->module = cls->module;
     fi->decl = md.get();
     fi->bindings = cls->bindings;
@@ -422,11 +423,12 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
   if (decl->is_extern)
     fi->symbol = decl->name.name;
   else if (args.empty())
-    fi->symbol = m->name + "." + decl->name.name;
+    fi->symbol = m->name + "." + decl->name.name + symbol_suffix_;
   else
-    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]";
+    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
+  if (log_instances_) made_functions_.push_back(key);
   if (!args.empty()) {
     if (current_ != nullptr && !current_->inst_name.empty())
       inst_site_[raw] = {current_->inst_site, current_->inst_name};
@@ -488,8 +490,8 @@ void Checker::checkFunctionBody(FuncInfo *f) {
   program_->functions.push_back(std::move(fn));
 }
 
-void Checker::checkGlobals() {
-  for (ModuleInfo *m : modules_) {
+void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind != ast::DeclKind::Global) continue;
       const auto *g = d->as<ast::GlobalDecl>();
@@ -537,10 +539,8 @@ void Checker::drainWork() {
   }
 }
 
-std::unique_ptr<sem::Program> Checker::run(bool require_main) {
-  collectDeclarations();
-  // Every non-generic class and function is checked, used or not.
-  for (ModuleInfo *m : modules_) {
+void Checker::instantiateDeclared(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind == ast::DeclKind::Class) {
         const auto *c = d->as<ast::ClassDecl>();
@@ -552,12 +552,18 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
       }
     }
   }
+}
+
+std::unique_ptr<sem::Program> Checker::run(bool require_main) {
+  collectDeclarations(modules_);
+  // Every non-generic class and function is checked, used or not.
+  instantiateDeclared(modules_);
   while (!class_work_.empty()) {
     ClassInfo *c = class_work_.front();
     class_work_.pop_front();
     resolveClass(c);
   }
-  checkGlobals();
+  checkGlobals(modules_);
   drainWork();
 
   Symbol mainSym = lookupModule(main_, "main");
