@@ -1,13 +1,15 @@
 # The README's commands. Each installs what is missing (scripts/setup), configures and builds.
 #   make run    the main job: build, then the demonstration (OO7 once it exists)
-#   make test   build, run every test with ctest, then the GC stress build of the runtime tests
+#   make test   build, run every test with ctest, then the runtime's tests in the GC stress build
+#               and under AddressSanitizer and UndefinedBehaviorSanitizer (test-stress, test-asan)
 #   make bench  build, run every benchmark in build/bin (each ends with a RESULT line)
 JOBS ?= 2
 BUILD ?= build
 STRESS_BUILD ?= build-stress
+ASAN_BUILD ?= build-asan
 CMAKE_FLAGS ?=
 
-.PHONY: all setup configure build build-stress run test test-main test-stress bench format clean
+.PHONY: all setup configure build build-stress run test test-main test-stress test-asan bench format clean
 
 all: build
 
@@ -26,13 +28,14 @@ build: configure
 run: build
 	@./$(BUILD)/bin/cairn-gc-demo
 
-test: build build-stress test-main test-stress
+test: build build-stress test-main test-stress test-asan
 
 test-main: build build-stress
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 # The runtime's tests again, built in Debug (asserts, heap verified after every collection) with
-# a collection before every allocation. Its runtime libraries also serve the lang_stress tests.
+# a collection before every allocation; with them the C programs compiled through the plugin.
+# Its runtime libraries also serve the lang_stress tests.
 build-stress: setup
 	@cmake -S . -B $(STRESS_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCAIRN_GC_STRESS=ON \
 	  -DCAIRN_RUNTIME_ONLY=ON $(CMAKE_FLAGS) >/dev/null
@@ -40,6 +43,17 @@ build-stress: setup
 
 test-stress: build-stress
 	@ctest --test-dir $(STRESS_BUILD) --output-on-failure -j $(JOBS)
+
+# The runtime's tests (a runtime-only build) under AddressSanitizer and UndefinedBehaviorSanitizer;
+# any finding fails its test. ASan's fake stack frames are on, as clang has them by default, so
+# the collector's scan of them is tested (docs/gc.md, Sanitizers).
+test-asan: setup
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAIRN_RUNTIME_ONLY=ON \
+	  -DCAIRN_SANITIZE=address,undefined $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@ASAN_OPTIONS=detect_stack_use_after_return=1:detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 bench: build
 	@./scripts/bench $(BUILD)/bin
@@ -51,4 +65,4 @@ format:
 	  xargs clang-format-19 -i
 
 clean:
-	rm -rf $(BUILD) $(STRESS_BUILD)
+	rm -rf $(BUILD) $(STRESS_BUILD) $(ASAN_BUILD)

@@ -52,12 +52,11 @@ bool describeTypes(llvm::Module &module, const std::vector<Marker> &markers,
 
   DescriptorEmitter emitter(module, methods);
   std::vector<llvm::GlobalVariable *> registered;
-  for (const auto &[marker, layout] : described) {
-    llvm::GlobalVariable *descriptor = emitter.descriptor(*layout);
-    replaceMarker(*marker, descriptor);
-    registered.push_back(descriptor);
-  }
-  emitter.emitRegistration(registered);
+  for (const auto &[marker, layout] : described) registered.push_back(emitter.descriptor(*layout));
+  llvm::GlobalVariable *slots = emitter.canonicalSlots(registered);
+  for (size_t i = 0; i < described.size(); i++)
+    replaceMarker(*described[i].first, registered[i], {slots, static_cast<unsigned>(i)});
+  emitter.emitRegistration(registered, slots);
   dropTypeRefDeclaration(module);
   return true;
 }

@@ -132,7 +132,21 @@ llvm::GlobalVariable *DescriptorEmitter::descriptor(const TypeLayout &layout) {
   return global;
 }
 
-void DescriptorEmitter::emitRegistration(const std::vector<llvm::GlobalVariable *> &descriptors) {
+llvm::GlobalVariable *DescriptorEmitter::canonicalSlots(
+    const std::vector<llvm::GlobalVariable *> &descriptors) {
+  if (descriptors.empty()) return nullptr;
+  auto *ptr = llvm::PointerType::getUnqual(module_.getContext());
+  auto *arrayType = llvm::ArrayType::get(ptr, descriptors.size());
+  std::vector<llvm::Constant *> elements(descriptors.begin(), descriptors.end());
+  auto *slots =
+      new llvm::GlobalVariable(module_, arrayType, false, llvm::GlobalValue::InternalLinkage,
+                               llvm::ConstantArray::get(arrayType, elements), "cairn.canon");
+  slots->setAlignment(llvm::Align(8));
+  return slots;
+}
+
+void DescriptorEmitter::emitRegistration(const std::vector<llvm::GlobalVariable *> &descriptors,
+                                         llvm::GlobalVariable *slots) {
   if (descriptors.empty()) return;
   llvm::LLVMContext &context = module_.getContext();
   auto *ptr = llvm::PointerType::getUnqual(context);
@@ -145,8 +159,8 @@ void DescriptorEmitter::emitRegistration(const std::vector<llvm::GlobalVariable 
 
   llvm::Type *sizeType = module_.getDataLayout().getIntPtrType(context);
   llvm::FunctionCallee registerTypes = module_.getOrInsertFunction(
-      "cairn_register_module_types",
-      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, sizeType, ptr}, false));
+      "cairn_register_module_or_exit",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr, sizeType, ptr}, false));
   auto *constructor =
       llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
                              llvm::GlobalValue::InternalLinkage, "cairn.register_types", module_);
@@ -154,8 +168,9 @@ void DescriptorEmitter::emitRegistration(const std::vector<llvm::GlobalVariable 
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "entry", constructor));
   const std::string moduleName = module_.getSourceFileName().empty() ? module_.getModuleIdentifier()
                                                                      : module_.getSourceFileName();
-  builder.CreateCall(registerTypes, {table, llvm::ConstantInt::get(sizeType, descriptors.size()),
-                                     string(moduleName)});
+  builder.CreateCall(
+      registerTypes,
+      {table, slots, llvm::ConstantInt::get(sizeType, descriptors.size()), string(moduleName)});
   builder.CreateRetVoid();
   llvm::appendToGlobalCtors(module_, constructor, kRegistrationPriority);
 }

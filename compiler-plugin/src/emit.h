@@ -5,8 +5,11 @@
 // and reference offsets are private constants beside it. Marked types are named
 // @"cairn.type.<Name>", nested struct layouts @"cairn.layout.<Name>" (flag CAIRN_TYPE_LAYOUT).
 // A plain type with methods (methods.h) gets a private [n x ptr] @"cairn.type.<Name>.methods".
-// The module constructor @"cairn.register_types" (priority 101, before ordinary constructors
-// that might allocate) passes the marked types to cairn_register_module_types.
+// The marked types' canonical slots are one mutable [n x ptr] @"cairn.canon" (plain pointers,
+// no roots), element i first holding the module's own descriptor of types[i]. The module
+// constructor @"cairn.register_types" (priority 101, before ordinary constructors that might
+// allocate) passes the marked types and the slots to cairn_register_module_or_exit, which
+// stores each type's canonical descriptor in its slot (docs/plugin.md).
 #ifndef CAIRN_PLUGIN_EMIT_H
 #define CAIRN_PLUGIN_EMIT_H
 
@@ -37,8 +40,13 @@ class DescriptorEmitter {
   // The descriptor global of `layout` (and, recursively, of the layouts it refers to).
   llvm::GlobalVariable *descriptor(const TypeLayout &layout);
 
-  // Emits the constructor that registers `descriptors` with the runtime (none: nothing).
-  void emitRegistration(const std::vector<llvm::GlobalVariable *> &descriptors);
+  // The canonical slots of `descriptors`, in that order (none: nullptr).
+  llvm::GlobalVariable *canonicalSlots(const std::vector<llvm::GlobalVariable *> &descriptors);
+
+  // Emits the constructor that registers `descriptors` with the runtime and fills `slots`
+  // (none: nothing).
+  void emitRegistration(const std::vector<llvm::GlobalVariable *> &descriptors,
+                        llvm::GlobalVariable *slots);
 
  private:
   llvm::Constant *string(const std::string &text);

@@ -3,9 +3,11 @@
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -213,15 +215,28 @@ void checkTypeRefCalls(llvm::Module &module, const std::vector<Marker> &markers,
   }
 }
 
-void replaceTypeRef(llvm::CallBase &call, llvm::GlobalVariable *descriptor) {
+void replaceTypeRef(llvm::CallBase &call, CanonicalSlot slot) {
   llvm::CallBase *replaced = &call;
   if (auto *invoke = llvm::dyn_cast<llvm::InvokeInst>(replaced))
     replaced = llvm::changeToCall(invoke);  // no unwind edge: nothing is called
-  replaced->replaceAllUsesWith(descriptor);
+  if (replaced->use_empty()) {              // the descriptor is not needed: nothing to load
+    replaced->eraseFromParent();
+    return;
+  }
+  llvm::LLVMContext &context = replaced->getContext();
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  llvm::Constant *address = llvm::ConstantExpr::getInBoundsGetElementPtr(
+      slot.slots->getValueType(), slot.slots,
+      llvm::ArrayRef<llvm::Constant *>{llvm::ConstantInt::get(i64, 0),
+                                       llvm::ConstantInt::get(i64, slot.index)});
+  auto *load = new llvm::LoadInst(llvm::PointerType::getUnqual(context), address, "cairn.canonical",
+                                  false, llvm::Align(8), replaced);
+  load->setDebugLoc(replaced->getDebugLoc());
+  replaced->replaceAllUsesWith(load);
   replaced->eraseFromParent();
 }
 
-void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor) {
+void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor, CanonicalSlot slot) {
   llvm::GlobalVariable *global = marker.global;
   llvm::removeFromUsedLists(*global->getParent(),
                             [global](llvm::Constant *c) { return c == global; });
@@ -229,7 +244,7 @@ void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor) {
   for (llvm::Use &use : global->uses())
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(use.getUser()))
       if (isTypeRefCall(*call, use)) typeRefs.push_back(call);
-  for (llvm::CallBase *call : typeRefs) replaceTypeRef(*call, descriptor);
+  for (llvm::CallBase *call : typeRefs) replaceTypeRef(*call, slot);
   global->replaceAllUsesWith(descriptor);
   global->eraseFromParent();
 }

@@ -53,15 +53,21 @@ bool checkMarkerUses(const Marker &marker, Diagnostics &diagnostics);
 void checkTypeRefCalls(llvm::Module &module, const std::vector<Marker> &markers,
                        Diagnostics &diagnostics);
 
-// Points the marker's allocation calls at `descriptor`, replaces its cairn_type_ref calls
-// (replaceTypeRef) and deletes the marker.
-void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor);
+// Where a marked type's canonical descriptor is found at run time: element `index` of the
+// module's slot array @"cairn.canon" (emit.h), which the registration constructor fills.
+struct CanonicalSlot {
+  llvm::GlobalVariable *slots;
+  unsigned index;
+};
 
-// Replaces one `call ptr @cairn_type_ref(ptr marker)` by the value naming `descriptor` and
-// erases the call. This is the one place that decides how code refers to a descriptor: today
-// the module's own descriptor constant; once descriptors are canonical per process, a load of
-// the type's canonical slot, placed where the call was.
-void replaceTypeRef(llvm::CallBase &call, llvm::GlobalVariable *descriptor);
+// Points the marker's allocation calls (and any other use of its address) at `descriptor`, the
+// module's own, replaces its cairn_type_ref calls (replaceTypeRef) and deletes the marker.
+void replaceMarker(const Marker &marker, llvm::GlobalVariable *descriptor, CanonicalSlot slot);
+
+// Replaces one `call ptr @cairn_type_ref(ptr marker)` by a load of the type's canonical slot,
+// placed where the call was, and erases the call. This is the one place that decides how code
+// refers to a descriptor it compares headers with (docs/plugin.md, "Canonical descriptors").
+void replaceTypeRef(llvm::CallBase &call, CanonicalSlot slot);
 
 // Erases the declaration of cairn_type_ref once nothing calls it.
 void dropTypeRefDeclaration(llvm::Module &module);

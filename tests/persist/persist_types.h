@@ -128,6 +128,20 @@ class ExactRoot {
   void **slot_;
 };
 
+// Built with AddressSanitizer (make test-asan): its shadow memory and its quarantine of freed
+// blocks make the process's resident memory say nothing about the runtime's.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 // Scale: the stress build collects at every allocation, so its graphs are smaller.
 inline bool Stress() { return cairn_gc_stress_build() != 0; }
 inline int64_t Scaled(int64_t normal, int64_t stress) { return Stress() ? stress : normal; }

@@ -48,7 +48,12 @@ typedef struct cairn_loc {
 
 /* Called first by the generated `main`: sets up the heap (cairn_init), remembers argv for
  * cairn_lang_argc/argv, makes standard output fully buffered when it is not a terminal. The
- * store is opened lazily by the first database call (CAIRN_STORE, else ./cairn.store). */
+ * store is opened lazily by the first database call (CAIRN_STORE, else ./cairn.store).
+ * It installs the runtime's fault-error hook (cairn_set_fault_error_hook): a persistent page
+ * that cannot be faulted in (a type this program lacks, a damaged page, a store error) is a
+ * runtime error "database error: <the runtime's message>" without a position (the touching
+ * instruction is not known): standard output flushed (unless the fault happened while it was
+ * locked), the open transaction aborted, exit status CAIRN_EXIT_RUNTIME_ERROR. */
 void cairn_lang_start(int argc, char **argv);
 
 /* The program's arguments after the program name (what `args()` returns, as text). */

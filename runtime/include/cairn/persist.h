@@ -22,8 +22,14 @@
  * Errors are values (cairn_status, cairn_last_error). Most type mismatches are found when a
  * database is opened. An error found while faulting a page in (a type this program lacks, or
  * registered after the open and defines differently, a damaged page, a store failure) cannot be
- * returned to the instruction that touched the page: the program stops with a message naming
- * the database, the page and the type, and nothing of the open transaction is written.
+ * returned to the instruction that touched the page: it goes to the hook the embedder installed
+ * (cairn_set_fault_error_hook, below), which may jump back to a safe place; without one, the
+ * program stops with a message naming the database, the page and the type. Either way the open
+ * transaction is failed and nothing of it is written.
+ *
+ * Page faults arrive as SIGSEGV. The runtime installs its handler when the store is opened, on
+ * top of any handler already there (which still gets every fault that is not the runtime's);
+ * see "Page faults and SIGSEGV" below for living with LLVM's, a sanitizer's or your own.
  */
 #ifndef CAIRN_PERSIST_H
 #define CAIRN_PERSIST_H
@@ -116,6 +122,83 @@ void cairn_make_resident(void *p, size_t n);
  * max_resident_pages (pages loaded first may otherwise be evicted again before the call ends).
  * Transient memory in the range is left as it is. */
 void cairn_make_resident_for_read(const void *p, size_t n);
+
+/* --- Page faults and SIGSEGV -------------------------------------------------------------------
+ *
+ * The first touch of a persistent page that is not loaded, and the first write to a clean one,
+ * raise SIGSEGV. The runtime's handler (installed by the store's opening, on the mutator thread):
+ *   - serves the faults on persistent pages of the mutator thread (loads the page, or marks it
+ *     modified);
+ *   - stops the program with a message naming the thread if another thread touches a persistent
+ *     page that is not loaded (or writes a clean one): one mutator thread in this version;
+ *   - passes every other fault to the handler that was installed before it, as the kernel would
+ *     have called it (SA_SIGINFO or not, its sa_mask, SA_RESETHAND). If that was the default
+ *     action, the default is restored and the fault repeats: the process dies by SIGSEGV (and
+ *     dumps core if enabled), as if the runtime were not there;
+ *   - runs on an alternate signal stack (the mutator thread gets one of 256 KiB unless it has a
+ *     larger one), so a fault near the limit of the stack still has room to read the store.
+ */
+
+/* Installs the runtime's SIGSEGV handler again, on top of whatever is installed now, which then
+ * gets the faults that are not the runtime's. Call it (from the mutator thread) after a library
+ * that installs its own handler later than the store was opened: llvm::InitLLVM or
+ * llvm::sys::PrintStackTraceOnErrorSignal, for instance. Otherwise that library would see the
+ * runtime's page faults first and take them for crashes. Does nothing if the runtime's handler is
+ * on top already; may be called before the store is opened. CAIRN_INTERNAL if the system refuses,
+ * or if something else owns SIGSEGV (AddressSanitizer with handle_segv=2). */
+cairn_status cairn_install_fault_handler(void);
+
+/* For an embedder whose own SIGSEGV handler runs first and does not pass faults on: call this
+ * from it with the faulting address (siginfo_t.si_addr) and whether the access was a write (1), a
+ * read (0) or is unknown (-1). Returns 1 if the fault was the runtime's and has been served (load
+ * the page or make it writable): return from the handler and the access is retried. Returns 0 if
+ * the address is not the runtime's: handle the fault as your own. If the page cannot be loaded, it
+ * reports the error as the runtime's own handler would (the fault-error hook, below), and does not
+ * return. Only on the mutator thread; from another thread, a fault on a persistent page is
+ * a fatal error naming the thread. */
+int cairn_handle_fault(void *addr, int is_write);
+
+/* --- Errors while faulting a page in --------------------------------------------------------- */
+
+/* What the runtime tells the fault-error hook. Valid until the hook returns or jumps away; copy
+ * what you keep (the message is also cairn_last_error() until the next runtime call). */
+typedef struct cairn_fault_error {
+  cairn_status code;      /* CAIRN_TYPE_MISMATCH: a type this program lacks or defines otherwise;
+                             CAIRN_CORRUPTION: a damaged page; CAIRN_OUT_OF_MEMORY: no frame left
+                             in the heap's persistent arena; a store's failure (CAIRN_IO_ERROR,
+                             CAIRN_BUSY, ...) */
+  const char *message;    /* "database 'd', page 7: it holds objects of type 'T' ..." */
+  const char *database;   /* the database's name */
+  uint64_t page;          /* the page's id in that database (0: its type table) */
+  void *address;          /* the address whose touch faulted */
+  int transaction_failed; /* 1: a transaction was open; it is failed now, and only
+                             cairn_txn_abort is allowed */
+} cairn_fault_error;
+
+typedef void (*cairn_fault_error_hook)(const cairn_fault_error *error, void *ctx);
+
+/* Installs the hook called when a persistent page cannot be faulted in (NULL: none, the default,
+ * which prints the message and ends the process with status 1). May be called before the store is
+ * opened.
+ *
+ * When the hook runs, the runtime is consistent: the page is reserved again (no access: the next
+ * touch tries again and fails the same way), the open transaction is failed (nothing of it was or
+ * will be written), no runtime lock is held and nothing is half done. It runs on the mutator
+ * thread, inside the SIGSEGV handler (on the alternate signal stack) when an instruction of the
+ * program touched the page, or inside cairn_make_resident or cairn_handle_fault. It may:
+ *   - jump back to a place the embedder set with sigsetjmp(env, 1): siglongjmp(env, 1), and
+ *     there call cairn_txn_abort() (if error->transaction_failed) and go on, using the runtime
+ *     and the databases again; what the program did with heap objects until the fault stays as
+ *     it was (the runtime's SIGSEGV handler is installed with SA_NODEFER, so a plain longjmp
+ *     does not leave SIGSEGV blocked either);
+ *   - print the error and end the process (exit or _exit; cairn_txn_abort may be called first);
+ *   - return, and the runtime then stops the program as if there were no hook.
+ * It must not return to the faulting instruction any other way, and must not touch the page that
+ * failed. A jump abandons the frames between the fault and the sigsetjmp: memory they had
+ * malloc'd leaks, locks they held stay held (stdio's, if a persistent buffer was being printed:
+ * hand persistent buffers to library functions after cairn_make_resident). The runtime's own
+ * frames there hold neither. */
+void cairn_set_fault_error_hook(cairn_fault_error_hook hook, void *ctx);
 
 /* --- Statistics (the paper's Figure 7)
  * ------------------------------------------------------------ */

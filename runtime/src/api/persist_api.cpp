@@ -5,6 +5,7 @@
 
 #include "cairn/persist.h"
 #include "gc/roots.h"
+#include "persist/fault_signal.h"
 #include "persist/persistence.h"
 
 using cairn::Status;
@@ -124,6 +125,19 @@ int cairn_txn_is_open(void) {
 
 void cairn_make_resident(void *ptr, size_t n) {
   if (Persistence *p = Persistence::Instance()) p->MakeResident(ptr, n);
+}
+
+cairn_status cairn_install_fault_handler(void) {
+  if (cairn_is_initialized()) cairn::gc::Roots::CheckMutator("cairn_install_fault_handler");
+  return Report(cairn::persist::InstallFaultHandler());
+}
+
+int cairn_handle_fault(void *addr, int is_write) {
+  return cairn::persist::HandleFaultFromEmbedder(addr, is_write);
+}
+
+void cairn_set_fault_error_hook(cairn_fault_error_hook hook, void *ctx) {
+  Persistence::SetFaultErrorHook(hook, ctx);
 }
 
 void cairn_make_resident_for_read(const void *ptr, size_t n) {

@@ -84,6 +84,10 @@ void Collector::Flip() {
 void Collector::PinAmbiguous(uintptr_t word) {
   uintptr_t off = word - uintptr_t(base_);
   size_t i = off >> heap::kPageShift;
+  // R1: a word at the start of a page may be one past the end of an object that fills the page
+  // before it to the end (i - 1 wraps around for i == 0).
+  if ((off & (kPageSize - 1)) == 0 && i - 1 < covered_pages_) [[unlikely]]
+    PinEndOfPage(i - 1);
   if (i >= covered_pages_) return;
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return;
@@ -97,18 +101,36 @@ void Collector::PinAmbiguous(uintptr_t word) {
     return;
   }
   if (pi.space == Space::kPrevious) PinPage(i);
-  // Which object does the word point into (its header, payload, or one past its end)?
+  // Which object does the word point into (its header or payload), or one past the end of (R1)?
+  // One past the end of an object is also the header of the next one, if any: both stay.
   char *page = pages_.PageAddress(i);
   uint32_t pos = uint32_t(off & (kPageSize - 1));
   for (uint32_t o = 0; o < pi.used;) {
     void *ref = page + o + kWordSize;
     uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
-    if (pos < o + bytes) {
+    if (pos <= o + bytes) {
       MarkPinned(i, ref);
-      return;
+      if (pos < o + bytes) return;
     }
     o += bytes;
   }
+}
+
+// R1 across a page boundary: if an object ends exactly at the end of page j, a word pointing at
+// the start of page j + 1 is one past its end, and pins it as a word inside it would.
+void Collector::PinEndOfPage(size_t j) {
+  const PageInfo &pi = table_[j];
+  if (pi.space == Space::kFree) return;
+  size_t head = pi.kind == PageKind::kLargeTail ? j - pi.run : j;
+  const PageInfo &h = table_[head];
+  bool ends_here;
+  if (h.persistent() && !h.resident())
+    ends_here = true;  // its objects are not known until it is loaded: keep the frame
+  else if (h.kind == PageKind::kLargeHead)
+    ends_here = head + h.run == j + 1 && h.used == h.run * kPageSize;
+  else
+    ends_here = h.used == kPageSize;
+  if (ends_here) PinAmbiguous(uintptr_t(pages_.PageAddress(j)) + kPageSize - kWordSize);
 }
 
 void Collector::PinPage(size_t index) {

@@ -36,6 +36,19 @@
 // After it, every modified persistent page references only persistent objects of its own
 // database (unless an error was recorded), ready to be unswizzled and written.
 //
+// Ambiguous roots (the stack, the spilled registers, the registered ranges) follow one rule:
+//   R1. A word w keeps alive and unmoved every object X with header(X) <= w <= end(X), where
+//       end(X) is the address one past X's last byte. So a pointer into the middle of an object
+//       (an interior pointer) and a pointer one past its end pin it, as a pointer to it does:
+//       compiled code at -O2 may keep only such derived pointers in a register or stack slot
+//       (loop strength reduction walks an array with a pointer and compares it with one past
+//       the end). One past the end of X is also the header of the object after it, which stays
+//       too; at the end of a page it is the start of the next page, so a word at the start of a
+//       page also pins the object that fills the page before it to the end (a small page used
+//       to its last byte, or a large object that fills its run), and keeps the frame of a
+//       persistent page before it that is not loaded (its objects are not known). A word in a
+//       page in use but past its last object pins the page and no object on it.
+//
 // After either: P5 holds (no reference into previous space, no forwarding word in current space);
 // objects referenced by ambiguous roots have not moved and nothing left their pages; the
 // collector's last transient copy page is handed back (the mutator continues allocating in it).
@@ -104,6 +117,7 @@ class Collector {
   CollectionResult Finish();
   void Flip();
   void PinAmbiguous(uintptr_t word);
+  void PinEndOfPage(size_t j);
   void PinPage(size_t index);
   void MarkPinned(size_t index, void *ref);
   bool IsMarked(size_t index, const void *ref) const;

@@ -63,8 +63,9 @@ Status GcHeap::Init(const cairn_options *opts) {
 
 // Zeroes dead stack below the caller's frame. Frames made there later start clean, so their
 // unwritten slots cannot hold stale references that would act as ambiguous roots and keep
-// garbage alive (the same remedy as the Boehm collector's GC_clear_stack).
-__attribute__((noinline)) static void ClearDeadStack() {
+// garbage alive (the same remedy as the Boehm collector's GC_clear_stack). Not instrumented: with
+// AddressSanitizer's fake frames its array would not be on the stack.
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS static void ClearDeadStack() {
   volatile char dead[kClearStackBytes];
   std::memset(const_cast<char *>(dead), 0, sizeof dead);
   asm volatile("" : : "r"(dead) : "memory");
@@ -132,12 +133,15 @@ struct GcHeap::Pending {
 };
 
 // The stack is scanned from this function's frame up: everything above it, including the
-// registers the entry points spilled, is seen; the collector's own frames below it are not.
-__attribute__((noinline)) void CollectWithStackTop(GcHeap *heap, GcHeap::Pending *p) {
+// registers the entry points spilled, is seen; the collector's own frames below it are not. These
+// three are not instrumented by AddressSanitizer, so that their frames (and the registers spilled
+// in them) are on the stack, not in ASan's fake frames.
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS void CollectWithStackTop(GcHeap *heap,
+                                                                             GcHeap::Pending *p) {
   heap->CollectFrom(__builtin_frame_address(0), p);
 }
 
-__attribute__((noinline)) void GcHeap::CollectNow() {
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS void GcHeap::CollectNow() {
   std::jmp_buf regs;  // spills the callee-saved registers into this frame
   setjmp(regs);
   __builtin_unwind_init();  // ... all of them, whatever setjmp mangles
@@ -146,8 +150,8 @@ __attribute__((noinline)) void GcHeap::CollectNow() {
   asm volatile("" : : "r"(&regs) : "memory");
 }
 
-__attribute__((noinline)) uint64_t GcHeap::StabilizeNow(std::span<const StabilizeRoot> roots,
-                                                        StabilizeOutcome *outcome) {
+__attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS uint64_t
+GcHeap::StabilizeNow(std::span<const StabilizeRoot> roots, StabilizeOutcome *outcome) {
   std::jmp_buf regs;
   setjmp(regs);
   __builtin_unwind_init();

@@ -7,7 +7,32 @@
 
 #include "util/fatal.h"
 
+// AddressSanitizer's interface (sanitizer/asan_interface.h), declared weak: the functions exist
+// only when the process runs with ASan, whether or not the runtime itself was built with it.
+extern "C" {
+void *__asan_get_current_fake_stack(void) __attribute__((weak));
+void *__asan_addr_is_in_fake_stack(void *fake_stack, void *addr, void **beg, void **end)
+    __attribute__((weak));
+}
+
 namespace cairn::gc {
+
+void *FakeStacks::Current() {
+  return __asan_get_current_fake_stack ? __asan_get_current_fake_stack() : nullptr;
+}
+
+bool FakeStacks::FrameOf(void *fake_stack, uintptr_t word, const uintptr_t *lo, const uintptr_t *hi,
+                         const uintptr_t **beg, const uintptr_t **end) {
+  void *b = nullptr, *e = nullptr;
+  void *real = __asan_addr_is_in_fake_stack(fake_stack, reinterpret_cast<void *>(word), &b, &e);
+  // A frame whose real frame is below the scanned stack belongs to a function that returned (or
+  // was jumped over): it is dead.
+  if (!real || real < static_cast<const void *>(lo) || real >= static_cast<const void *>(hi))
+    return false;
+  *beg = reinterpret_cast<const uintptr_t *>((uintptr_t(b) + 7) & ~uintptr_t{7});
+  *end = reinterpret_cast<const uintptr_t *>(uintptr_t(e) & ~uintptr_t{7});
+  return true;
+}
 
 void Roots::AdoptCurrentThread() {
   pthread_attr_t attr;
@@ -18,6 +43,7 @@ void Roots::AdoptCurrentThread() {
     Fatal("cannot find the stack of the mutator thread (pthread_getattr_np failed)");
   pthread_attr_destroy(&attr);
   stack_base_ = uintptr_t(addr) + size;  // stacks grow down: the base is the high end
+  mutator_tid_ = long(gettid());
   tls_is_mutator = true;
 }
 

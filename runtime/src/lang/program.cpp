@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "cairn/lang.h"
 #include "lang/errors.h"
@@ -13,6 +14,25 @@ namespace {
 
 int program_argc = 0;
 char **program_argv = nullptr;
+
+// A page that could not be faulted in: a runtime error. The hook runs inside the SIGSEGV
+// handler (or cairn_make_resident); standard output is flushed only if no one holds its lock
+// (the fault may have happened inside a stdio call, which would deadlock on it).
+void FaultIsARuntimeError(const cairn_fault_error *error, void *) {
+  const bool stdout_free = ftrylockfile(stdout) == 0;
+  if (stdout_free) {
+    std::fflush(stdout);
+    funlockfile(stdout);
+  }
+  std::string message = std::string("database error: ") + error->message;
+  std::fwrite(message.data(), 1, message.size(), stderr);
+  std::fputc('\n', stderr);
+  std::fflush(stderr);
+  cairn::lang::AbortOpenTransaction();
+  // exit() would flush standard output again, and wait for its lock if the fault was inside it.
+  if (!stdout_free) std::_Exit(CAIRN_EXIT_RUNTIME_ERROR);
+  std::exit(CAIRN_EXIT_RUNTIME_ERROR);
+}
 
 }  // namespace
 
@@ -31,6 +51,7 @@ void cairn_lang_start(int argc, char **argv) {
     std::fprintf(stderr, "cairn: fatal: the heap could not be set up: %s\n", cairn_last_error());
     std::exit(CAIRN_EXIT_RUNTIME_ERROR);
   }
+  cairn_set_fault_error_hook(FaultIsARuntimeError, nullptr);
   program_argc = argc;
   program_argv = argv;
 }

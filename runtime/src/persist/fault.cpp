@@ -6,6 +6,14 @@
 // name: a wave-front one step ahead of the program), turns each object's type index back into
 // this program's descriptor, and makes the page readable. The first write to a clean page traps
 // again and marks it modified (read-write until the transaction ends).
+//
+// An error found while loading a page (a type this program lacks or defines otherwise, a damaged
+// page, a store error) is a Status all the way up to HandleFault, which leaves the heap as it was
+// before the touch (the frame reserved again, no access; frames reserved for the pages the failed
+// page names stay reserved, unreferenced, and go at the next collection), marks the open
+// transaction failed and records the error. Only then does the caller (the signal handler,
+// cairn_handle_fault, cairn_make_resident) call ReportFaultError, which runs the embedder's hook
+// or stops the program: no frame between it and the hook owns anything.
 #include <unistd.h>
 
 #include <cinttypes>
@@ -27,69 +35,151 @@ using heap::PageInfo;
 using heap::PageKind;
 using heap::Protection;
 
-void Persistence::FaultError(const cairn_db &db, uint64_t page, const std::string &what) {
-  // We are inside a page fault: the touching instruction cannot be given an error. Stop the
-  // program with the whole story; nothing of the open transaction has been written.
-  std::string msg =
-      "cairn: error: database '" + db.name + "', page " + std::to_string(page) + ": " + what +
-      "\n" + (open_ ? "cairn: the open transaction is aborted: nothing of it was written\n" : "");
+namespace {
+
+cairn_fault_error_hook fault_error_hook = nullptr;
+void *fault_error_hook_ctx = nullptr;
+
+}  // namespace
+
+void Persistence::SetFaultErrorHook(cairn_fault_error_hook hook, void *ctx) {
+  fault_error_hook = hook;
+  fault_error_hook_ctx = ctx;
+}
+
+Status Persistence::PageError(const cairn_db &db, uint64_t page, cairn_status code,
+                              const std::string &what) {
+  fault_database_ = db.name;
+  fault_page_ = page;
+  return Status(code, "database '" + db.name + "', page " + std::to_string(page) + ": " + what);
+}
+
+void Persistence::ReportFaultError() {
+  cairn_fault_error e{};
+  e.code = fault_error_.code();
+  e.message = fault_error_.message().c_str();
+  e.database = fault_database_.c_str();
+  e.page = fault_page_;
+  e.address = fault_address_;
+  e.transaction_failed = open_ && failed_;
+  SetLastError(fault_error_);
+  if (fault_error_hook) fault_error_hook(&e, fault_error_hook_ctx);
+  // No hook, or it returned: the touching instruction cannot be given an error. Stop the program
+  // with the whole story; nothing of the open transaction has been written.
   std::fflush(stdout);
+  std::string msg =
+      "cairn: error: " + fault_error_.message() + "\n" +
+      (open_ ? "cairn: the open transaction is aborted: nothing of it was written\n" : "");
   ssize_t ignored = write(2, msg.data(), msg.size());
   (void)ignored;
   _exit(1);
 }
 
-store::Transaction *Persistence::ReadTransaction(std::unique_ptr<store::Transaction> *temp) {
-  if (open_ && !failed_ && txn_) return txn_.get();
+Status Persistence::ReadTransaction(std::unique_ptr<store::Transaction> *temp,
+                                    store::Transaction **out) {
+  if (open_ && !failed_ && txn_) {
+    *out = txn_.get();
+    return Status::Ok();
+  }
   Status s = store_->BeginTransaction(temp);
-  if (!s.ok()) Fatal("could not begin a read transaction on the store: %s", s.message().c_str());
-  return temp->get();
+  if (!s.ok())
+    return Status(s.code(), "could not begin a read transaction on the store: " + s.message());
+  *out = temp->get();
+  return Status::Ok();
 }
 
-bool Persistence::HandleFault(void *addr) {
-  heap::PageHeap &pages = heap_->pages();
+bool Persistence::IsPersistentPage(const void *addr) const {
+  const heap::PageHeap &pages = heap_->pages();
   if (!pages.Covers(addr)) return false;
+  const PageInfo &pi = pages.Info(pages.IndexOf(addr));
+  return pi.space != heap::Space::kFree && pi.persistent();
+}
+
+FaultResult Persistence::HandleFault(void *addr, int is_write) {
+  heap::PageHeap &pages = heap_->pages();
+  if (!pages.Covers(addr)) return FaultResult::kNotOurs;
   // The collector never touches a page that is not loaded (P9); if it did, loading one in the
   // middle of a collection would corrupt it: let the fault crash the program instead.
-  if (heap_->collecting()) return false;
+  if (heap_->collecting()) return FaultResult::kNotOurs;
   size_t i = pages.IndexOf(addr);
   const PageInfo &pi = pages.Info(i);
-  if (pi.space == heap::Space::kFree || !pi.persistent()) return false;
+  if (pi.space == heap::Space::kFree || !pi.persistent()) return FaultResult::kNotOurs;
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
   const PageInfo &h = pages.Info(head);
   size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
   if (!h.resident()) {
-    Load(head);
-    return true;
+    Status s = Load(head);
+    if (!s.ok()) {
+      // The heap is as it was before the touch (Load undid its work). The transaction cannot
+      // go on as if the page had been read: only abort is allowed now (D3).
+      if (open_ && !failed_) {
+        failed_ = true;
+        failure_ = s;
+      }
+      fault_error_ = s;
+      fault_address_ = addr;
+      return FaultResult::kFailed;
+    }
+    // A write that found the page not loaded would trap again at once: make it writable now.
+    if (is_write != 1) return FaultResult::kHandled;
+  } else if (heap::PageHeap::ProtectionOf(h) != Protection::kRead) {
+    return FaultResult::kNotOurs;  // loaded and writable: the fault is not about this page
+  } else if (is_write == 0) {
+    return FaultResult::kHandled;  // a read of a loaded page can proceed as it is
   }
-  if (heap::PageHeap::ProtectionOf(h) == Protection::kRead) {
-    // The first write to a clean page: from now on it is modified and written at commit.
-    pages.Protect(head, n, Protection::kReadWrite);
-    for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageModified;
-    totals_.write_faults++;
-    EnforceBudgets(head);
-    return true;
-  }
-  return false;
+  // The first write to a clean page: from now on it is modified and written at commit.
+  pages.Protect(head, n, Protection::kReadWrite);
+  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageModified;
+  totals_.write_faults++;
+  EnforceBudgets(head);
+  return FaultResult::kHandled;
 }
 
-void Persistence::Load(size_t head) {
+Status Persistence::Load(size_t head) {
   uint64_t t0 = NowNs();
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &h = pages.Info(head);
+  const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
+  // The store copies into the frame, so the frame must be writable first (a system call handed
+  // a protected page would fail with EFAULT instead of faulting).
+  pages.Protect(head, n, Protection::kReadWrite);
+  Status s = ReadAndSwizzle(head);
+  if (!s.ok()) {
+    // Back to reserved: no access, contents dropped (the next touch reads the page again).
+    pages.Discard(head, n);
+    pages.Protect(head, n, Protection::kNone);
+    h.used = 0;
+    return s;
+  }
+  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageResident;
+  pages.Protect(head, n, Protection::kRead);
+  resident_pages_ += n;
+  reserved_frames_ -= n;
+  resident_fifo_.push_back(uint32_t(head));
+  totals_.pages_faulted += n;
+  totals_.fault_ns += NowNs() - t0;
+  EnforceBudgets(head);
+  return Status::Ok();
+}
+
+Status Persistence::ReadAndSwizzle(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   PageInfo &h = pages.Info(head);
   cairn_db &db = *dbs_[h.db - 1];
   const bool large = h.kind == PageKind::kLargeHead;  // a run of n >= 1 pages, one object
   const size_t n = large ? h.run : 1;
   const uint64_t first = pages.PageId(head);
-  // The store copies into the frame, so the frame must be writable first (a system call handed
-  // a protected page would fail with EFAULT instead of faulting).
-  pages.Protect(head, n, Protection::kReadWrite);
   {
     std::unique_ptr<store::Transaction> temp;
-    store::Transaction *t = ReadTransaction(&temp);
+    store::Transaction *t = nullptr;
+    Status s = ReadTransaction(&temp, &t);
+    if (!s.ok()) return PageError(db, first, s.code(), s.message());
     for (size_t k = 0; k < n; k++) {
-      Status s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
-      if (!s.ok()) FaultError(db, first + k, s.message());
+      s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
+      if (!s.ok()) {
+        if (temp) temp->Abort();
+        return PageError(db, first + k, s.code(), s.message());
+      }
     }
     if (temp) temp->Abort();
   }
@@ -103,44 +193,41 @@ void Persistence::Load(size_t head) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     if (word == 0) break;
     if (word > UINT32_MAX)
-      FaultError(db, first,
-                 "the object header at offset " + std::to_string(off) +
-                     " is not a type index; run `cairn db check " + db.name + "`");
-    const cairn_type *t = TypeForIndex(db, uint32_t(word), first);
+      return PageError(db, first, CAIRN_CORRUPTION,
+                       "the object header at offset " + std::to_string(off) +
+                           " is not a type index; run `cairn db check " + db.name + "`");
+    const cairn_type *t = nullptr;
+    Status s = TypeForIndex(db, uint32_t(word), first, &t);
+    if (!s.ok()) return s;
     word = reinterpret_cast<uintptr_t>(t);
     void *ref = base + off + kWordSize;
     size_t bytes = heap::ObjectBytes(t, ref);
     if (off + bytes > limit || (!large && bytes > heap::kLargeObjectBytes) ||
         (large && (bytes <= heap::kLargeObjectBytes || bytes <= (n - 1) * kPageSize)))
-      FaultError(db, first,
-                 "an object of type '" + std::string(t->name) + "' at offset " +
-                     std::to_string(off) + " does not fit its page (" + std::to_string(bytes) +
-                     " bytes)");
+      return PageError(db, first, CAIRN_CORRUPTION,
+                       "an object of type '" + std::string(t->name) + "' at offset " +
+                           std::to_string(off) + " does not fit its page (" +
+                           std::to_string(bytes) + " bytes)");
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       uint64_t v = reinterpret_cast<uint64_t>(*slot);
-      if (v) *slot = Swizzle(db, v, head);
+      if (v && s.ok()) s = Swizzle(db, v, head, slot);
     });
+    if (!s.ok()) return s;
     off += bytes;
   }
   h.used = uint32_t(off);
-  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageResident;
-  pages.Protect(head, n, Protection::kRead);
-  resident_pages_ += n;
-  reserved_frames_ -= n;
-  resident_fifo_.push_back(uint32_t(head));
-  totals_.pages_faulted += n;
-  totals_.fault_ns += NowNs() - t0;
-  EnforceBudgets(head);
+  return Status::Ok();
 }
 
-void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
+Status Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame, void **out) {
   PersistentRef r = DecodeRef(pref);
   if (!WellFormed(r)) {
     uint64_t page = from_frame == SIZE_MAX ? 0 : heap_->pages().PageId(from_frame);
     char hex[32];
     std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
-    FaultError(db, page,
-               std::string("a reference (") + hex + ") is malformed; run `cairn db check`");
+    return PageError(db, page, CAIRN_CORRUPTION,
+                     std::string("a reference (") + hex + ") is malformed; run `cairn db check " +
+                         db.name + "`");
   }
   heap::PageHeap &pages = heap_->pages();
   auto it = frames_.find(Key(db.index, r.page));
@@ -151,9 +238,9 @@ void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
     size_t n = r.run ? r.run : 1;
     frame = pages.TakeReservedFrames(n, r.run != 0);
     if (frame == heap::kNoPage)
-      FaultError(db, r.page,
-                 "the heap's persistent arena has no room for " + std::to_string(n) +
-                     " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
+      return PageError(db, r.page, CAIRN_OUT_OF_MEMORY,
+                       "the heap's persistent arena has no room for " + std::to_string(n) +
+                           " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
     for (size_t k = 0; k < n; k++) {
       pages.Info(frame + k).db = db.index;
       pages.PageId(frame + k) = r.page + k;
@@ -161,23 +248,28 @@ void *Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame) {
     frames_[Key(db.index, r.page)] = uint32_t(frame);
     reserved_frames_ += n;
   }
-  return pages.PageAddress(frame) + r.offset;
+  *out = pages.PageAddress(frame) + r.offset;
+  return Status::Ok();
 }
 
-void Persistence::LoadTypes(cairn_db &db) {
-  std::unique_ptr<store::Transaction> temp;
-  store::Transaction *t = ReadTransaction(&temp);
+Status Persistence::LoadTypes(cairn_db &db) {
   std::vector<store::TypeEntry> entries;
-  Status s = t->ListTypes(db.id, &entries);
-  if (temp) temp->Abort();
-  if (!s.ok()) FaultError(db, 0, "reading its type table: " + s.message());
+  {
+    std::unique_ptr<store::Transaction> temp;
+    store::Transaction *t = nullptr;
+    Status s = ReadTransaction(&temp, &t);
+    if (s.ok()) s = t->ListTypes(db.id, &entries);
+    if (temp) temp->Abort();
+    if (!s.ok()) return PageError(db, 0, s.code(), "reading its type table: " + s.message());
+  }
   for (const store::TypeEntry &e : entries) {
     if (db.type_by_index.size() <= e.index) db.type_by_index.resize(e.index + 1, nullptr);
     if (db.type_by_index[e.index]) continue;  // checked already
     StoredLayout layout;
-    s = DecodeLayout(e.layout, &layout);
+    Status s = DecodeLayout(e.layout, &layout);
     if (!s.ok())
-      FaultError(db, 0, "type table entry " + std::to_string(e.index) + ": " + s.message());
+      return PageError(db, 0, CAIRN_CORRUPTION,
+                       "type table entry " + std::to_string(e.index) + ": " + s.message());
     const cairn_type *local = cairn_find_type(e.fingerprint);
     if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
       // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
@@ -191,39 +283,54 @@ void Persistence::LoadTypes(cairn_db &db) {
     db.index_of[local] = e.index;
   }
   db.types_loaded = true;
+  return Status::Ok();
 }
 
-const cairn_type *Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page) {
-  if (index < db.type_by_index.size() && db.type_by_index[index]) return db.type_by_index[index];
-  LoadTypes(db);
-  if (index < db.type_by_index.size() && db.type_by_index[index]) return db.type_by_index[index];
+Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
+                                 const cairn_type **out) {
+  if (index < db.type_by_index.size() && db.type_by_index[index]) {
+    *out = db.type_by_index[index];
+    return Status::Ok();
+  }
+  Status s = LoadTypes(db);
+  if (!s.ok()) return s;
+  if (index < db.type_by_index.size() && db.type_by_index[index]) {
+    *out = db.type_by_index[index];
+    return Status::Ok();
+  }
   // Say exactly what is wrong with it.
-  std::unique_ptr<store::Transaction> temp;
-  store::Transaction *t = ReadTransaction(&temp);
   store::TypeEntry e;
-  Status s = t->GetTypeByIndex(db.id, index, &e);
-  if (temp) temp->Abort();
+  {
+    std::unique_ptr<store::Transaction> temp;
+    store::Transaction *t = nullptr;
+    s = ReadTransaction(&temp, &t);
+    if (s.ok()) s = t->GetTypeByIndex(db.id, index, &e);
+    if (temp) temp->Abort();
+  }
   if (!s.ok())
-    FaultError(db, page,
-               "an object names type index " + std::to_string(index) +
-                   ", which its type table lacks; run `cairn db check " + db.name + "`");
+    return PageError(db, page, s.code() == CAIRN_NOT_FOUND ? CAIRN_CORRUPTION : s.code(),
+                     "an object names type index " + std::to_string(index) +
+                         ", which its type table lacks; run `cairn db check " + db.name + "`");
   StoredLayout layout;
   s = DecodeLayout(e.layout, &layout);
-  if (!s.ok()) FaultError(db, page, s.message());
+  if (!s.ok()) return PageError(db, page, CAIRN_CORRUPTION, s.message());
   const cairn_type *local = cairn_find_type(e.fingerprint);
   char fp[24];
   std::snprintf(fp, sizeof fp, "%016" PRIx64, e.fingerprint);
   if (!local) {
     // Maybe the program defines a type by that name, differently.
-    FaultError(db, page,
-               "it holds objects of type '" + layout.name + "' (fingerprint " + fp +
-                   "), which this program does not define, or defines with other fields (a "
-                   "type's fingerprint covers its name and its fields' names, kinds and "
-                   "order); build the program with the definition the database was written "
-                   "with");
+    return PageError(db, page, CAIRN_TYPE_MISMATCH,
+                     "it holds objects of type '" + layout.name + "' (fingerprint " + fp +
+                         "), which this program does not define, or defines with other fields (a "
+                         "type's fingerprint covers its name and its fields' names, kinds and "
+                         "order); build the program with the definition the database was "
+                         "written with");
   }
   s = CheckLayout(layout, local, db.name);
-  FaultError(db, page, s.message());
+  if (s.ok())
+    return PageError(db, page, CAIRN_INTERNAL,
+                     "type '" + layout.name + "' was refused by the type table and accepted now");
+  return PageError(db, page, s.code(), s.message());
 }
 
 void Persistence::Evict(size_t head) {
@@ -272,17 +379,11 @@ void Persistence::EnforceBudgets(size_t keep) {
 
 void Persistence::MakeResident(void *p, size_t n) {
   if (n == 0) return;
-  heap::PageHeap &pages = heap_->pages();
   uintptr_t lo = uintptr_t(p) & ~uintptr_t(kPageSize - 1);
   for (uintptr_t a = lo; a < uintptr_t(p) + n; a += kPageSize) {
     void *addr = reinterpret_cast<void *>(a);
-    // At most two steps: load it, then make it writable (as a write would).
-    for (int step = 0; step < 2 && pages.Covers(addr); step++) {
-      const PageInfo &pi = pages.Info(pages.IndexOf(addr));
-      if (pi.space == heap::Space::kFree || !pi.persistent()) break;
-      if (pi.resident() && heap::PageHeap::ProtectionOf(pi) == Protection::kReadWrite) break;
-      HandleFault(addr);
-    }
+    // Load it and make it writable (as a write would).
+    if (HandleFault(addr, 1) == FaultResult::kFailed) ReportFaultError();
   }
 }
 

@@ -13,7 +13,7 @@ uint64_t Persistence::IdentityHash(size_t head, uint32_t offset) {
   cairn_db &db = *dbs_[pages.Info(head).db - 1];
   const uint64_t page = pages.PageId(head);
   auto it = db.hashes.find(page);
-  if (it == db.hashes.end()) {  // D5: read the page's entries once
+  if (it == db.hashes.end()) {  // D6: read the page's entries once
     std::vector<store::IdentityHashEntry> entries;
     std::unique_ptr<store::Transaction> temp;
     store::Transaction *t = nullptr;
@@ -53,7 +53,7 @@ Status Persistence::WriteIdentityHashes(std::vector<PendingHash> *written) {
 }
 
 void Persistence::AdoptIdentityHashes(const std::vector<PendingHash> &written) {
-  // Committed: the hashes now live in the databases (D5), and the objects are no longer
+  // Committed: the hashes now live in the databases (D6), and the objects are no longer
   // transient (H1). The pages are new to their databases, so these are all their entries.
   for (const PendingHash &p : written) {
     p.db->hashes[p.page].emplace_back(p.offset, p.hash);

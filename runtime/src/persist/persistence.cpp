@@ -4,35 +4,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "persist/fault_signal.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
 
 Persistence *Persistence::instance_ = nullptr;
-
-namespace {
-
-struct sigaction previous_segv;
-
-// The page-fault handler: a touch of a persistent page that is not loaded, or a first write to a
-// clean one. Anything else goes to the handler that was there before (or the default: a crash).
-void OnSegv(int sig, siginfo_t *info, void *context) {
-  Persistence *p = Persistence::Instance();
-  if (p && p->HandleFault(info->si_addr)) return;
-  if (previous_segv.sa_flags & SA_SIGINFO) {
-    if (previous_segv.sa_sigaction) {
-      previous_segv.sa_sigaction(sig, info, context);
-      return;
-    }
-  } else if (previous_segv.sa_handler != SIG_DFL && previous_segv.sa_handler != SIG_IGN) {
-    previous_segv.sa_handler(sig);
-    return;
-  }
-  // The default action: returning re-runs the instruction, which faults again and kills us.
-  signal(SIGSEGV, SIG_DFL);
-}
-
-}  // namespace
 
 Status Persistence::Open(const cairn_persist_options *opts) {
   if (instance_)
@@ -58,13 +35,9 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (!p->options_.max_resident_pages)
     p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
   if (!p->options_.max_protection_runs) p->options_.max_protection_runs = 30000;
+  s = InstallFaultHandler();
+  if (!s.ok()) return s;
   p->heap_->SetPersistHooks(p.get());
-  struct sigaction sa{};
-  sa.sa_sigaction = OnSegv;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  if (sigaction(SIGSEGV, &sa, &previous_segv) != 0)
-    return Status(CAIRN_INTERNAL, "could not install the page-fault handler (sigaction)");
   instance_ = p.release();
   // Close the store before the process's static objects go (RocksDB's threads must not outlive
   // them). An open transaction is aborted: nothing of it is written.
@@ -190,7 +163,12 @@ Status Persistence::GetRoot(cairn_db *db, void **root) {
   Status s = NeedTransaction("reading the root", db);
   if (!s.ok()) return s;
   if (!db->root_loaded) {
-    db->root = db->root_pref ? Swizzle(*db, db->root_pref, SIZE_MAX) : nullptr;
+    void *r = nullptr;
+    if (db->root_pref) {
+      s = Swizzle(*db, db->root_pref, SIZE_MAX, &r);
+      if (!s.ok()) return s;
+    }
+    db->root = r;
     db->root_loaded = true;
   }
   *root = db->root;
@@ -251,7 +229,8 @@ void Persistence::MakeResidentForRead(const void *p, size_t n) {
     size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
     // Loading leaves the page read-only and clean: readable by the kernel, not written at
     // commit. (A write trap would make it modified; cairn_make_resident does that.)
-    if (!pages.Info(head).resident()) HandleFault(addr);
+    if (!pages.Info(head).resident() && HandleFault(addr, 0) == FaultResult::kFailed)
+      ReportFaultError();
   }
 }
 

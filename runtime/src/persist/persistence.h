@@ -12,7 +12,11 @@
 //   D4. type_by_index_ and index_of_ agree with the database's type table: an index there names a
 //       stored layout that this program's descriptor matches (checked when the database is
 //       opened, and when first needed for types registered later).
-//   D5. A database's `hashes` holds, for each page whose identity hash entries were read (or
+//   D5. A page whose loading failed is reserved again (no access, not resident, used 0), exactly
+//       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
+//       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
+//       them, so the next collection gives them up (Figure 4).
+//   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
 //       written by a commit that made the page persistent), all of that page's committed
 //       entries (gc/identity_hash.h, H3).
 #pragma once
@@ -42,11 +46,18 @@ struct cairn_db {
   bool types_loaded = false;
   std::vector<const cairn_type *> type_by_index;  // D4, [0] unused
   std::unordered_map<const cairn_type *, uint32_t> index_of;
-  // D5: page id -> (payload offset, identity hash) recorded in the store for that page.
+  // D6: page id -> (payload offset, identity hash) recorded in the store for that page.
   std::unordered_map<uint64_t, std::vector<std::pair<uint32_t, uint64_t>>> hashes;
 };
 
 namespace cairn::persist {
+
+// What a fault on a heap address turned out to be.
+enum class FaultResult {
+  kNotOurs,  // not a persistent page's fault: for whoever handled SIGSEGV before the runtime
+  kHandled,  // a persistent page, now loaded (and writable if the access was a write)
+  kFailed,   // a persistent page that could not be loaded: see fault_error(); D5 holds
+};
 
 class Persistence final : public gc::PersistHooks {
  public:
@@ -74,8 +85,17 @@ class Persistence final : public gc::PersistHooks {
   Status Checkpoint();
   bool IsOpen() const { return open_; }
 
-  // Called by the SIGSEGV handler: true if the fault was a persistent page's (now handled).
-  bool HandleFault(void *addr);
+  // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
+  // read, -1 unknown (then a page that is not loaded is only loaded; a write traps again).
+  FaultResult HandleFault(void *addr, int is_write);
+  // After kFailed: runs the embedder's hook (cairn_set_fault_error_hook), which may jump out; if
+  // there is none or it returns, prints the error and ends the process (status 1). Called with
+  // nothing on the stack between it and the fault's entry point that owns resources.
+  [[noreturn]] void ReportFaultError();
+  static void SetFaultErrorHook(cairn_fault_error_hook hook, void *ctx);
+  // True if addr lies in a persistent page (any state). For messages about other threads: it
+  // reads the page table without synchronization.
+  bool IsPersistentPage(const void *addr) const;
   void MakeResident(void *p, size_t n);
 
   void GetStats(cairn_persist_stats *out) const;
@@ -98,15 +118,18 @@ class Persistence final : public gc::PersistHooks {
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
 
-  // Faulting (fault.cpp).
-  void Load(size_t head);
-  void *Swizzle(cairn_db &db, uint64_t pref, size_t from_frame);
-  const cairn_type *TypeForIndex(cairn_db &db, uint32_t index, uint64_t page);
-  void LoadTypes(cairn_db &db);
-  [[noreturn]] void FaultError(const cairn_db &db, uint64_t page, const std::string &what);
+  // Faulting (fault.cpp). Errors are returned, never raised: see D5.
+  Status Load(size_t head);
+  Status ReadAndSwizzle(size_t head);
+  Status Swizzle(cairn_db &db, uint64_t pref, size_t from_frame, void **out);
+  Status TypeForIndex(cairn_db &db, uint32_t index, uint64_t page, const cairn_type **out);
+  Status LoadTypes(cairn_db &db);
+  // "database 'db', page N: what", remembering the database and page for the fault error.
+  Status PageError(const cairn_db &db, uint64_t page, cairn_status code, const std::string &what);
   void EnforceBudgets(size_t keep);
   void Evict(size_t head);
-  store::Transaction *ReadTransaction(std::unique_ptr<store::Transaction> *temp);
+  // The open transaction, or a new read-only one in *temp.
+  Status ReadTransaction(std::unique_ptr<store::Transaction> *temp, store::Transaction **out);
 
   // The open transaction if it can read, else a new one, kept in *temp (abort it when done).
   Status Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t);
@@ -146,6 +169,10 @@ class Persistence final : public gc::PersistHooks {
   bool open_ = false;
   bool failed_ = false;
   Status failure_;
+  Status fault_error_;  // the last page that could not be loaded (D5)
+  std::string fault_database_;
+  uint64_t fault_page_ = 0;
+  void *fault_address_ = nullptr;
   std::deque<uint32_t> resident_fifo_;  // loaded pages, oldest first (may hold stale entries)
   uint64_t resident_pages_ = 0;
   uint64_t reserved_frames_ = 0;

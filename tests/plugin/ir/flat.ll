@@ -44,5 +44,5 @@ define ptr addrspace(1) @make() {
 
 ; CHECK-LABEL: define internal void @cairn.register_types()
 ; CHECK-NEXT: entry:
-; CHECK-NEXT: call void @cairn_register_module_types(ptr @cairn.module_types, i64 1, ptr {{@cairn.str[.0-9]*}})
+; CHECK-NEXT: call void @cairn_register_module_or_exit(ptr @cairn.module_types, ptr @cairn.canon, i64 1, ptr {{@cairn.str[.0-9]*}})
 ; CHECK-NEXT: ret void

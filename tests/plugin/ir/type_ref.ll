@@ -1,7 +1,9 @@
 ; cairn_type_ref names a descriptor as a value: each direct call (or invoke) with a marker as
-; its only argument is replaced by the descriptor's address and erased, for plain, array and
-; text types; the declaration goes once nothing calls it. Generated code compares an object's
-; header with it (`is`/`as`) and passes it to the runtime.
+; its only argument is replaced by a load of the type's canonical slot in @"cairn.canon" (which
+; the registration constructor fills with the process's canonical descriptor) and erased, for
+; plain, array and text types; an unused call just goes; the declaration goes once nothing
+; calls it. Generated code compares an object's header with it (`is`/`as`) and passes it to the
+; runtime; allocation keeps naming the module's own descriptor (the runtime maps it).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=cairn-descriptors -S %s | %FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes=cairn-descriptors -S %s | %FileCheck %s --check-prefix=GONE
 ; RUN: %opt -load-pass-plugin=%plugin -passes='default<O2>' -S %s | %FileCheck %s --check-prefix=O2
@@ -29,9 +31,13 @@ define i1 @is_node(ptr addrspace(1) %obj) {
   %is = icmp eq ptr %type, %node
   ret i1 %is
 }
+; CHECK: @cairn.canon = internal global [3 x ptr] [ptr @cairn.type.Node, ptr @cairn.type.Nodes, ptr @cairn.type.Text], align 8
+; CHECK: @cairn.module_types = private constant [3 x ptr] [ptr @cairn.type.Node, ptr @cairn.type.Nodes, ptr @cairn.type.Text], align 8
+
 ; CHECK-LABEL: define i1 @is_node(
 ; CHECK: %type = load ptr, ptr addrspace(1) %header, align 8
-; CHECK-NEXT: %is = icmp eq ptr %type, @cairn.type.Node
+; CHECK-NEXT: %cairn.canonical = load ptr, ptr @cairn.canon, align 8
+; CHECK-NEXT: %is = icmp eq ptr %type, %cairn.canonical
 ; CHECK-NEXT: ret i1 %is
 
 ; Passed to the runtime, for an array type and a text type; an unused result just goes.
@@ -42,7 +48,8 @@ define i32 @subtype(ptr %obj) {
   ret i32 %r
 }
 ; CHECK-LABEL: define i32 @subtype(
-; CHECK-NEXT: %r = call i32 @cairn_is_a(ptr %obj, ptr @cairn.type.Nodes)
+; CHECK-NEXT: %cairn.canonical = load ptr, ptr getelementptr inbounds ([3 x ptr], ptr @cairn.canon, i64 0, i64 1), align 8
+; CHECK-NEXT: %r = call i32 @cairn_is_a(ptr %obj, ptr %cairn.canonical)
 ; CHECK-NEXT: ret i32 %r
 
 ; Allocation and naming side by side; an invoke becomes a branch to its normal destination.
@@ -59,10 +66,19 @@ failed:
 }
 ; CHECK-LABEL: define ptr @text(
 ; CHECK: entry:
+; CHECK-NEXT: %cairn.canonical = load ptr, ptr getelementptr inbounds ([3 x ptr], ptr @cairn.canon, i64 0, i64 2), align 8
 ; CHECK-NEXT: br label %ok
 ; CHECK: ok:
 ; CHECK-NEXT: %a = call ptr @cairn_malloc_array(ptr @cairn.type.Text, i64 %n)
-; CHECK-NEXT: ret ptr @cairn.type.Text
+; CHECK-NEXT: ret ptr %cairn.canonical
 
+; The constructor registers the types and fills the slots.
+; CHECK-LABEL: define internal void @cairn.register_types()
+; CHECK-NEXT: entry:
+; CHECK-NEXT: call void @cairn_register_module_or_exit(ptr @cairn.module_types, ptr @cairn.canon, i64 3, ptr {{@cairn.str[.0-9]*}})
+; CHECK-NEXT: ret void
+
+; At -O2 the slot is still loaded: its address escapes into the constructor's call.
 ; O2-LABEL: define {{.*}}i1 @is_node(
-; O2: icmp eq ptr %type, @cairn.type.Node
+; O2: [[CANON:%.*]] = load ptr, ptr @cairn.canon
+; O2: icmp eq ptr %type, [[CANON]]
