@@ -27,7 +27,7 @@ constexpr CommandInfo kCommands[] = {
      "open database NAME (defining its stored types the session lacks) and "
      "bind it to the name NAME"},
     {":create", "NAME", "create database NAME, open it and bind it to the name NAME"},
-    {":dbs", "", "the store's databases (* open in this session)"},
+    {":dbs", "", "the store's databases (those open in this session marked so)"},
     {":root", "[NAME]", "print the root of database NAME (default: the one opened last)"},
     {":types", "[NAME]", "the session's classes, or the types stored in database NAME"},
     {":begin", "", "begin a transaction that spans inputs (until :commit or :abort)"},
@@ -35,6 +35,7 @@ constexpr CommandInfo kCommands[] = {
     {":abort", "", "abort the transaction begun with :begin"},
     {":load", "FILE", "the declarations of a Cairn file into the session"},
     {":type", "EXPR", "the type of an expression (nothing runs)"},
+    {":call", "NAME ARGS", "call a function with literal arguments, through libffi"},
     {":show", "EXPR [DEPTH]", "print a value DEPTH levels of objects deep (default 3)"},
     {":stats", "", "heap and persistence figures"},
     {":gc", "", "run a collection"},
@@ -132,6 +133,7 @@ bool Session::runCommand(const std::string &text) {
     runCode(code);
     return true;
   }
+  if (name == ":call") return callFunction(arg);
   if (name == ":load") {
     if (arg.empty()) return needArg("a file");
     std::ifstream in(arg);
@@ -149,13 +151,24 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":open" || name == ":create") {
     if (arg.empty()) return needArg("a database name");
     const bool create = name == ":create";
+    if (!create) {
+      // Opened here first, so that its stored types the session lacks can be defined before
+      // any code of the session reads it.
+      cairn_db *db = nullptr;
+      if (cairn_db_open(arg.c_str(), &db) != CAIRN_OK) return fail(cairn_last_error());
+      std::string report;
+      if (!defineStoredTypes(arg, db, &report)) return fail(report);
+      if (!report.empty()) std::printf("%s\n", report.c_str());
+    }
     const std::string call =
         std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
     Code code;
     // Bound to its name when that is a name the session may use for it.
     const front::GlobalInfo *g = checker_->findGlobal(arg);
     bool bind = isIdentifier(arg) &&
-                (g != nullptr ? g->type == types_.databaseType() : !checker_->findClass(arg));
+                (g != nullptr ? g->type == types_.databaseType()
+                              : checker_->findClass(arg) == nullptr &&
+                                    !checker_->hasFunction(arg) && !checker_->hasGenericClass(arg));
     code.text = bind ? "let " + arg + " = " + call : call;
     code.quiet = true;
     if (!runCode(code)) return true;
@@ -181,8 +194,16 @@ bool Session::runCommand(const std::string &text) {
       static_cast<std::vector<std::string> *>(ctx)->push_back(n);
     };
     if (cairn_db_list(add, &names) != CAIRN_OK) return fail(cairn_last_error());
+    std::vector<std::string> open;
+    cairn_db_each_open(
+        [](cairn_db *db, void *ctx) {
+          static_cast<std::vector<std::string> *>(ctx)->push_back(cairn_db_name(db));
+        },
+        &open);
     if (names.empty()) std::printf("(no databases in %s)\n", cairn_store_dir());
-    for (const std::string &n : names) std::printf("%s\n", n.c_str());
+    for (const std::string &n : names)
+      std::printf("%s%s\n", n.c_str(),
+                  std::find(open.begin(), open.end(), n) != open.end() ? " (open)" : "");
     return true;
   }
   if (name == ":begin") {

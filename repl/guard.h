@@ -21,6 +21,7 @@ struct RuntimeFailure {
   uint32_t line = 0;
   uint32_t col = 0;
   std::string message;
+  bool transaction_failed = false;  // a fault error failed the open transaction (now aborted)
 };
 
 // Installs the hooks (once, at the session's start, after the store's SIGSEGV handler could be

@@ -139,6 +139,19 @@ std::string Printer::lengthNote(const void *obj, const cairn_type *t) {
   return "";
 }
 
+// Whether an array holds values only (numbers, booleans, texts, nils): shown whole at any depth.
+bool Printer::holdsValues(const void *arr, const cairn_type *t) {
+  if (t->nfields > 0) return false;
+  if (t->elem_kind != CAIRN_KIND_REF) return true;
+  const uint64_t n = std::min<uint64_t>(cairn_array_length(arr), options_.max_elements);
+  const char *elems = payload(arr) + CAIRN_ARRAY_DATA_OFFSET;
+  for (uint64_t i = 0; i < n; i++) {
+    const void *e = load<const void *>(elems + i * t->size);
+    if (e != nullptr && !isText(cairn_type_of(e))) return false;
+  }
+  return true;
+}
+
 std::string Printer::ref(const void *obj, int depth) {
   if (obj == nullptr) return "nil";
   const cairn_type *t = cairn_type_of(obj);
@@ -146,7 +159,9 @@ std::string Printer::ref(const void *obj, int depth) {
     std::string_view s = textOf(obj);
     return quote(s.data(), s.size(), options_.max_text);
   }
-  if (depth <= 0 || objects_ >= options_.max_objects) return name(obj, t) + lengthNote(obj, t);
+  // An array is a container, not a level: its elements are shown at its own depth.
+  const bool shown_whole = isArray(t) ? depth > 0 || holdsValues(obj, t) : depth > 0;
+  if (!shown_whole || objects_ >= options_.max_objects) return name(obj, t) + lengthNote(obj, t);
   if (std::find(path_.begin(), path_.end(), obj) != path_.end()) return name(obj, t) + " (cycle)";
   ++objects_;
   path_.push_back(obj);
@@ -172,8 +187,7 @@ std::string Printer::array(const void *arr, const cairn_type *t, int depth) {
       fields(e, t, depth - 1, &fs, &first);
       out += "{" + fs + "}";
     } else {
-      // Objects in an array are one level further down; texts and scalars are shown whole.
-      out += scalar(t->elem_kind, e, depth - 1);
+      out += scalar(t->elem_kind, e, depth);
     }
   }
   return out + "]";

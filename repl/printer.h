@@ -8,9 +8,11 @@
 // `#N` is the object's identity number (what str() shows). An object's fields are shown down to
 // `depth` levels of objects (1 by default: the object's own fields; the objects they refer to
 // by name and number, with their length in parentheses when they are arrays or have a len()
-// method). An object already being printed on the way down is shown as `Type#N (cycle)`. Arrays
-// show at most `max_elements` elements, texts at most `max_text` bytes, and one value at most
-// `max_objects` objects in all; what is left out is shown as `...`.
+// method). An array is not a level: its elements are shown at its own depth, and an array of
+// values (numbers, booleans, texts) is shown whole at any depth. An object already being printed
+// on the way down is shown as `Type#N (cycle)`. Arrays show at most `max_elements` elements,
+// texts at most `max_text` bytes, and one value at most `max_objects` objects in all; what is
+// left out is shown as `...`.
 #ifndef CAIRN_REPL_PRINTER_H
 #define CAIRN_REPL_PRINTER_H
 
@@ -57,6 +59,7 @@ class Printer {
   std::string scalar(uint32_t kind, const char *p, int depth);
   std::string name(const void *obj, const cairn_type *t);  // Type#N
   std::string lengthNote(const void *obj, const cairn_type *t);
+  bool holdsValues(const void *arr, const cairn_type *t);
 
   PrintOptions options_;
   LengthFn length_;

@@ -16,6 +16,7 @@
 #include "lower/emit.h"
 #include "lower/lower.h"
 #include "syntax/parser.h"
+#include "txn_scan.h"
 
 namespace cairn::repl {
 namespace {
@@ -33,51 +34,6 @@ std::string hex(uint64_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "%016" PRIx64, v);
   return b;
-}
-
-// Whether the run function's own statements begin or end transactions (S2).
-bool managesTransactions(const front::sem::Stmt *s);
-
-bool exprManages(const front::sem::Expr *e) {
-  if (e == nullptr) return false;
-  if (e->kind == front::sem::ExprKind::Builtin) {
-    auto b = e->as<front::sem::BuiltinCall>()->builtin;
-    if (b == front::sem::Builtin::TxnBegin) return true;
-  }
-  return false;
-}
-
-bool managesTransactions(const front::sem::Stmt *s) {
-  using front::sem::StmtKind;
-  if (s == nullptr) return false;
-  switch (s->kind) {
-    case StmtKind::Atomic:
-      return true;
-    case StmtKind::Block:
-      for (const auto &st : s->as<front::sem::Block>()->stmts)
-        if (managesTransactions(st.get())) return true;
-      return false;
-    case StmtKind::If: {
-      const auto *i = s->as<front::sem::If>();
-      return managesTransactions(i->then_block.get()) || managesTransactions(i->else_stmt.get());
-    }
-    case StmtKind::While:
-      return managesTransactions(s->as<front::sem::While>()->body.get());
-    case StmtKind::ForRange:
-      return managesTransactions(s->as<front::sem::ForRange>()->body.get());
-    case StmtKind::ForArray:
-      return managesTransactions(s->as<front::sem::ForArray>()->body.get());
-    case StmtKind::ForObject:
-      return managesTransactions(s->as<front::sem::ForObject>()->body.get());
-    case StmtKind::Let:
-      return exprManages(s->as<front::sem::Let>()->init.get());
-    case StmtKind::Assign:
-      return exprManages(s->as<front::sem::Assign>()->value.get());
-    case StmtKind::Expr:
-      return exprManages(s->as<front::sem::ExprStmt>()->expr.get());
-    default:
-      return false;
-  }
 }
 
 }  // namespace
@@ -168,17 +124,14 @@ bool Session::isComplete(const std::string &text) {
 bool Session::handle(const std::string &text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return true;
-  bool ok = true;
   bool go_on = true;
   if (text[first] == ':') {
     go_on = runCommand(text.substr(first));
-    ok = go_on || true;
   } else {
     Code code;
     code.text = text;
-    ok = runCode(code);
+    runCode(code);
   }
-  (void)ok;
   std::fflush(stdout);
   std::fflush(stderr);
   return go_on;
@@ -308,11 +261,11 @@ std::string Session::callSymbol(const front::FuncInfo *f) {
 bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
   for (const front::ClassInfo *cls : unit.classes) {
     const uint64_t fp = classFingerprint(cls);
-    const front::ClassInfo *latest = nullptr;
+    auto current = latest_class_.find(cls->name);
+    const front::ClassInfo *latest = current == latest_class_.end() ? nullptr : current->second;
     for (const front::ClassInfo *p : checker_->classesNamed(cls->name)) {
       auto known = fingerprints_.find(p);
       if (known == fingerprints_.end()) continue;  // made by this input
-      latest = p;
       if (known->second != fp) continue;
       // The same layout: one canonical descriptor, one method table for both (plugin.md).
       std::string differs;
@@ -339,9 +292,48 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
         return false;
       }
     }
-    (void)latest;
+    // Other fields: a new type. Refused while an open database holds objects of the current
+    // definition: the session would no longer have a class to read them with by that name.
+    if (latest != nullptr && fingerprints_.at(latest) != fp) {
+      const std::string db = databaseHolding(fingerprints_.at(latest));
+      if (!db.empty()) {
+        *why = "class '" + cls->name + "' has instances stored in database '" + db +
+               "' (its type table holds '" + cls->name +
+               "' as defined now), so it cannot be defined again with other fields: objects of "
+               "the new definition could not be stored beside them, nor the old ones read by "
+               "that name. Keep the definition, or give the new class another name";
+        return false;
+      }
+    }
   }
   return true;
+}
+
+std::string Session::databaseHolding(uint64_t fingerprint) {
+  if (cairn_store_dir() == nullptr) return "";
+  struct Search {
+    uint64_t fingerprint;
+    std::string found;
+  } search{fingerprint, ""};
+  cairn_db_each_open(
+      [](cairn_db *db, void *ctx) {
+        auto *s = static_cast<Search *>(ctx);
+        if (!s->found.empty()) return;
+        struct Hit {
+          uint64_t fingerprint;
+          bool hit = false;
+        } hit{s->fingerprint};
+        cairn_db_stored_types(
+            db,
+            [](const cairn_type *t, void *c) {
+              auto *h = static_cast<Hit *>(c);
+              h->hit = h->hit || t->fingerprint == h->fingerprint;
+            },
+            &hit);
+        if (hit.hit) s->found = cairn_db_name(db);
+      },
+      &search);
+  return search.found;
 }
 
 bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr<Unit>> *units,
@@ -477,7 +469,30 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   }
   permanent_.push_back(units->front());
   if (run != nullptr) *run_unit = units->back();
+  for (const front::CheckedFunction &cf : unit.functions)
+    txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+  for (const front::ClassInfo *cls : unit.classes) latest_class_[cls->name] = cls;
   return true;
+}
+
+std::string Session::factsKey(const front::FuncInfo *f) {
+  std::string key = callSymbol(f);
+  return key.empty() ? f->symbol : key;
+}
+
+bool Session::beginsTransactions(const front::FuncInfo *f) {
+  std::set<std::string> seen;
+  std::vector<std::string> work{factsKey(f)};
+  while (!work.empty()) {
+    std::string key = work.back();
+    work.pop_back();
+    if (!seen.insert(key).second) continue;
+    auto it = txn_facts_.find(key);
+    if (it == txn_facts_.end()) continue;
+    if (it->second.begins) return true;
+    for (const front::FuncInfo *callee : it->second.calls) work.push_back(factsKey(callee));
+  }
+  return false;
 }
 
 // --- Running ------------------------------------------------------------------------------
@@ -522,7 +537,7 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
 
 bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
                        bool quiet) {
-  const bool own_transactions = managesTransactions(unit.run->body.get());
+  const bool own_transactions = beginsTransactions(unit.run->info);
   if (!own_transactions && !beginImplicit()) {
     llvm::consumeError(jit_->remove(*run_unit));
     return false;

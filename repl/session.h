@@ -17,8 +17,9 @@
 //   S1. Nothing of an input runs unless all of it checked, compiled and registered; an input
 //       that fails before running leaves the session as it was (the checker's reject()).
 //   S2. Without `:begin`, an input that runs code does so in a transaction of its own when the
-//       store is open and the input does not manage transactions itself (atomic,
-//       Transaction.begin); it commits when the input succeeds and is aborted when it fails.
+//       store is open and the input does not begin transactions itself (atomic,
+//       Transaction.begin(), in its statements or in the functions and methods they call by
+//       name: txn_scan.h); it commits when the input succeeds and is aborted when it fails.
 //   S3. A runtime error (or an error while faulting a page in) ends only the input: the
 //       runtime aborted its transaction, the definitions made so far stay, the prompt returns.
 #ifndef CAIRN_REPL_SESSION_H
@@ -30,11 +31,13 @@
 #include <string>
 #include <vector>
 
+#include "cairn/persist.h"
 #include "check/session.h"
 #include "jit.h"
 #include "printer.h"
 #include "source/diagnostics.h"
 #include "source/source.h"
+#include "txn_scan.h"
 
 namespace cairn::repl {
 
@@ -81,14 +84,21 @@ class Session {
   };
   bool runCode(const Code &code);
   bool runCommand(const std::string &text);
+  // :call NAME ARGS (call.cpp).
+  bool callFunction(const std::string &arg);
   // :types NAME: the types stored in a database (browse.cpp).
   bool typesOf(const std::string &db);
+  // :open: defines the types of an open database that the session lacks from its type table
+  // (browse.cpp). *report says what was defined and what not; false on an error.
+  bool defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report);
   // The static type of an expression, checked and not run (nullptr if it has errors, which are
   // not reported): for completion after '.'.
   const front::Type *typeOf(const std::string &expr);
 
   // Compile-time pieces (session.cpp).
   bool validateClasses(const front::InputUnit &unit, std::string *why);
+  // The name of an open database whose type table holds the fingerprint ("" if none).
+  std::string databaseHolding(uint64_t fingerprint);
   std::string callSymbol(const front::FuncInfo *f);
   bool compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr<Unit>> *units,
                       std::shared_ptr<Unit> *run_unit);
@@ -100,6 +110,9 @@ class Session {
   bool lengthOf(const void *obj, int64_t *len);
 
   // Transactions (S2).
+  // Whether f's code, or code it calls, begins transactions (txn_scan.h).
+  bool beginsTransactions(const front::FuncInfo *f);
+  std::string factsKey(const front::FuncInfo *f);
   bool beginImplicit();
   void endImplicit(bool ok);
 
@@ -116,9 +129,11 @@ class Session {
   bool implicit_txn_ = false;                     // this input's own transaction is open (S2)
   std::string last_db_;                           // the database :open or :create named last
   std::vector<std::shared_ptr<Unit>> permanent_;  // never removed
-  std::map<std::string, std::shared_ptr<Unit>> stub_target_;   // stub -> unit of its body
-  std::map<Unit *, int> stubs_into_;                           // unit -> stubs leading in
-  std::map<const front::ClassInfo *, uint64_t> fingerprints_;  // of every accepted class
+  std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
+  std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
+  std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
+  std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
+  std::map<std::string, TxnFacts> txn_facts_;                     // by call symbol, the newest
 };
 
 }  // namespace cairn::repl

@@ -56,6 +56,29 @@ ClassInfo *SessionChecker::findClass(const std::string &name) const {
   return c == checker_->class_instances_.end() ? nullptr : c->second.get();
 }
 
+const FuncInfo *SessionChecker::findFunction(const std::string &name) const {
+  auto &table = checker_->symbols_[session_];
+  auto it = table.find(name);
+  if (it == table.end() || it->second.kind != Symbol::Kind::Func ||
+      !it->second.fn->type_params.empty())
+    return nullptr;
+  auto f = checker_->fn_instances_.find({it->second.fn, {}});
+  return f == checker_->fn_instances_.end() ? nullptr : f->second.get();
+}
+
+bool SessionChecker::hasGenericClass(const std::string &name) const {
+  auto &table = checker_->symbols_[session_];
+  auto it = table.find(name);
+  return it != table.end() && it->second.kind == Symbol::Kind::Class &&
+         !it->second.cls->type_params.empty();
+}
+
+bool SessionChecker::hasFunction(const std::string &name) const {
+  auto &table = checker_->symbols_[session_];
+  auto it = table.find(name);
+  return it != table.end() && it->second.kind == Symbol::Kind::Func;
+}
+
 std::vector<ClassInfo *> SessionChecker::classesNamed(const std::string &heap_name) const {
   std::vector<ClassInfo *> out;
   for (const auto &[key, c] : checker_->class_instances_)

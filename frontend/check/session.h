@@ -101,6 +101,11 @@ class SessionChecker {
   // The session variable, class or function a name stands for now (nullptr if none).
   const GlobalInfo *findGlobal(const std::string &name) const;
   ClassInfo *findClass(const std::string &name) const;
+  // The non-generic function a name stands for in the session's scope (nullptr if none).
+  const FuncInfo *findFunction(const std::string &name) const;
+  // Whether a name stands for a generic class, or a function, in the session's scope.
+  bool hasGenericClass(const std::string &name) const;
+  bool hasFunction(const std::string &name) const;
   // Every class instance of the session with this heap type name, in the order they were made
   // (several after redefinitions), accepted ones only.
   std::vector<ClassInfo *> classesNamed(const std::string &heap_name) const;

@@ -56,17 +56,23 @@ llvm::StructType *Lowering::classStruct(ClassInfo *cls) {
   structs_[cls] = st;
   std::vector<llvm::Type *> elems;
   std::vector<llvm::Metadata *> names;
+  std::vector<llvm::Metadata *> types;  // declared types, for tools (docs/plugin.md)
   names.push_back(llvm::ConstantAsMetadata::get(llvm::PoisonValue::get(st)));
+  types.push_back(names.front());
   if (cls->super) {
     elems.push_back(classStruct(cls->super));
     names.push_back(llvm::MDString::get(ctx_, cls->super->name));
+    types.push_back(llvm::MDString::get(ctx_, ""));
   }
   for (const auto &f : cls->own_fields) {
     elems.push_back(llvmType(f->type));
     names.push_back(llvm::MDString::get(ctx_, f->name));
+    types.push_back(llvm::MDString::get(ctx_, typeName(f->type)));
   }
   st->setBody(elems);
   module_->getOrInsertNamedMetadata("cairn.fields")->addOperand(llvm::MDNode::get(ctx_, names));
+  module_->getOrInsertNamedMetadata("cairn.field_types")
+      ->addOperand(llvm::MDNode::get(ctx_, types));
   return st;
 }
 
