@@ -18,6 +18,10 @@ The file (tests/repl/README.md):
     --- session         the session ends (its input is closed) and the next one begins
     --- program FILE [ARGS]  `cairn run --store STORE FILE ARGS` before the next session, FILE
                         relative to the test's folder; it must succeed, its output is not compared
+    --- bin NAME [ARGS] NAME (an executable in --bin, build/bin) with ARGS, its store the test's
+                        ($CAIRN_STORE) and its folder the test's; it must succeed
+    --- capture VAR REGEX  the first match of REGEX's group 1 in the output of the last
+                        program or bin, as {{VAR}} in the expected lines after it
     --- status N        the session's exit status must be N (default 0)
     --- args ARGS       extra arguments of the next session's `cairn repl` (FILE paths relative to
                         the test's folder when they end in .cairn)
@@ -75,11 +79,18 @@ def parse(path):
             if words[0] == "session":
                 session(lineno)
                 current = None
-            elif words[0] == "program":
+            elif words[0] in ("program", "bin"):
                 if len(words) < 2:
-                    raise Malformed(f"line {lineno}: '--- program' needs a file")
-                step = Step("program", lineno)
+                    raise Malformed(f"line {lineno}: '--- {words[0]}' needs a file")
+                step = Step(words[0], lineno)
                 step.args = words[1:]
+                steps.append(step)
+                current = None
+            elif words[0] == "capture":
+                if len(words) < 3:
+                    raise Malformed(f"line {lineno}: '--- capture' needs a name and a regex")
+                step = Step("capture", lineno)
+                step.args = [words[1], line[4:].split(None, 2)[2]]
                 steps.append(step)
                 current = None
             elif words[0] == "status":
@@ -102,12 +113,17 @@ def normalize(text):
     return IDENTITY.sub("#N", text)
 
 
-def check_session(step, out, status, report):
+def substitute(text, values):
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def check_session(step, out, status, report, values):
     got = out.split("\n")
     if got and got[-1] == "":
         got.pop()
     ok = True
     for i, (kind, text, lineno) in enumerate(step.expect):
+        text = substitute(text, values)
         line = got[i] if i < len(got) else None
         if line is None:
             report.append(f"line {lineno}: expected {text!r}, the output ended")
@@ -137,6 +153,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cairn", required=True)
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--bin", default=None, help="the folder of --- bin executables")
     ap.add_argument("file")
     a = ap.parse_args()
     a.cairn = os.path.abspath(a.cairn)
@@ -152,24 +169,39 @@ def main():
     env["CAIRN_STORE"] = store
     env.pop("CAIRN_HISTORY", None)
     report = []
+    values = {}
+    last_output = ""
+    bin_dir = a.bin or os.path.dirname(a.cairn)
     try:
         for step in steps:
-            if step.kind == "program":
-                cmd = [a.cairn, "run", "--store", store,
-                       os.path.join(folder, step.args[0])] + step.args[1:]
-                r = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
-                                   timeout=TIMEOUT_S)
+            if step.kind in ("program", "bin"):
+                if step.kind == "program":
+                    cmd = [a.cairn, "run", "--store", store,
+                           os.path.join(folder, step.args[0])] + step.args[1:]
+                else:
+                    cmd = [os.path.join(bin_dir, step.args[0])] + step.args[1:]
+                r = subprocess.run(cmd, cwd=folder if step.kind == "bin" else tmp, env=env,
+                                   capture_output=True, text=True, timeout=TIMEOUT_S)
+                last_output = r.stdout + r.stderr
                 if r.returncode != 0:
                     report.append(f"line {step.line}: {' '.join(cmd)} exited with "
                                   f"{r.returncode}:\n{r.stdout}{r.stderr}")
                     break
+                continue
+            if step.kind == "capture":
+                m = re.search(step.args[1], last_output)
+                if not m:
+                    report.append(f"line {step.line}: no match of {step.args[1]!r} in:\n"
+                                  + last_output)
+                    break
+                values[step.args[0]] = m.group(1)
                 continue
             args = [os.path.join(folder, x) if x.endswith(".cairn") else x for x in step.args]
             cmd = [a.cairn, "repl", "--store", store] + args
             r = subprocess.run(cmd, cwd=folder, env=env, input="\n".join(step.input) + "\n",
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                timeout=TIMEOUT_S)
-            if not check_session(step, r.stdout, r.returncode, report):
+            if not check_session(step, r.stdout, r.returncode, report, values):
                 break
     except subprocess.TimeoutExpired as e:
         report.append(f"timed out after {TIMEOUT_S} s: {e.cmd}")
