@@ -234,6 +234,28 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     error(DiagId::NotAType, n->name.span, {name});
     return types_.error();
   }
+  bool instance_named = false;  // some class is declared under a name `name[...]`
+  if (!n->args.empty()) {
+    auto &table = symbols_[m];
+    for (auto it = table.lower_bound(name + "["); it != table.end(); ++it) {
+      if (it->first.compare(0, name.size() + 1, name + "[") != 0) break;
+      instance_named |= it->second.kind == Symbol::Kind::Class;
+    }
+  }
+  if (instance_named) {
+    // A class declared under a generic instance's full name (the REPL defines the types of a
+    // database it has no source for so: `Box[Part]`, docs/repl.md) is named the same way.
+    std::vector<const Type *> args;
+    bool bad = false;
+    for (const auto &a : n->args) {
+      args.push_back(resolveType(a.get(), m, b));
+      bad |= args.back()->isError();
+    }
+    if (bad) return types_.error();
+    Symbol whole = lookupModule(m, name + "[" + joinTypes(args) + "]");
+    if (whole.kind == Symbol::Kind::Class && whole.cls->type_params.empty())
+      return instantiateClass(whole.cls, whole.module, {}, t->span)->type;
+  }
   std::vector<std::string> candidates(std::begin(kBuiltinTypes), std::end(kBuiltinTypes));
   for (const auto &[cname, sym] : symbols_[m])
     if (sym.kind == Symbol::Kind::Class) candidates.push_back(cname);
