@@ -177,16 +177,16 @@ int main(int argc, char **argv) {
     cairn::bench::RunResult made;
     if (access(oo7.c_str(), X_OK) == 0) {
       db = "oo7";
-      made = cairn::bench::Run({oo7, "--store", store, "generate", "small"}, dir);
-    }
-    if (access(oo7.c_str(), X_OK) != 0 || !made.ok()) {
-      db = "small";
+      // cairn-oo7 finds its store in $CAIRN_STORE.
+      setenv("CAIRN_STORE", store.c_str(), 1);
+      made = cairn::bench::Run({oo7, "gen", "--config", "small", "--db", db}, dir);
+    } else {
       made = cairn::bench::Run({cairn, "run", "--store", store,
                                 std::string(CAIRN_REPLBENCH_SOURCE_DIR) + "/small_db.cairn"},
                                dir);
     }
     if (!made.ok()) {
-      std::fprintf(stderr, "cairn-replbench: the database could not be made:\n%s%s",
+      std::fprintf(stderr, "cairn-replbench: the database %s could not be made:\n%s%s", db.c_str(),
                    made.out.c_str(), made.err.c_str());
       status = 1;
     }
