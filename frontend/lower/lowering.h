@@ -76,7 +76,8 @@ class Lowering {
   llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
   llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                           std::vector<llvm::Value *> args, Span span);
-  // The one implementation a call of method on a cls runs, if the program has only one.
+  // The one implementation a call of method on a cls runs, if the program has only one (never
+  // for a REPL unit, which is not a whole program).
   const FuncInfo *soleImplementation(const FuncInfo *method, const ClassInfo *cls);
   llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
                             Span span);
