@@ -96,6 +96,21 @@ cairn_status cairn_db_get_root(cairn_db *db, void **root);
 /* Sets the root to any heap object (or NULL); it and what it reaches persist at commit. */
 cairn_status cairn_db_set_root(cairn_db *db, void *root);
 
+/* --- Looking into databases (for tools: the REPL, cairn db) --------------------------------- */
+
+/* Calls fn once per database this process has opened or created, in that order. Nothing if the
+ * store is not open. */
+void cairn_db_each_open(void (*fn)(cairn_db *db, void *ctx), void *ctx);
+
+/* Calls fn once per entry of an open database's type table (the types it holds or held objects
+ * of), in index order, with a descriptor made from what the entry keeps: the fingerprint, name,
+ * flags, size, element kind, references, and each field's name, kind, count and offset; since
+ * store format 2 (docs/store-format.md) also each field's declared type (cairn_field.type) and a
+ * STRUCT field's nested layout (a base class). It has no field sizes and no methods, is not
+ * registered, and is valid only until fn returns. Inside or outside a transaction. */
+cairn_status cairn_db_stored_types(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),
+                                   void *ctx);
+
 /* --- Transactions --------------------------------------------------------------------------------
  */
 

@@ -311,8 +311,25 @@ Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index
     *index = it->second;
     return Status::Ok();
   }
-  Status s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
+  // A type already in the table (written by another program, or in an older encoding) keeps
+  // its entry once its layout is checked; only a new one is added, in the current encoding.
+  // (A lookup that finds nothing would fail the store transaction: the table is listed.)
+  std::vector<store::TypeEntry> entries;
+  Status s = txn_->ListTypes(db.id, &entries);
   if (!s.ok()) return s;
+  const store::TypeEntry *found = nullptr;
+  for (const store::TypeEntry &e : entries)
+    if (e.fingerprint == t->fingerprint) found = &e;
+  if (found != nullptr) {
+    StoredLayout stored;
+    s = DecodeLayout(found->layout, &stored);
+    if (s.ok()) s = CheckLayout(stored, t, db.name);
+    if (!s.ok()) return s;
+    *index = found->index;
+  } else {
+    s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
+    if (!s.ok()) return s;
+  }
   db.index_of[t] = *index;
   if (db.type_by_index.size() <= *index) db.type_by_index.resize(*index + 1, nullptr);
   db.type_by_index[*index] = t;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "persist/fault_signal.h"
+#include "persist/type_layout.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
@@ -158,6 +159,32 @@ Status Persistence::Drop(const char *name) {
 }
 
 Status Persistence::List(std::vector<std::string> *names) { return store_->ListDatabases(names); }
+
+void Persistence::ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx) {
+  for (auto &d : dbs_)
+    if (d) fn(d.get(), ctx);
+}
+
+Status Persistence::StoredTypes(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),
+                                void *ctx) {
+  std::vector<store::TypeEntry> entries;
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = nullptr;
+  Status s = Reader(&temp, &t);
+  if (s.ok()) s = t->ListTypes(db->id, &entries);
+  if (temp) temp->Abort();
+  if (!s.ok()) return s;
+  for (const store::TypeEntry &e : entries) {
+    StoredLayout layout;
+    s = DecodeLayout(e.layout, &layout);
+    if (!s.ok())
+      return Status(s.code(), "database '" + db->name + "', type table entry " +
+                                  std::to_string(e.index) + ": " + s.message());
+    LayoutImage image(layout, e.fingerprint);
+    fn(image.type(), ctx);
+  }
+  return Status::Ok();
+}
 
 Status Persistence::GetRoot(cairn_db *db, void **root) {
   Status s = NeedTransaction("reading the root", db);

@@ -98,6 +98,10 @@ class Persistence final : public gc::PersistHooks {
   Status Drop(const char *name);
   Status List(std::vector<std::string> *names);
 
+  // Tools (cairn/persist.h, "Looking into databases").
+  void ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx);
+  Status StoredTypes(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx), void *ctx);
+
   Status GetRoot(cairn_db *db, void **root);
   Status SetRoot(cairn_db *db, void *root);
 

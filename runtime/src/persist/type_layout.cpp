@@ -8,7 +8,8 @@ namespace cairn::persist {
 
 namespace {
 
-constexpr uint8_t kLayoutVersion = 1;
+// Nested layouts (base classes) deeper than this are refused as damaged.
+constexpr int kMaxNesting = 64;
 
 void PutU32(std::string &s, uint32_t v) {
   for (int i = 0; i < 4; i++) s.push_back(char(v >> (8 * i)));
@@ -60,9 +61,10 @@ class Reader {
 
 }  // namespace
 
-std::string EncodeLayout(const cairn_type *t) {
-  std::string s;
-  s.push_back(char(kLayoutVersion));
+namespace {
+
+// The body of a layout (everything after the version byte), recursively for nested structs.
+void EncodeBody(std::string &s, const cairn_type *t) {
   PutStr(s, t->name);
   PutU32(s, t->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT));
   PutU64(s, t->size);
@@ -76,42 +78,78 @@ std::string EncodeLayout(const cairn_type *t) {
     PutU32(s, f.offset);
     PutU32(s, f.kind);
     PutU32(s, f.count);
+    PutStr(s, f.type);
+    const bool nested = f.kind == CAIRN_KIND_STRUCT && f.nested != nullptr;
+    s.push_back(char(nested ? 1 : 0));
+    if (nested) EncodeBody(s, f.nested);
   }
+}
+
+// Reads a body of encoding `version` into *out; false if it is malformed.
+bool DecodeBody(Reader &r, uint8_t version, int depth, StoredLayout *out) {
+  uint32_t nrefs = 0, nfields = 0;
+  out->version = version;
+  if (!r.Str(&out->name) || !r.U32(&out->flags) || !r.U64(&out->size) || !r.U32(&out->elem_kind) ||
+      !r.U32(&nrefs) || nrefs > (1u << 20))
+    return false;
+  out->refs.resize(nrefs);
+  for (uint32_t &ref : out->refs)
+    if (!r.U32(&ref)) return false;
+  if (!r.U32(&nfields) || nfields > (1u << 20)) return false;
+  out->fields.resize(nfields);
+  for (StoredLayout::Field &f : out->fields) {
+    uint32_t kind = 0;
+    if (!r.Str(&f.name) || !r.U32(&f.offset) || !r.U32(&kind) || !r.U32(&f.count)) return false;
+    f.kind = uint16_t(kind);
+    if (version < 2) continue;
+    uint8_t nested = 0;
+    if (!r.Str(&f.type) || !r.U8(&nested) || nested > 1) return false;
+    if (nested) {
+      if (f.kind != CAIRN_KIND_STRUCT || depth >= kMaxNesting) return false;
+      f.nested = std::make_unique<StoredLayout>();
+      if (!DecodeBody(r, version, depth + 1, f.nested.get())) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string EncodeLayout(const cairn_type *t) {
+  std::string s;
+  s.push_back(char(kLayoutVersion));
+  EncodeBody(s, t);
   return s;
 }
 
 Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
   Reader r(bytes);
   uint8_t version = 0;
-  uint32_t nrefs = 0, nfields = 0;
   auto bad = [] {
     return Status(CAIRN_CORRUPTION, "a type table entry is malformed; run `cairn db check`");
   };
   if (!r.U8(&version)) return bad();
-  if (version != kLayoutVersion)
-    return Status(CAIRN_UNSUPPORTED, "a type table entry has layout encoding version " +
-                                         std::to_string(version) +
-                                         ", which this version of Cairn does not read");
-  if (!r.Str(&out->name) || !r.U32(&out->flags) || !r.U64(&out->size) || !r.U32(&out->elem_kind) ||
-      !r.U32(&nrefs) || nrefs > (1u << 20))
-    return bad();
-  out->refs.resize(nrefs);
-  for (uint32_t &ref : out->refs)
-    if (!r.U32(&ref)) return bad();
-  if (!r.U32(&nfields) || nfields > (1u << 20)) return bad();
-  out->fields.resize(nfields);
-  for (StoredLayout::Field &f : out->fields) {
-    uint32_t kind = 0;
-    if (!r.Str(&f.name) || !r.U32(&f.offset) || !r.U32(&kind) || !r.U32(&f.count)) return bad();
-    f.kind = uint16_t(kind);
-  }
-  if (!r.done()) return bad();
+  if (version < 1 || version > kLayoutVersion)
+    return Status(CAIRN_UNSUPPORTED,
+                  "a type table entry has layout encoding version " + std::to_string(version) +
+                      ", which this version of Cairn does not read (it reads versions 1 to " +
+                      std::to_string(kLayoutVersion) +
+                      "): the database was written by a newer Cairn; open it with that one");
+  if (!DecodeBody(r, version, 0, out) || !r.done()) return bad();
   return Status::Ok();
 }
 
-LayoutImage::LayoutImage(const StoredLayout &stored) {
-  for (const StoredLayout::Field &f : stored.fields)
-    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, 0, nullptr});
+LayoutImage::LayoutImage(const StoredLayout &stored, uint64_t fingerprint) {
+  for (const StoredLayout::Field &f : stored.fields) {
+    const cairn_type *nested = nullptr;
+    if (f.nested) {
+      nested_.push_back(std::make_unique<LayoutImage>(*f.nested));
+      nested = nested_.back()->type();
+    }
+    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, 0, nested,
+                                  f.type.empty() ? nullptr : f.type.c_str()});
+  }
+  type_.fingerprint = fingerprint;
   type_.abi = CAIRN_TYPE_ABI;
   type_.flags = stored.flags;
   type_.name = stored.name.c_str();
