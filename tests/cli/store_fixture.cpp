@@ -17,6 +17,7 @@
 
 #include "cairn/store.h"
 #include "keys.h"
+#include "persist/type_layout.h"
 
 using namespace cairn::store;
 
@@ -41,8 +42,14 @@ int Fill(const std::string &dir, const std::string &name, int n) {
     std::memset(page, i, sizeof page);
     if (s.ok()) s = t->WritePage(db, p, page);
   }
+  // One type-table entry in the current layout encoding (a plain type of 8 bytes, no fields),
+  // so that what is wrong with the database is its pages and its root, not its type table.
+  cairn_type plain{};
+  plain.abi = CAIRN_TYPE_ABI;
+  plain.name = "Fixture";
+  plain.size = 8;
   uint32_t index = 0;
-  if (s.ok()) s = t->PutType(db, 0x1234, "layout", &index);
+  if (s.ok()) s = t->PutType(db, 0x1234, cairn::persist::EncodeLayout(&plain), &index);
   if (s.ok()) s = t->SetRoot(db, 42);
   if (s.ok()) s = t->Commit();
   return s.ok() ? 0 : Fail(s);
