@@ -42,29 +42,26 @@ using namespace cairn::lang;
 extern "C" {
 
 cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
-  const std::string name = NameOf(loc, name_text);
   cairn_db *db = nullptr;
-  if (cairn_db_create(name.c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  // The name is gone before the error: a runtime error hook may jump out of this frame.
+  if (cairn_db_create(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   return db;
 }
 
 cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
-  const std::string name = NameOf(loc, name_text);
   cairn_db *db = nullptr;
-  if (cairn_db_open(name.c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  if (cairn_db_open(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   return db;
 }
 
 int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
-  const std::string name = NameOf(loc, name_text);
   int exists = 0;
-  if (cairn_db_exists(name.c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
+  if (cairn_db_exists(NameOf(loc, name_text).c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
   return exists != 0;
 }
 
 void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
-  const std::string name = NameOf(loc, name_text);
-  if (cairn_db_drop(name.c_str()) != CAIRN_OK) DatabaseError(loc);
+  if (cairn_db_drop(NameOf(loc, name_text).c_str()) != CAIRN_OK) DatabaseError(loc);
 }
 
 int64_t cairn_lang_db_names_count(const cairn_loc *loc) {

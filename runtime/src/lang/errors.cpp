@@ -18,11 +18,19 @@ void *error_hook_ctx = nullptr;
 
 }  // namespace
 
+// A hook may jump away (siglongjmp) without running the destructors of the frames it leaves, so
+// a message is built in this thread's buffer, never in a std::string of a frame being left.
+std::string &ErrorMessage() {
+  thread_local std::string buffer;
+  return buffer;
+}
+
 void RuntimeError(const cairn_loc *loc, std::string_view message) {
   std::fflush(stdout);
   if (error_hook != nullptr) {
     AbortOpenTransaction();
-    const std::string text(message);
+    std::string &text = ErrorMessage();
+    if (message.data() != text.data()) text.assign(message);
     error_hook(loc, text.c_str(), error_hook_ctx);  // jumps away, or returns: then as below
   }
   std::string line;
@@ -44,7 +52,10 @@ void RuntimeError(const cairn_loc *loc, std::string_view message) {
 
 void DatabaseError(const cairn_loc *loc) {
   // Copied now: cairn_last_error's text lasts only until the next call into the runtime.
-  RuntimeError(loc, std::string("database error: ") + cairn_last_error());
+  std::string &m = ErrorMessage();
+  m = "database error: ";
+  m += cairn_last_error();
+  RuntimeError(loc, m);
 }
 
 void InternalError(const char *fmt, ...) {
@@ -60,24 +71,35 @@ void InternalError(const char *fmt, ...) {
 
 }  // namespace cairn::lang
 
+using cairn::lang::ErrorMessage;
 using cairn::lang::RuntimeError;
 
 extern "C" {
 
 void cairn_rt_nil_field(const cairn_loc *loc, const char *field, const char *type) {
-  RuntimeError(loc, std::string("nil dereference: field '") + field + "' of " + type);
+  std::string &m = ErrorMessage();
+  m = "nil dereference: field '";
+  m.append(field).append("' of ").append(type);
+  RuntimeError(loc, m);
 }
 
 void cairn_rt_nil_method(const cairn_loc *loc, const char *method, const char *type) {
-  RuntimeError(loc, std::string("nil dereference: method '") + method + "' of " + type);
+  std::string &m = ErrorMessage();
+  m = "nil dereference: method '";
+  m.append(method).append("' of ").append(type);
+  RuntimeError(loc, m);
 }
 
 void cairn_rt_nil(const cairn_loc *loc, const char *what) {
-  RuntimeError(loc, std::string("nil dereference: ") + what);
+  std::string &m = ErrorMessage();
+  m = "nil dereference: ";
+  m += what;
+  RuntimeError(loc, m);
 }
 
 void cairn_rt_index(const cairn_loc *loc, int64_t index, int64_t length) {
-  std::string m = "index out of range: index ";
+  std::string &m = ErrorMessage();
+  m = "index out of range: index ";
   cairn::lang::AppendInt(&m, index);
   m += ", length ";
   cairn::lang::AppendInt(&m, length);
@@ -85,19 +107,24 @@ void cairn_rt_index(const cairn_loc *loc, int64_t index, int64_t length) {
 }
 
 void cairn_rt_negative_length(const cairn_loc *loc, int64_t length) {
-  std::string m = "negative array length: ";
+  std::string &m = ErrorMessage();
+  m = "negative array length: ";
   cairn::lang::AppendInt(&m, length);
   RuntimeError(loc, m);
 }
 
 void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target) {
-  RuntimeError(loc, std::string("failed 'as': ") + cairn_type_name_of(obj) + " is not " + target);
+  std::string &m = ErrorMessage();
+  m = "failed 'as': ";
+  m.append(cairn_type_name_of(obj)).append(" is not ").append(target);
+  RuntimeError(loc, m);
 }
 
 void cairn_rt_div_zero(const cairn_loc *loc) { RuntimeError(loc, "division by zero"); }
 
 void cairn_rt_panic(const cairn_loc *loc, void *message_text) {
-  std::string m = "panic: ";
+  std::string &m = ErrorMessage();
+  m = "panic: ";
   if (message_text == nullptr)
     m += "nil";
   else

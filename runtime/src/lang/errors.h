@@ -2,6 +2,7 @@
 // RuntimeError) and the runtime's own internal errors.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "cairn/lang.h"
@@ -11,8 +12,13 @@ namespace cairn::lang {
 // Flushes standard output, prints "<file>:<line>:<col>: <message>" on standard error (just the
 // message if loc is NULL), aborts the open transaction and exits with CAIRN_EXIT_RUNTIME_ERROR.
 // With an embedder's hook (cairn_set_runtime_error_hook), it aborts the transaction and calls
-// the hook instead of printing; the hook jumps away (its frames here leak their memory).
+// the hook instead of printing; the hook jumps away without running destructors, so callers
+// build the message in ErrorMessage() (then nothing of it leaks), not in a std::string of their
+// own (which would leak when a hook is set).
 [[noreturn]] void RuntimeError(const cairn_loc *loc, std::string_view message);
+
+// This thread's buffer for a runtime error's message (reused by the next error).
+std::string &ErrorMessage();
 
 // A database or transaction call failed: "database error: <cairn_last_error()>".
 [[noreturn]] void DatabaseError(const cairn_loc *loc);
