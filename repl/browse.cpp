@@ -3,6 +3,10 @@
 // (cairn_db_stored_types): each becomes a class with the stored name, base and fields (their
 // declared types when the table has them, else `any` for a reference), and no methods, so that
 // :root, field access, `for` over arrays and printing work on a database made by any program.
+// A stored type named as an instance of a generic class of the session (List[Connection] with
+// std.list imported) is made from that class instead, with its methods, when its layout is the
+// stored one; stored array types are made too (ast::Input::types_used), since a page holding an
+// object of a type the session lacks cannot be faulted in.
 //
 // A stored type is defined only when Cairn can write it exactly, so that the class gets the
 // stored fingerprint (checked before the classes are kept): fields of kinds int, float, bool and
