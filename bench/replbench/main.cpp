@@ -8,7 +8,8 @@
 //     `:open NAME` to reading the root printed by the `:root` written with it (the types are
 //     defined from the database's type table: the session has no source). The database is
 //     OO7's (`cairn-oo7` beside this program, when it is there) or small_db.cairn's, a program of
-//     the same shape and size. Median of --opens fresh sessions.
+//     the same shape and size. Median of --opens fresh sessions. As many other fresh sessions run
+//     `:dbs` (which opens the store) first: a line shows the store's open apart from the rest.
 //
 // Both are wall-clock times through pipes, as a user or a script sees them. The `cairn` driven
 // is the one beside this program (build/bin/). The last line is
