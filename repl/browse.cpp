@@ -274,6 +274,17 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
     }
   }
 
+  // "\nnot defined from ...:" and a line per type, by name ("" if none).
+  auto notesOn = [&](const std::map<uint64_t, std::string> &reasons) {
+    std::vector<std::string> lines;
+    for (const auto &[fp, reason] : reasons) lines.push_back(stored.at(fp).name + ": " + reason);
+    std::sort(lines.begin(), lines.end());
+    std::string notes;
+    for (const std::string &l : lines) notes += "\n  " + l;
+    if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
+    return notes;
+  };
+
   // Until an attempt works: a generic instance the session's generic class makes with another
   // layout, or cannot make, is not defined, and the types are defined again without it.
   for (int attempt = 0;; ++attempt) {
@@ -343,9 +354,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
       }
     }
 
-    std::string notes;
-    for (const auto &[fp, reason] : why_not) notes += "\n  " + stored.at(fp).name + ": " + reason;
-    if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
+    std::string notes = notesOn(why_not);
     if (input->items.empty() && input->types_used.empty()) {
       *report = notes.empty() ? "" : notes.substr(1);
       return true;
@@ -412,9 +421,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
       else if (!declared.count(t->name))
         defined_names.push_back(t->name);
     }
-    notes.clear();
-    for (const auto &[fp, reason] : why_not) notes += "\n  " + stored.at(fp).name + ": " + reason;
-    if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
+    notes = notesOn(why_not);
     std::sort(defined_names.begin(), defined_names.end());
     std::string defined;
     for (const std::string &n : defined_names) defined += (defined.empty() ? "" : ", ") + n;
