@@ -1,4 +1,4 @@
-// `cairn db list|create|info|check|drop`: the databases of a store.
+// `cairn db list|create|info|check|gc|drop`: the databases of a store.
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cairn/store.h"
+#include "cairn/store_gc.h"
 #include "driver/cli.h"
 
 namespace cairn::driver {
@@ -22,6 +23,8 @@ constexpr char kDbUsage[] =
     "  info NAME      a database's page count, free pages, root and type table size\n"
     "  check [NAME]   read every page of NAME (or of every database), verify checksums and\n"
     "                 the catalogue; exit status 0 only when all is clean\n"
+    "  gc NAME        free the pages of NAME that its root no longer reaches (one atomic\n"
+    "                 write: a crash leaves all of it or nothing)\n"
     "  drop NAME      delete a database and everything in it\n"
     "\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
@@ -98,6 +101,17 @@ int Check(Store &s, std::vector<std::string> names) {
   return exit;
 }
 
+int Gc(Store &s, const std::string &name) {
+  store::GcReport r;
+  Status st = store::CollectGarbage(s, name, &r);
+  if (!st.ok()) return ReportError(st);
+  std::printf("%s: %" PRIu64 " pages reached from the root (%" PRIu64 " objects), %" PRIu64
+              " freed; %" PRIu64 " of %" PRIu64 " pages free\n",
+              name.c_str(), r.pages_reached, r.objects_reached, r.pages_freed, r.free_pages,
+              r.page_count);
+  return kExitOk;
+}
+
 int Drop(Store &s, const std::string &name) {
   Status st = s.DropDatabase(name);
   if (!st.ok()) return ReportError(st);
@@ -131,7 +145,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   } else if (cmd == "check") {
     want_min = 0;
     want_max = SIZE_MAX;
-  } else if (cmd != "create" && cmd != "info" && cmd != "drop") {
+  } else if (cmd != "create" && cmd != "info" && cmd != "gc" && cmd != "drop") {
     return ReportUsage("unknown db command '" + cmd + "'", "cairn db");
   }
   if (operands.size() < want_min) return ReportUsage("db " + cmd + " needs a NAME", "cairn db");
@@ -152,6 +166,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   if (cmd == "create") return Create(*s, operands[0]);
   if (cmd == "info") return Info(*s, operands[0]);
   if (cmd == "check") return Check(*s, operands);
+  if (cmd == "gc") return Gc(*s, operands[0]);
   return Drop(*s, operands[0]);
 }
 

@@ -230,13 +230,20 @@ typedef struct cairn_persist_stats {
   uint64_t pages_large;     /* pages of large objects made persistent in place */
   uint64_t objects_made_persistent;
   uint64_t bytes_made_persistent;
-  uint64_t pages_evicted;   /* clean pages unloaded to stay within max_resident_pages */
-  uint64_t frames_released; /* frames of unreached clean pages given up (Figure 4) */
-  uint64_t resident_pages;  /* now: persistent pages loaded */
-  uint64_t reserved_frames; /* now: frames for persistent pages not loaded */
-  uint64_t stabilize_ns;    /* time in stabilization (a collection from the roots) */
-  uint64_t write_ns;        /* time unswizzling and committing to the store */
-  uint64_t fault_ns;        /* time in page faults (reading, swizzling) */
+  uint64_t pages_evicted;      /* clean pages unloaded to stay within max_resident_pages */
+  uint64_t frames_released;    /* frames of unreached clean pages given up (Figure 4) */
+  uint64_t resident_pages;     /* now: persistent pages loaded */
+  uint64_t reserved_frames;    /* now: frames for persistent pages not loaded */
+  uint64_t stabilize_ns;       /* time in stabilization (a collection from the roots) */
+  uint64_t write_ns;           /* time unswizzling and committing to the store */
+  uint64_t fault_ns;           /* time in page faults (reading, swizzling) */
+  uint64_t stabilizations;     /* commits that ran the stabilizer (a collection from the roots).
+                                  One whose modified pages and changed roots refer only to
+                                  persistent objects of their own database, or that changed
+                                  nothing, runs none */
+  uint64_t pages_checked;      /* modified pages read at commit to find whether to stabilize */
+  uint64_t pages_rereferenced; /* touches of loaded clean pages that the residency budget's
+                                  CLOCK hand had made cold (each a trap, no store read) */
 } cairn_persist_stats;
 
 /* Totals since the store was opened. */
