@@ -3,6 +3,10 @@
 // (cairn_db_stored_types): each becomes a class with the stored name, base and fields (their
 // declared types when the table has them, else `any` for a reference), and no methods, so that
 // :root, field access, `for` over arrays and printing work on a database made by any program.
+// A stored type named as an instance of a generic class of the session (List[Connection] with
+// std.list imported) is made from that class instead, with its methods, when its layout is the
+// stored one; stored array types are made too (ast::Input::types_used), since a page holding an
+// object of a type the session lacks cannot be faulted in.
 //
 // A stored type is defined only when Cairn can write it exactly, so that the class gets the
 // stored fingerprint (checked before the classes are kept): fields of kinds int, float, bool and
@@ -161,6 +165,43 @@ static ast::TypeExprPtr typeSyntax(const std::string &declared, uint16_t kind,
   return named("any");
 }
 
+// The syntax of a stored type's name when every name in it is a type of the session, a class
+// defined now (`defining`) or an instance of a generic class of the session ("[[AtomicPart]]",
+// "List[Connection]"); nullptr otherwise.
+static ast::TypeExprPtr exactSyntax(const std::string &name, const std::set<std::string> &defining,
+                                    const front::SessionChecker &checker) {
+  if (name == "int" || name == "float" || name == "bool" || name == "text" || name == "any")
+    return named(name);
+  if (name.size() >= 2 && name.front() == '[' && name.back() == ']') {
+    ast::TypeExprPtr elem = exactSyntax(name.substr(1, name.size() - 2), defining, checker);
+    if (!elem) return nullptr;
+    auto a = std::make_unique<ast::ArrayType>();
+    a->elem = std::move(elem);
+    return a;
+  }
+  if (defining.count(name) || checker.findClass(name) != nullptr) return named(name);
+  size_t open = name.find('[');
+  if (open == std::string::npos || open == 0 || name.back() != ']' ||
+      !checker.hasGenericClass(name.substr(0, open)))
+    return nullptr;
+  auto t = std::make_unique<ast::NamedType>();
+  t->name.name = name.substr(0, open);
+  for (const std::string &arg : splitArgs(name.substr(open + 1, name.size() - open - 2))) {
+    ast::TypeExprPtr a = exactSyntax(arg, defining, checker);
+    if (!a) return nullptr;
+    t->args.push_back(std::move(a));
+  }
+  return t;
+}
+
+// A generic instance's name ("List[GenType]") whose generic class the session has: the session
+// makes it from that class (with its methods) rather than as a class of its own.
+static bool isSessionInstance(const std::string &name, const front::SessionChecker &checker) {
+  size_t open = name.find('[');
+  return open != std::string::npos && open > 0 && name.back() == ']' &&
+         checker.hasGenericClass(name.substr(0, open));
+}
+
 bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report) {
   StoredTypes stored;
   if (!readTable(db, &stored)) {
@@ -170,10 +211,15 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
   }
   // What the session lacks, and can write.
   std::map<uint64_t, std::string> why_not;  // fingerprint -> reason it is not defined
-  std::vector<const StoredType *> wanted;
+  std::vector<const StoredType *> wanted;   // classes
+  std::vector<const StoredType *> arrays;   // array types
   for (const auto &[fp, t] : stored) {
-    if (!isPlain(t) || cairn_find_type(fp) != nullptr) continue;
+    if (cairn_find_type(fp) != nullptr || (t.flags & CAIRN_TYPE_TEXT)) continue;
     if (t.name.rfind("atomic[", 0) == 0) continue;
+    if (!isPlain(t)) {
+      if (t.in_table) arrays.push_back(&t);
+      continue;
+    }
     wanted.push_back(&t);
   }
   auto expressible = [&](const StoredType &t) -> std::string {
@@ -227,87 +273,164 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
       }
     }
   }
-  std::set<std::string> defining;
-  for (const StoredType *t : wanted)
-    if (!why_not.count(t->fingerprint)) defining.insert(t->name);
 
-  // Bases first.
-  std::vector<const StoredType *> order;
-  std::set<uint64_t> placed;
-  std::function<void(const StoredType *)> place = [&](const StoredType *t) {
-    if (placed.count(t->fingerprint) || why_not.count(t->fingerprint)) return;
-    if (!defining.count(t->name) || cairn_find_type(t->fingerprint) != nullptr) return;
-    placed.insert(t->fingerprint);
-    if (const StoredType *b = baseOf(*t)) place(b);
-    order.push_back(t);
+  // "\nnot defined from ...:" and a line per type, by name ("" if none).
+  auto notesOn = [&](const std::map<uint64_t, std::string> &reasons) {
+    std::vector<std::string> lines;
+    for (const auto &[fp, reason] : reasons) lines.push_back(stored.at(fp).name + ": " + reason);
+    std::sort(lines.begin(), lines.end());
+    std::string notes;
+    for (const std::string &l : lines) notes += "\n  " + l;
+    if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
+    return notes;
   };
-  for (const StoredType *t : wanted) place(t);
 
-  std::string notes;
-  for (const auto &[fp, reason] : why_not) notes += "\n  " + stored.at(fp).name + ": " + reason;
-  if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
-  if (order.empty()) {
-    *report = notes.empty() ? "" : notes.substr(1);
+  // Until an attempt works: a generic instance the session's generic class makes with another
+  // layout, or cannot make, is not defined, and the types are defined again without it.
+  for (int attempt = 0;; ++attempt) {
+    std::set<std::string> defining;  // the classes declared now (not generic instances)
+    std::vector<const StoredType *> instances;
+    for (const StoredType *t : wanted) {
+      if (why_not.count(t->fingerprint)) continue;
+      if (isSessionInstance(t->name, *checker_))
+        instances.push_back(t);
+      else
+        defining.insert(t->name);
+    }
+
+    // Bases first.
+    std::vector<const StoredType *> order;
+    std::set<uint64_t> placed;
+    std::function<void(const StoredType *)> place = [&](const StoredType *t) {
+      if (placed.count(t->fingerprint) || why_not.count(t->fingerprint)) return;
+      if (!defining.count(t->name) || cairn_find_type(t->fingerprint) != nullptr) return;
+      placed.insert(t->fingerprint);
+      if (const StoredType *b = baseOf(*t)) place(b);
+      order.push_back(t);
+    };
+    for (const StoredType *t : wanted) place(t);
+
+    auto input = std::make_unique<ast::Input>();
+    for (const StoredType *t : order) {
+      auto cls = std::make_unique<ast::ClassDecl>();
+      cls->name.name = t->name;
+      size_t first = 0;
+      if (const StoredType *b = baseOf(*t)) {
+        // The base as the session names it (its own class, or the one defined now).
+        std::string base_name = b->name;
+        for (const front::ClassInfo *c : checker_->classesNamed(b->name))
+          if (fingerprints_.count(c) && fingerprints_.at(c) == b->fingerprint) base_name = c->name;
+        cls->super = named(base_name);
+        first = 1;
+      }
+      for (size_t i = first; i < t->fields.size(); ++i) {
+        const StoredField &f = t->fields[i];
+        ast::FieldDecl fd;
+        fd.name.name = f.name;
+        fd.type = typeSyntax(f.type, f.kind, defining, *checker_);
+        cls->fields.push_back(std::move(fd));
+      }
+      ast::InputItem item;
+      item.decl = std::move(cls);
+      input->items.push_back(std::move(item));
+    }
+    // Generic instances and array types: their descriptors come with the input's code.
+    std::vector<const StoredType *> used;
+    for (const StoredType *t : instances) {
+      if (ast::TypeExprPtr syntax = exactSyntax(t->name, defining, *checker_)) {
+        input->types_used.push_back(std::move(syntax));
+        used.push_back(t);
+      } else {
+        why_not[t->fingerprint] = "a type it names is not defined";
+      }
+    }
+    for (const StoredType *t : arrays) {
+      if (why_not.count(t->fingerprint)) continue;
+      if (ast::TypeExprPtr syntax = exactSyntax(t->name, defining, *checker_)) {
+        input->types_used.push_back(std::move(syntax));
+        used.push_back(t);
+      } else {
+        why_not[t->fingerprint] = "its element type is not defined";
+      }
+    }
+
+    std::string notes = notesOn(why_not);
+    if (input->items.empty() && input->types_used.empty()) {
+      *report = notes.empty() ? "" : notes.substr(1);
+      return true;
+    }
+
+    diags_.clear();
+    std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), ".");
+    if (!unit && !used.empty() && attempt == 0) {
+      // The session's generic classes could not make an instance (another number of type
+      // parameters, a bound): define the rest without the instances.
+      diags_.clear();
+      for (const StoredType *t : instances)
+        why_not[t->fingerprint] = "the session's generic class of that name cannot make it";
+      continue;
+    }
+    if (!unit) {
+      printDiagnostics();
+      *report = "the types of '" + db_name + "' could not be defined (the messages above say why)";
+      return false;
+    }
+    // Each class must have exactly the stored fingerprint, or its objects would not be read.
+    std::vector<std::string> defined_names;
+    bool retry = false;
+    for (const front::ClassInfo *cls : unit->classes) {
+      for (const StoredType *t : order) {
+        if (t->name != cls->name) continue;
+        if (classFingerprint(cls) != t->fingerprint) {
+          checker_->reject();
+          *report = "internal error: the class made for type '" + t->name + "' of '" + db_name +
+                    "' does not have the stored fingerprint; please report it";
+          return false;
+        }
+        defined_names.push_back(t->name);
+      }
+      for (const StoredType *t : instances) {
+        if (t->name != cls->name || why_not.count(t->fingerprint)) continue;
+        if (classFingerprint(cls) != t->fingerprint) {
+          why_not[t->fingerprint] = "the session's generic class makes it with other fields";
+          retry = true;
+        } else {
+          defined_names.push_back(t->name);
+        }
+      }
+    }
+    if (retry) {
+      checker_->reject();
+      continue;
+    }
+    std::vector<std::shared_ptr<Unit>> units;
+    std::shared_ptr<Unit> run_unit;
+    if (!validateClasses(*unit, report) || !compileAndLoad(*unit, &units, &run_unit)) {
+      checker_->reject();
+      return false;
+    }
+    checker_->accept();
+    // Array types are listed when no field of a class defined now declares them.
+    std::set<std::string> declared;
+    for (const StoredType *t : wanted)
+      for (const StoredField &f : t->fields) declared.insert(f.type);
+    for (const StoredType *t : arrays) {
+      if (why_not.count(t->fingerprint)) continue;
+      if (cairn_find_type(t->fingerprint) == nullptr)
+        why_not[t->fingerprint] = "the session makes it with another layout";
+      else if (!declared.count(t->name))
+        defined_names.push_back(t->name);
+    }
+    notes = notesOn(why_not);
+    std::sort(defined_names.begin(), defined_names.end());
+    std::string defined;
+    for (const std::string &n : defined_names) defined += (defined.empty() ? "" : ", ") + n;
+    if (defined.empty())
+      *report = notes.empty() ? "" : notes.substr(1);
+    else
+      *report = "defined from the type table of '" + db_name + "': " + defined + notes;
     return true;
   }
-
-  auto input = std::make_unique<ast::Input>();
-  for (const StoredType *t : order) {
-    auto cls = std::make_unique<ast::ClassDecl>();
-    cls->name.name = t->name;
-    size_t first = 0;
-    if (const StoredType *b = baseOf(*t)) {
-      // The base as the session names it (its own class, or the one defined now).
-      std::string base_name = b->name;
-      for (const front::ClassInfo *c : checker_->classesNamed(b->name))
-        if (fingerprints_.count(c) && fingerprints_.at(c) == b->fingerprint) base_name = c->name;
-      cls->super = named(base_name);
-      first = 1;
-    }
-    for (size_t i = first; i < t->fields.size(); ++i) {
-      const StoredField &f = t->fields[i];
-      ast::FieldDecl fd;
-      fd.name.name = f.name;
-      fd.type = typeSyntax(f.type, f.kind, defining, *checker_);
-      cls->fields.push_back(std::move(fd));
-    }
-    ast::InputItem item;
-    item.decl = std::move(cls);
-    input->items.push_back(std::move(item));
-  }
-  diags_.clear();
-  std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), ".");
-  if (!unit) {
-    printDiagnostics();
-    *report = "the types of '" + db_name + "' could not be defined (the messages above say why)";
-    return false;
-  }
-  // Each class must have exactly the stored fingerprint, or its objects would not be read.
-  std::vector<std::string> defined_names;
-  for (const front::ClassInfo *cls : unit->classes) {
-    for (const StoredType *t : order) {
-      if (t->name != cls->name) continue;
-      if (classFingerprint(cls) != t->fingerprint) {
-        checker_->reject();
-        *report = "internal error: the class made for type '" + t->name + "' of '" + db_name +
-                  "' does not have the stored fingerprint; please report it";
-        return false;
-      }
-      defined_names.push_back(t->name);
-    }
-  }
-  std::sort(defined_names.begin(), defined_names.end());
-  std::string defined;
-  for (const std::string &n : defined_names) defined += (defined.empty() ? "" : ", ") + n;
-  std::vector<std::shared_ptr<Unit>> units;
-  std::shared_ptr<Unit> run_unit;
-  if (!validateClasses(*unit, report) || !compileAndLoad(*unit, &units, &run_unit)) {
-    checker_->reject();
-    return false;
-  }
-  checker_->accept();
-  *report = "defined from the type table of '" + db_name + "': " + defined + notes;
-  return true;
 }
 
 bool Session::typesOf(const std::string &db_name) {

@@ -233,6 +233,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
         ck.instantiateFunction(f, session_, {}, f->name.span);
     }
   }
+  for (const ast::TypeExprPtr &t : in.types_used) ck.resolveType(t.get(), session_, nullptr);
   while (!ck.class_work_.empty()) {
     ClassInfo *c = ck.class_work_.front();
     ck.class_work_.pop_front();

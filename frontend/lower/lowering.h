@@ -113,9 +113,9 @@ class Lowering {
   std::map<const ClassInfo *, llvm::StructType *> structs_;
   std::map<const Type *, llvm::GlobalVariable *> markers_;
   std::map<const FuncInfo *, llvm::Function *> functions_;
+  std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const FuncInfo *, llvm::Function *> definitions_;
   const UnitSpec *unit_ = nullptr;  // set by runUnit
-  std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
   std::map<std::string, llvm::GlobalVariable *> text_slots_;
   std::vector<std::pair<std::string, llvm::GlobalVariable *>> text_order_;

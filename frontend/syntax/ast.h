@@ -404,6 +404,11 @@ struct InputItem {
 struct Input {
   uint32_t file = Span::kNoFile;
   std::vector<InputItem> items;
+  // Types the input uses without declaring or running anything: the checker resolves them in
+  // the session's scope (after the input's classes), so their descriptors are made with the
+  // input's code. Never parsed; the REPL's :open puts a database's stored array types and
+  // generic instances here.
+  std::vector<TypeExprPtr> types_used;
 };
 
 }  // namespace cairn::front::ast
