@@ -23,6 +23,9 @@ constexpr char kDbUsage[] =
     "  check [NAME]   read every page of NAME (or of every database), verify checksums and\n"
     "                 the catalogue; exit status 0 only when all is clean\n"
     "  drop NAME      delete a database and everything in it\n"
+    "  recover        open a store whose write-ahead log is damaged, as of the last commit\n"
+    "                 before the damage: the commits after it are lost (a copy of the log\n"
+    "                 is kept, and what was lost is reported)\n"
     "\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
@@ -98,6 +101,37 @@ int Check(Store &s, std::vector<std::string> names) {
   return exit;
 }
 
+int Recover(const GlobalOptions &options) {
+  std::string dir = store::ResolveStoreDir(options.store_flag);
+  store::RecoveryReport r;
+  Status st = Store::Recover(dir, StoreOptions(), &r);
+  if (!st.ok()) return ReportError(st);
+  if (!r.damaged) {
+    std::printf("store %s: its write-ahead log is intact; nothing to recover\n", dir.c_str());
+    return kExitOk;
+  }
+  std::printf("store %s: the write-ahead log %s was damaged at byte %" PRIu64 " (%s)\n",
+              dir.c_str(), r.log_file.c_str(), r.damage_offset, r.damage.c_str());
+  std::printf("a copy of the logs as they were is in %s\n", r.kept_copy.c_str());
+  std::printf(
+      "recovered as of the last commit before the damage; lost: the commit written "
+      "there and %" PRIu64 " intact commit%s after it (%" PRIu64 " bytes of log)\n",
+      r.commits_lost, r.commits_lost == 1 ? "" : "s", r.bytes_lost);
+  for (const auto &d : r.databases) {
+    std::string what;
+    auto add = [&](const std::string &w) { what += (what.empty() ? "" : ", ") + w; };
+    if (d.created) add("its creation (it does not exist now)");
+    if (d.page_writes)
+      add(std::to_string(d.page_writes) + " page write" + (d.page_writes == 1 ? "" : "s"));
+    if (d.pages_freed)
+      add(std::to_string(d.pages_freed) + " page" + (d.pages_freed == 1 ? "" : "s") + " freed");
+    if (d.catalogue && !d.created) add("changes to its root or type table");
+    std::printf("  database '%s': %s\n", d.name.c_str(), what.c_str());
+  }
+  std::printf("run `cairn db check` to audit the recovered databases\n");
+  return kExitOk;
+}
+
 int Drop(Store &s, const std::string &name) {
   Status st = s.DropDatabase(name);
   if (!st.ok()) return ReportError(st);
@@ -126,7 +160,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
     if (o.rfind("-", 0) == 0) return ReportUsage("unknown option '" + o + "'", "cairn db");
   }
   size_t want_min = 1, want_max = 1;
-  if (cmd == "list") {
+  if (cmd == "list" || cmd == "recover") {
     want_min = want_max = 0;
   } else if (cmd == "check") {
     want_min = 0;
@@ -145,6 +179,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
     Status st = store::ValidateDatabaseName(n);
     if (!st.ok()) return ReportError(st);
   }
+  if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
   Status st = OpenStore(options, cmd == "create", &s);
   if (!st.ok()) return ReportError(st);

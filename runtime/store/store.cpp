@@ -12,6 +12,7 @@
 #include "rocks_options.h"
 #include "rocks_status.h"
 #include "store_impl.h"
+#include "wal_scan.h"
 
 namespace cairn::store {
 namespace fs = std::filesystem;
@@ -71,13 +72,18 @@ void Store::Impl::RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn) 
   if (spare.size() < 4) spare.push_back(std::move(txn));
 }
 
-Status Store::Impl::OpenRocks(bool create) {
+std::string Store::Impl::rocks_dir() const { return dir + "/" + kRocksSubdir; }
+
+Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
   rocksdb::Options o = MakeRocksOptions(create);
+  // The log was scanned (wal_scan.h): without damage, only an incomplete last record may be
+  // dropped, and RocksDB's tolerant mode must agree. Recovery accepts the loss after damage.
+  o.wal_recovery_mode = accept_wal_loss ? rocksdb::WALRecoveryMode::kPointInTimeRecovery
+                                        : rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
   rocksdb::TransactionDB *raw = nullptr;
-  std::string path = dir + "/" + kRocksSubdir;
   rocksdb::Status s =
-      rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), path, &raw);
-  if (!s.ok()) return FromRocks(s, "opening store " + dir);
+      rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), rocks_dir(), &raw);
+  if (!s.ok()) return OpenError(s);
   db.reset(raw);
   write_options = MakeWriteOptions(options.durability);
   txn_options = MakeTransactionOptions(options);
@@ -129,13 +135,13 @@ Status Store::Impl::ReadOrWriteHeader() {
 // its memtable fills) would keep every log it ever wrote and replay them all at every open. So
 // when more than one log is left after recovery, rewrite the (unchanged) store header and flush:
 // the recovered data goes to a table file and the old logs are deleted.
-Status Store::Impl::ReleaseOldLogs() {
+Status Store::Impl::ReleaseOldLogs(bool always) {
   std::error_code ec;
   int logs = 0;
   for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
     if (e.path().extension() == ".log") ++logs;
   }
-  if (logs <= 1) return Status::Ok();
+  if (logs <= 1 && !always) return Status::Ok();
   std::string value;
   rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
@@ -185,13 +191,19 @@ const StoreOptions &Store::options() const { return impl_->options; }
 
 Status Store::Open(const std::string &dir, const StoreOptions &options,
                    std::unique_ptr<Store> *store) {
+  return OpenStore(dir, options, nullptr, store);
+}
+
+// Open, and Recover when `recovery` is not null.
+Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
+                        RecoveryReport *recovery, std::unique_ptr<Store> *store) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
   bool is_store = exists && IsStore(dir);
   if (exists && !fs::is_directory(dir, ec)) {
     return Status(CAIRN_INVALID_ARGUMENT, dir + " is not a directory, so not a Cairn store");
   }
-  if (!is_store && !options.create_if_missing) {
+  if (!is_store && (!options.create_if_missing || recovery != nullptr)) {
     if (!exists) {
       return Status(CAIRN_NOT_FOUND, "store " + dir +
                                          " does not exist (`cairn db create NAME` makes it; or "
@@ -216,16 +228,37 @@ Status Store::Open(const std::string &dir, const StoreOptions &options,
   impl->options = options;
   Status s = StoreLock::Acquire(dir, &impl->lock);
   if (!s.ok()) return s;
-  s = impl->OpenRocks(!is_store);
+  WalScan scan;
+  if (is_store) {
+    // Before RocksDB reads the log (and, in point-in-time recovery, would drop everything after
+    // damage in it and then delete it): damage is refused here, with nothing written.
+    s = ScanWal(impl->rocks_dir(), &scan);
+    if (!s.ok()) return s;
+    if (scan.FirstDamaged() != nullptr && recovery == nullptr) return WalDamageError(dir, scan);
+  }
+  bool recovering = recovery != nullptr && scan.FirstDamaged() != nullptr;
+  if (recovering) {
+    s = impl->KeepLogs(scan, recovery);
+    if (!s.ok()) return s;
+  }
+  s = impl->OpenRocks(!is_store, recovering);
   if (!s.ok()) return s;
   s = impl->ReadOrWriteHeader();
   if (!s.ok()) return s;
-  s = impl->ReleaseOldLogs();
+  s = impl->ReleaseOldLogs(recovering);
   if (!s.ok()) return s;
   s = impl->LoadRegistry();
   if (!s.ok()) return s;
+  if (recovering) impl->DescribeLoss(scan, recovery);
   store->reset(new Store(std::move(impl)));
   return Status::Ok();
+}
+
+Status Store::Recover(const std::string &dir, const StoreOptions &options,
+                      RecoveryReport *report) {
+  *report = RecoveryReport();
+  std::unique_ptr<Store> store;
+  return OpenStore(dir, options, report, &store);
 }
 
 Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {

@@ -23,6 +23,7 @@
 
 #include "cairn/store.h"
 #include "store_lock.h"
+#include "wal_scan.h"
 
 namespace cairn::store {
 
@@ -58,15 +59,28 @@ class Store::Impl {
   // Takes back an ended (committed or rolled back) RocksDB transaction for reuse.
   void RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn);
 
-  Status OpenRocks(bool create);
+  std::string rocks_dir() const;  // DIR/db
+  // Opens RocksDB; `accept_wal_loss`: point-in-time recovery (drops what follows damage in the
+  // log) instead of refusing damage.
+  Status OpenRocks(bool create, bool accept_wal_loss);
+  // A failed RocksDB open as a Status that says what to do (recovery.cpp).
+  Status OpenError(const rocksdb::Status &s) const;
   Status ReadOrWriteHeader();
-  Status ReleaseOldLogs();
+  // Flushes the recovered log into a table file when more than one log is left (or `always`).
+  Status ReleaseOldLogs(bool always);
+  // Recovery (recovery.cpp): copies the logs aside before RocksDB drops the damaged part, and
+  // describes what is lost once the registry is loaded.
+  Status KeepLogs(const WalScan &scan, RecoveryReport *report);
+  void DescribeLoss(const WalScan &scan, RecoveryReport *report);
   Status LoadRegistry();
   Status Check(std::string_view name, CheckReport *report);
 };
 
 // "database 'name'", for messages.
 std::string Quoted(std::string_view name);
+
+// The error for a store whose write-ahead log is damaged (recovery.cpp).
+Status WalDamageError(const std::string &dir, const WalScan &scan);
 
 }  // namespace cairn::store
 

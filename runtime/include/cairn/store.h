@@ -134,6 +134,28 @@ struct CheckReport {
   bool clean() const { return problem_count == 0; }
 };
 
+/* What Store::Recover found and did. */
+struct RecoveryReport {
+  bool damaged = false;       /* false: every log was intact (or only cut short at its end, as
+                                 a killed process leaves it); nothing was changed */
+  std::string log_file;       /* the first damaged write-ahead log */
+  uint64_t damage_offset = 0; /* where in it the damage starts, in bytes */
+  std::string damage;         /* what is wrong there ("checksum mismatch", ...) */
+  std::string kept_copy;      /* the directory where the logs were copied before recovery */
+  uint64_t commits_lost = 0;  /* intact commits after the damage, which recovery dropped */
+  uint64_t bytes_lost = 0;    /* bytes of log from the damage to the end of the last log */
+  /* What the lost commits wrote, per database (a database made by a lost commit is included;
+   * the damaged record itself cannot be read, so it is in no entry). */
+  struct Database {
+    std::string name;         /* "#ID" when no commit still in the store names it */
+    uint64_t page_writes = 0; /* pages written (a page written twice counts twice) */
+    uint64_t pages_freed = 0;
+    bool catalogue = false; /* its root, page count or type table changed */
+    bool created = false;   /* a lost commit created it: it does not exist after recovery */
+  };
+  std::vector<Database> databases;
+};
+
 class Transaction;
 
 /* An open store. Thread-safe. */
@@ -142,9 +164,21 @@ class Store {
   /* Opens the store in directory `dir`, taking the store's process lock. Errors:
    * CAIRN_NOT_FOUND (no such store and !create_if_missing), CAIRN_BUSY ("store DIR is in use by
    * process N"), CAIRN_INVALID_ARGUMENT (DIR is not a store), CAIRN_CORRUPTION (bad magic or
-   * catalogue), CAIRN_UNSUPPORTED (a newer format), CAIRN_IO_ERROR. */
+   * catalogue, damaged files), CAIRN_UNSUPPORTED (a newer format), CAIRN_IO_ERROR.
+   * Its write-ahead log is read first: a record cut short at the end of a log (a process killed
+   * while committing) is dropped, as it was never acknowledged; damage anywhere before that is
+   * CAIRN_CORRUPTION naming the log file and where, with nothing changed on disk (the log is
+   * kept), and says to run `cairn db recover` (Recover, below) to accept the loss. */
   static Status Open(const std::string &dir, const StoreOptions &options,
                      std::unique_ptr<Store> *store);
+  /* Opens the store in `dir` as Open does, except that damage in its write-ahead log does not
+   * refuse the open: the logs are copied into DIR/recovered-YYYYMMDD-HHMMSS/ first, the store
+   * comes back as of the last intact commit before the damage, every commit after it is dropped
+   * (RocksDB's point-in-time recovery), and `report` says what was lost. The recovered state is
+   * made durable (flushed out of the log) before it returns. Without damage, nothing is copied
+   * or changed and report->damaged is false. `cairn db recover` is this. */
+  static Status Recover(const std::string &dir, const StoreOptions &options,
+                        RecoveryReport *report);
   ~Store();
   Store(const Store &) = delete;
   Store &operator=(const Store &) = delete;
@@ -175,6 +209,8 @@ class Store {
 
  private:
   explicit Store(std::unique_ptr<Impl> impl);
+  static Status OpenStore(const std::string &dir, const StoreOptions &options,
+                          RecoveryReport *recovery, std::unique_ptr<Store> *store);
   std::unique_ptr<Impl> impl_;
 };
 
