@@ -1,6 +1,7 @@
 // Opening a store, and defining, dropping and listing its databases.
 #include <rocksdb/iterator.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <cassert>
 #include <ctime>
@@ -8,6 +9,7 @@
 #include <system_error>
 
 #include "catalogue.h"
+#include "fork_guard.h"
 #include "keys.h"
 #include "rocks_options.h"
 #include "rocks_status.h"
@@ -43,7 +45,25 @@ uint64_t NowUnix() { return static_cast<uint64_t>(std::time(nullptr)); }
 
 std::string Quoted(std::string_view name) { return "database '" + std::string(name) + "'"; }
 
+bool Store::Impl::forked() const { return lock && ProcessGeneration() != lock->generation(); }
+
+Status Store::Impl::Usable() const {
+  if (!forked()) return Status::Ok();
+  return Status(CAIRN_MISUSE, "store " + dir + " was opened by process " + std::to_string(opener) +
+                                  ", and this process (" + std::to_string(getpid()) +
+                                  ") is a child it made with fork(): a child may not use its "
+                                  "parent's store (its commits would overwrite the parent's). "
+                                  "Use the store in the parent, or exec() a program that opens "
+                                  "it once the parent has closed it");
+}
+
 Store::Impl::~Impl() {
+  if (forked()) {
+    // RocksDB's threads are the parent's: closing would wait for them forever (F1).
+    for (auto &t : spare) (void)t.release();
+    (void)db.release();
+    return;
+  }
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
   spare.clear();
   if (db) {
@@ -226,6 +246,7 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->options = options;
+  impl->opener = getpid();
   Status s = StoreLock::Acquire(dir, &impl->lock);
   if (!s.ok()) return s;
   WalScan scan;
@@ -254,14 +275,14 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   return Status::Ok();
 }
 
-Status Store::Recover(const std::string &dir, const StoreOptions &options,
-                      RecoveryReport *report) {
+Status Store::Recover(const std::string &dir, const StoreOptions &options, RecoveryReport *report) {
   *report = RecoveryReport();
   std::unique_ptr<Store> store;
   return OpenStore(dir, options, report, &store);
 }
 
 Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   Status v = ValidateDatabaseName(name);
   if (!v.ok()) return v;
   Impl &im = *impl_;
@@ -301,6 +322,7 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
 }
 
 Status Store::DropDatabase(std::string_view name) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   Impl &im = *impl_;
   std::lock_guard<std::mutex> ddl(im.ddl_mu);
   DatabaseId id = 0;
@@ -348,6 +370,7 @@ Status Store::DropDatabase(std::string_view name) {
 }
 
 Status Store::ListDatabases(std::vector<std::string> *names) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   std::lock_guard<std::mutex> g(impl_->mu);
   names->clear();
   for (const auto &[name, id] : impl_->by_name) names->push_back(name);
@@ -355,6 +378,7 @@ Status Store::ListDatabases(std::vector<std::string> *names) {
 }
 
 Status Store::FindDatabase(std::string_view name, DatabaseId *id) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   std::lock_guard<std::mutex> g(impl_->mu);
   auto n = impl_->by_name.find(name);
   if (n == impl_->by_name.end()) {
@@ -392,6 +416,7 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
 }
 
 Status Store::Check(std::string_view name, CheckReport *report) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   return impl_->Check(name, report);
 }
 

@@ -33,6 +33,7 @@ class Store::Impl {
 
   std::string dir;
   StoreOptions options;
+  long opener = 0;                  // the pid that opened it
   std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it
   std::unique_ptr<rocksdb::TransactionDB> db;
   rocksdb::WriteOptions write_options;
@@ -48,6 +49,11 @@ class Store::Impl {
   std::map<std::string, DatabaseId, std::less<>> by_name;
   std::vector<std::unique_ptr<rocksdb::Transaction>> spare;  // ended, for reuse (at most 4)
   std::unordered_map<DatabaseId, Entry> by_id;
+
+  // OK unless this process is a child made by fork() after the store was opened (F1 in
+  // fork_guard.h): then CAIRN_MISUSE saying so.
+  Status Usable() const;
+  bool forked() const;
 
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);

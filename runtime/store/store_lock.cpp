@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "fork_guard.h"
+
 namespace cairn::store {
 namespace {
 
@@ -65,7 +67,11 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
   return Status::Ok();
 }
 
+StoreLock::StoreLock(int fd) : fd_(fd), generation_(NoteStoreOpened(fd)) {}
+
 StoreLock::~StoreLock() {
+  if (ProcessGeneration() != generation_) return;  // a child: its copy was closed at the fork
+  NoteStoreClosed(fd_);
   // Truncate first so no one reads our pid after we let go; closing releases the flock.
   if (ftruncate(fd_, 0) != 0) {
     // Nothing to do: the lock is released by close() regardless.

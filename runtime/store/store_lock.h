@@ -6,6 +6,7 @@
 #ifndef CAIRN_STORE_STORE_LOCK_H
 #define CAIRN_STORE_STORE_LOCK_H
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -24,9 +25,14 @@ class StoreLock {
   StoreLock(const StoreLock &) = delete;
   StoreLock &operator=(const StoreLock &) = delete;
 
+  // The process generation the lock was taken in (fork_guard.h): in a child made by fork() the
+  // lock is not held, and destroying this object there touches nothing.
+  uint64_t generation() const { return generation_; }
+
  private:
-  explicit StoreLock(int fd) : fd_(fd) {}
+  explicit StoreLock(int fd);
   int fd_;
+  uint64_t generation_;
 };
 
 }  // namespace cairn::store

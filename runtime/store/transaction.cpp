@@ -47,6 +47,10 @@ rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const voi
 }
 
 Transaction::Impl::~Impl() {
+  if (store->forked()) {
+    (void)txn.release();  // the parent's: touching it in a child could wait forever (F1)
+    return;
+  }
   if (txn) {
     txn->Rollback().PermitUncheckedError();
     End();
@@ -54,6 +58,7 @@ Transaction::Impl::~Impl() {
 }
 
 Status Transaction::Impl::Guard() const {
+  if (Status u = store->Usable(); !u.ok()) return u;
   switch (state) {
     case State::kActive:
       return Status::Ok();
@@ -164,6 +169,7 @@ Transaction::~Transaction() = default;
 Transaction::State Transaction::state() const { return impl_->state; }
 
 Status Store::BeginTransaction(std::unique_ptr<Transaction> *txn) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   rocksdb::Transaction *t = impl_->NewRocksTransaction();
   if (t == nullptr) return Status(CAIRN_INTERNAL, "RocksDB could not begin a transaction");
   txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), t)));
@@ -202,6 +208,10 @@ Status Transaction::Commit() {
 void Transaction::Abort() {
   Impl &t = *impl_;
   if (t.state == State::kIdle) return;
+  if (t.store->forked()) {
+    t.state = State::kIdle;  // the parent's transaction: left alone (F1)
+    return;
+  }
   t.txn->Rollback().PermitUncheckedError();
   t.End();
 }

@@ -64,7 +64,11 @@ typedef struct cairn_persist_options {
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,
- * CAIRN_MISUSE if a store is already open. */
+ * CAIRN_MISUSE if a store is already open. A child made by fork() after this may not use the
+ * store: every call that needs it returns CAIRN_MISUSE (the child's commits would overwrite the
+ * parent's); when the child exits it flushes stdio and ends at once with its status, without
+ * running the static destructors and atexit handlers registered before the fork
+ * (docs/store-format.md, "A child made by fork()"). */
 cairn_status cairn_store_open(const cairn_persist_options *opts);
 /* The directory of the open store, or NULL. */
 const char *cairn_store_dir(void);

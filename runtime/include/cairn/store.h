@@ -158,7 +158,8 @@ struct RecoveryReport {
 
 class Transaction;
 
-/* An open store. Thread-safe. */
+/* An open store. Thread-safe. In a child made by fork() (without exec) every call on it, and on
+ * its transactions, returns CAIRN_MISUSE (runtime/store/fork_guard.h, F1-F3). */
 class Store {
  public:
   /* Opens the store in directory `dir`, taking the store's process lock. Errors:
