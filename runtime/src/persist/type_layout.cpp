@@ -8,7 +8,14 @@ namespace cairn::persist {
 
 namespace {
 
-constexpr uint8_t kLayoutVersion = 1;
+constexpr uint8_t kLayoutVersion = 1;        // no nested layouts
+constexpr uint8_t kNestedLayoutVersion = 2;  // each STRUCT field followed by its layout
+
+bool HasStructFields(const cairn_type *t) {
+  for (uint32_t i = 0; i < t->nfields; i++)
+    if (t->fields[i].kind == CAIRN_KIND_STRUCT && t->fields[i].nested) return true;
+  return false;
+}
 
 void PutU32(std::string &s, uint32_t v) {
   for (int i = 0; i < 4; i++) s.push_back(char(v >> (8 * i)));
@@ -61,8 +68,9 @@ class Reader {
 }  // namespace
 
 std::string EncodeLayout(const cairn_type *t) {
+  const bool nested = HasStructFields(t);
   std::string s;
-  s.push_back(char(kLayoutVersion));
+  s.push_back(char(nested ? kNestedLayoutVersion : kLayoutVersion));
   PutStr(s, t->name);
   PutU32(s, t->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT));
   PutU64(s, t->size);
@@ -76,11 +84,18 @@ std::string EncodeLayout(const cairn_type *t) {
     PutU32(s, f.offset);
     PutU32(s, f.kind);
     PutU32(s, f.count);
+    if (nested && f.kind == CAIRN_KIND_STRUCT) {
+      std::string inner = f.nested ? EncodeLayout(f.nested) : std::string();
+      PutU32(s, uint32_t(inner.size()));
+      s += inner;
+    }
   }
   return s;
 }
 
-Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
+namespace {
+
+Status DecodeLayoutAt(std::string_view bytes, StoredLayout *out, int depth) {
   Reader r(bytes);
   uint8_t version = 0;
   uint32_t nrefs = 0, nfields = 0;
@@ -88,7 +103,7 @@ Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
     return Status(CAIRN_CORRUPTION, "a type table entry is malformed; run `cairn db check`");
   };
   if (!r.U8(&version)) return bad();
-  if (version != kLayoutVersion)
+  if (version != kLayoutVersion && version != kNestedLayoutVersion)
     return Status(CAIRN_UNSUPPORTED, "a type table entry has layout encoding version " +
                                          std::to_string(version) +
                                          ", which this version of Cairn does not read");
@@ -104,14 +119,38 @@ Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
     uint32_t kind = 0;
     if (!r.Str(&f.name) || !r.U32(&f.offset) || !r.U32(&kind) || !r.U32(&f.count)) return bad();
     f.kind = uint16_t(kind);
+    if (version == kNestedLayoutVersion && kind == CAIRN_KIND_STRUCT) {
+      std::string inner;
+      if (!r.Str(&inner) || depth > 32) return bad();
+      if (!inner.empty()) {
+        auto nested = std::make_shared<StoredLayout>();
+        Status s = DecodeLayoutAt(inner, nested.get(), depth + 1);
+        if (!s.ok()) return s;
+        f.nested = std::move(nested);
+      }
+    }
   }
   if (!r.done()) return bad();
   return Status::Ok();
 }
 
+}  // namespace
+
+Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
+  return DecodeLayoutAt(bytes, out, 0);
+}
+
 LayoutImage::LayoutImage(const StoredLayout &stored) {
-  for (const StoredLayout::Field &f : stored.fields)
-    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, 0, nullptr});
+  for (const StoredLayout::Field &f : stored.fields) {
+    const cairn_type *nested = nullptr;
+    uint32_t size = 0;
+    if (f.nested) {
+      nested_.push_back(std::make_unique<LayoutImage>(*f.nested));
+      nested = nested_.back()->type();
+      size = uint32_t(nested->size);
+    }
+    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, size, nested});
+  }
   type_.abi = CAIRN_TYPE_ABI;
   type_.flags = stored.flags;
   type_.name = stored.name.c_str();

@@ -2,14 +2,19 @@
 // descriptor matches it.
 //
 // A database records, for every type it holds objects of, the type's fingerprint (the key) and
-// its layout: name, flags, size, element kind, reference offsets and fields (docs/store-format.md
-// gives the bytes). When a program faults in an object, the type index in its header leads to the
-// stored fingerprint; the program must register a descriptor with that fingerprint, and the
-// descriptor's layout must equal the stored one (same size, element kind and reference offsets:
-// offsets can differ between machines even when fingerprints agree). Anything else is an error
-// naming the type, never garbage.
+// its layout: name, flags, size, element kind, reference offsets and fields, and (encoding
+// version 2) each inline struct field's own layout, so that a nested struct whose scalar fields
+// moved is a mismatch too (the fingerprint ignores offsets). Version 1, without nested layouts,
+// is written for types without inline struct fields (the bytes of every such type are as they
+// always were) and still read: its nested structs are then not compared.
+// (docs/persistence.md, "Types", gives the bytes.) When a program faults in an object, the type
+// index in its header leads to the stored fingerprint; the program must register a descriptor with
+// that fingerprint, and the descriptor's layout must equal the stored one (same size, element kind
+// and reference offsets: offsets can differ between machines even when fingerprints agree).
+// Anything else is an error naming the type, never garbage.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,14 +39,16 @@ struct StoredLayout {
     uint32_t offset = 0;
     uint16_t kind = 0;
     uint32_t count = 0;
+    std::shared_ptr<const StoredLayout> nested;  // kind STRUCT, encoding version 2
   };
   std::vector<Field> fields;
 };
 
 Status DecodeLayout(std::string_view bytes, StoredLayout *out);
 
-// A stored layout as a descriptor, for the same-layout rule. It has no field sizes and no nested
-// layouts (a database stores neither), which the rule then does not compare; and no fingerprint.
+// A stored layout as a descriptor, for the same-layout rule. It has no scalar field sizes (a
+// database does not store them: they follow from the kinds), which the rule then does not
+// compare; nested layouts only from encoding version 2; and no fingerprint.
 class LayoutImage {
  public:
   explicit LayoutImage(const StoredLayout &stored);
@@ -51,6 +58,7 @@ class LayoutImage {
 
  private:
   std::vector<cairn_field> fields_;
+  std::vector<std::unique_ptr<LayoutImage>> nested_;
   cairn_type type_{};
 };
 
