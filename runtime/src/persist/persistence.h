@@ -117,6 +117,11 @@ class Persistence final : public gc::PersistHooks {
   Status Misuse(const std::string &what) const;
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
+  static constexpr size_t kMaxOpenDatabases = 255;  // PageInfo::db is a byte; 0 is transient
+  Status TooManyOpen(const std::string &name) const;
+  // Why heap address p (in the heap) is not an object's reference ("the address points 8 bytes
+  // into an object of type 'T'"), or "" if it is one. Loads the page if it is persistent.
+  std::string NotAnObject(void *p);
 
   // Faulting (fault.cpp). Errors are returned, never raised: see D5.
   Status Load(size_t head);
