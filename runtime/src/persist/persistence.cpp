@@ -1,6 +1,7 @@
 // Persistence: the store, databases, roots, and the hooks the collector calls.
 #include "persist/persistence.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -32,6 +33,8 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   Status s = store::Store::Open(dir, so, &p->store_);
   if (!s.ok()) return s;
   p->heap_ = gc::GcHeap::Instance();
+  if (!p->checks_.Reserve(p->heap_->pages().capacity()))
+    return Status(CAIRN_OUT_OF_MEMORY, "no address space for the persistent pages' checks");
   p->heap_->roots().CheckMutator("cairn_store_open");
   if (!p->options_.max_resident_pages)
     p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
@@ -104,6 +107,7 @@ Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
   db->name = name;
   db->id = info.id;
   db->root_pref = info.root;
+  checks_.known_pages(db->index) = info.page_count;
   if (slot == dbs_.size()) dbs_.emplace_back();
   dbs_[slot] = std::move(db);
   cairn_add_exact_root(&dbs_[slot]->root);  // D2
@@ -268,6 +272,8 @@ Status Persistence::AssignPageIds(uint8_t dbi, size_t frame, size_t n) {
   heap::PageHeap &pages = heap_->pages();
   for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
   frames_[Key(dbi, first)] = uint32_t(frame);
+  checks_.Reset(frame);  // D7: a new page, filled by stabilization
+  checks_.known_pages(dbi) = std::max(checks_.known_pages(dbi), first + n - 1);
   resident_pages_ += n;
   return Status::Ok();
 }

@@ -16,6 +16,7 @@
 //       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
 //       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
 //       them, so the next collection gives them up (Figure 4).
+//   D7. References swizzled into persistent frames land on objects (persist/page_checks.h).
 //   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
 //       written by a commit that made the page persistent), all of that page's committed
 //       entries (gc/identity_hash.h, H3).
@@ -33,6 +34,7 @@
 #include "cairn/store.h"
 #include "gc/gc_heap.h"
 #include "gc/persist_hooks.h"
+#include "persist/page_checks.h"
 #include "persist/ref_codec.h"
 
 struct cairn_db {
@@ -131,6 +133,17 @@ class Persistence final : public gc::PersistHooks {
   Status LoadTypes(cairn_db &db);
   // "database 'db', page N: what", remembering the database and page for the fault error.
   Status PageError(const cairn_db &db, uint64_t page, cairn_status code, const std::string &what);
+  // The same for a status whose message names the page already (the store's).
+  Status PageFault(const cairn_db &db, uint64_t page, const Status &s);
+  // D7 (page_checks.h): a reference into `frame` (at `offset`, or anywhere if 0) is wrong: `what`
+  // says how. The error names the page that holds it, when it is still resident.
+  Status BadTarget(cairn_db &db, size_t frame, uint32_t offset, const std::string &what);
+  // The reference `pref` at `slot` of frame `from_frame` (SIZE_MAX: the root) is wrong (D7):
+  // `what` says how. Out of line: Swizzle's fast path builds no message.
+  [[gnu::noinline]] Status BadReference(const cairn_db &db, uint64_t pref, size_t from_frame,
+                                        void **slot, const std::string &what);
+  // Reads the database's page count into checks_ (D7: references past it are damage).
+  Status KnowPageCount(cairn_db &db);
   void EnforceBudgets(size_t keep);
   void Evict(size_t head);
   // The open transaction, or a new read-only one in *temp.
@@ -170,6 +183,7 @@ class Persistence final : public gc::PersistHooks {
   gc::GcHeap *heap_ = nullptr;
   std::vector<std::unique_ptr<cairn_db>> dbs_;     // index in the page table - 1
   std::unordered_map<uint64_t, uint32_t> frames_;  // D1
+  PageChecks checks_;                              // D7
   std::unique_ptr<store::Transaction> txn_;        // D3
   bool open_ = false;
   bool failed_ = false;
