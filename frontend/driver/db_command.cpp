@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cairn/graph_check.h"
 #include "cairn/store.h"
 #include "driver/cli.h"
 
@@ -20,8 +21,10 @@ constexpr char kDbUsage[] =
     "  list           the names of the store's databases, one a line\n"
     "  create NAME    create an empty database (and the store, if it does not exist)\n"
     "  info NAME      a database's page count, free pages, root and type table size\n"
-    "  check [NAME]   read every page of NAME (or of every database), verify checksums and\n"
-    "                 the catalogue; exit status 0 only when all is clean\n"
+    "  check [NAME]   read every page of NAME (or of every database): checksums, the\n"
+    "                 catalogue, and the objects (every type known, every reference and the\n"
+    "                 root pointing at an object); report all the damage found, and the\n"
+    "                 pages nothing reaches; exit status 0 only when all is clean\n"
     "  drop NAME      delete a database and everything in it\n"
     "  recover        open a store whose write-ahead log is damaged, as of the last commit\n"
     "                 before the damage: the commits after it are lost (a copy of the log\n"
@@ -76,14 +79,26 @@ int Check(Store &s, std::vector<std::string> names) {
   for (const auto &name : names) {
     store::CheckReport r;
     Status st = s.Check(name, &r);
+    if (st.ok()) st = persist::CheckObjectGraph(s, name, &r);
     if (!st.ok()) {
       exit = ReportError(st);
       continue;
     }
+    std::string graph;
+    if (r.graph_checked) {
+      char line[256];
+      std::snprintf(
+          line, sizeof line,
+          "; %" PRIu64 " objects, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
+          " pages in use (%.1f%%) unreachable from the root",
+          r.objects, r.references, r.pages_unreached, r.pages_in_use,
+          r.pages_in_use ? 100.0 * double(r.pages_unreached) / double(r.pages_in_use) : 0.0);
+      graph = line;
+    }
     if (r.clean()) {
       std::printf("%s: ok (%" PRIu64 " pages: %" PRIu64 " read and verified, %" PRIu64
-                  " free; %" PRIu64 " types)\n",
-                  name.c_str(), r.page_count, r.pages_read, r.free_pages, r.types);
+                  " free; %" PRIu64 " types%s)\n",
+                  name.c_str(), r.page_count, r.pages_read, r.free_pages, r.types, graph.c_str());
       continue;
     }
     exit = kExitError;
@@ -92,6 +107,11 @@ int Check(Store &s, std::vector<std::string> names) {
     for (const auto &p : r.problems) std::printf("  %s\n", p.c_str());
     if (r.problem_count > r.problems.size()) {
       std::printf("  ... and %" PRIu64 " more\n", r.problem_count - r.problems.size());
+    }
+    if (!graph.empty()) std::printf("  (%s)\n", graph.substr(2).c_str());
+    if (r.unverifiable_refs) {
+      std::printf("  %" PRIu64 " reference%s into damaged pages could not be checked\n",
+                  r.unverifiable_refs, r.unverifiable_refs == 1 ? "" : "s");
     }
     std::fprintf(stderr,
                  "cairn: database '%s' in store %s is damaged; restore it from a copy (pages "

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cairn/graph_check.h"
 #include "cairn/store.h"
 #include "child.h"
 #include "persist_test.h"
@@ -206,6 +207,32 @@ PERSIST_CHILD(Malformed_Read) {
   return 0;
 }
 
+// `cairn db check`'s two audits through the API: prints each problem (PROBLEM ...) and the
+// graph's figures.
+PERSIST_CHILD(Malformed_Check) {
+  std::unique_ptr<store::Store> s;
+  CK_OK(cairn::SetLastError(store::Store::Open(args.store, store::StoreOptions{}, &s)));
+  store::CheckReport r;
+  CK_OK(cairn::SetLastError(s->Check("bad", &r)));
+  CK_OK(cairn::SetLastError(cairn::persist::CheckObjectGraph(*s, "bad", &r)));
+  for (const std::string &p : r.problems) Say("PROBLEM %s\n", p.c_str());
+  Say("PROBLEMS=%lu GRAPH=%d OBJECTS=%lu REFERENCES=%lu IN_USE=%lu UNREACHED=%lu\n",
+      static_cast<unsigned long>(r.problem_count), int(r.graph_checked),
+      static_cast<unsigned long>(r.objects), static_cast<unsigned long>(r.references),
+      static_cast<unsigned long>(r.pages_in_use), static_cast<unsigned long>(r.pages_unreached));
+  return 0;
+}
+
+// Replaces the root of "bad" by a new node: the list's pages are garbage now.
+PERSIST_CHILD(Malformed_DropList) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("bad");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, NewNode(1)));
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
 class PersistMalformedPage : public PersistTest {
  protected:
   // Damages the database as `what` says and reads it: the error must be CAIRN_CORRUPTION, name
@@ -215,6 +242,14 @@ class PersistMalformedPage : public PersistTest {
     ChildResult clean = Run("Malformed_Read");
     ASSERT_CHILD_OK(clean);
     ASSERT_NE(clean.out.find("READ_ALL"), std::string::npos) << clean.Describe();
+    ChildResult clean_check = Run("Malformed_Check");
+    ASSERT_CHILD_OK(clean_check);
+    EXPECT_EQ(clean_check.Value("PROBLEMS"), "0") << clean_check.Describe();
+    EXPECT_EQ(clean_check.Value("GRAPH"), "1") << clean_check.Describe();
+    // The nodes and the array, and the fillers of pages made persistent in place.
+    EXPECT_GE(ValueOf(clean_check, "OBJECTS"), uint64_t(kNodes + 1)) << clean_check.Describe();
+    EXPECT_EQ(ValueOf(clean_check, "REFERENCES"), uint64_t(kNodes + 1)) << clean_check.Describe();
+    EXPECT_EQ(clean_check.Value("UNREACHED"), "0") << clean_check.Describe();
     ChildResult damage = Run("Malformed_Damage", {what});
     ASSERT_CHILD_OK(damage);
     ChildResult r = Run("Malformed_Read");
@@ -228,24 +263,58 @@ class PersistMalformedPage : public PersistTest {
     EXPECT_NE(r.err.find("database 'bad'"), std::string::npos) << r.Describe();
     EXPECT_NE(r.err.find(words), std::string::npos) << r.Describe();
     EXPECT_NE(r.err.find("cairn db check bad"), std::string::npos) << r.Describe();
+
+    // `cairn db check` finds it too, as the message promises.
+    ChildResult check = Run("Malformed_Check");
+    ASSERT_CHILD_OK(check);
+    EXPECT_NE(check.Value("PROBLEMS"), "0") << check.Describe();
+    EXPECT_NE(check.out.find(check_words), std::string::npos) << check.Describe();
+    std::printf("%s", check.out.c_str());
   }
+  std::string check_words;
 };
 
-TEST_F(PersistMalformedPage, AZeroHeader) { Expect("zero_header", "where no object starts"); }
+TEST_F(PersistMalformedPage, AZeroHeader) {
+  check_words = "where no object starts (G2)";
+  Expect("zero_header", "where no object starts");
+}
 TEST_F(PersistMalformedPage, AReferenceIntoTheMiddleOfAnObject) {
+  check_words = "where no object starts (G2)";
   Expect("middle", "where no object starts");
 }
 TEST_F(PersistMalformedPage, AReferencePastTheLastPage) {
+  check_words = "past the database's last page";
   Expect("past_end", "past the database's last page");
 }
-TEST_F(PersistMalformedPage, AReferenceToAFreePage) { Expect("free_page", "free"); }
+TEST_F(PersistMalformedPage, AReferenceToAFreePage) {
+  check_words = "which is free (G2)";
+  Expect("free_page", "free");
+}
 TEST_F(PersistMalformedPage, AnUnknownTypeIndex) {
+  check_words = "names type index 77, which the type table lacks (G1)";
   Expect("type_index", "type index 77, which its type table lacks");
 }
 TEST_F(PersistMalformedPage, AnArrayLongerThanItsPage) {
+  check_words = "does not fit (an array of 1152921504606846976 elements) (G1)";
   Expect("array_length", "does not fit its page");
 }
-TEST_F(PersistMalformedPage, ASmallPageNamedALargeObject) { Expect("large_run", "large object"); }
+TEST_F(PersistMalformedPage, ASmallPageNamedALargeObject) {
+  check_words = "but it holds small objects (G2)";
+  Expect("large_run", "large object");
+}
 TEST_F(PersistMalformedPage, ARootIntoAnObject) {
+  check_words = "PROBLEM the root (";
   Expect("root_inside", "its root points to page");
+}
+
+// Pages nothing reaches any more are reported as garbage, not as damage.
+TEST_F(PersistMalformedPage, CheckReportsUnreachablePages) {
+  ASSERT_CHILD_OK(Run("Malformed_Write"));
+  ASSERT_CHILD_OK(Run("Malformed_DropList"));
+  ChildResult check = Run("Malformed_Check");
+  ASSERT_CHILD_OK(check);
+  EXPECT_EQ(check.Value("PROBLEMS"), "0") << check.Describe();
+  const uint64_t in_use = ValueOf(check, "IN_USE"), unreached = ValueOf(check, "UNREACHED");
+  EXPECT_GE(in_use, 3u) << check.Describe();
+  EXPECT_EQ(unreached, in_use - 1) << check.Describe();  // only the new root's page is reached
 }

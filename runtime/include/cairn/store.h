@@ -53,6 +53,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cairn/gc.h"
@@ -131,7 +132,20 @@ struct CheckReport {
   uint64_t types = 0;         /* type entries verified */
   uint64_t problem_count = 0; /* all problems found; `problems` keeps the first 100 */
   std::vector<std::string> problems;
+  /* The object graph, from cairn::persist::CheckObjectGraph (cairn/graph_check.h); all zero
+   * from Store::Check alone. */
+  bool graph_checked = false;
+  uint64_t objects = 0;           /* objects on the pages in use */
+  uint64_t references = 0;        /* references (not nil) checked, the root included */
+  uint64_t pages_in_use = 0;      /* pages holding objects (a large object's run counts whole) */
+  uint64_t pages_unreached = 0;   /* of those, pages nothing the root reaches is on: garbage */
+  uint64_t unverifiable_refs = 0; /* references into damaged pages, which could not be checked */
   bool clean() const { return problem_count == 0; }
+  /* Records a problem (keeping the first 100 in `problems`). */
+  void Add(std::string problem) {
+    ++problem_count;
+    if (problems.size() < 100) problems.push_back(std::move(problem));
+  }
 };
 
 /* What Store::Recover found and did. */
