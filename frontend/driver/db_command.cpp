@@ -33,9 +33,13 @@ constexpr char kDbUsage[] =
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
-Status OpenStore(const GlobalOptions &options, bool create, std::unique_ptr<Store> *s) {
+// create and drop write; list, info and check only read (so they work on a store the user may
+// only read, and never write into a directory that turns out not to be a store).
+Status OpenStore(const GlobalOptions &options, bool create, bool read_only,
+                 std::unique_ptr<Store> *s) {
   StoreOptions o;
   o.create_if_missing = create;
+  o.read_only = read_only;
   return Store::Open(store::ResolveStoreDir(options.store_flag), o, s);
 }
 
@@ -114,8 +118,8 @@ int Check(Store &s, std::vector<std::string> names) {
                   r.unverifiable_refs, r.unverifiable_refs == 1 ? "" : "s");
     }
     std::fprintf(stderr,
-                 "cairn: database '%s' in store %s is damaged; restore it from a copy (pages "
-                 "that failed their checksum cannot be trusted)\n",
+                 "cairn: database '%s' in store %s is damaged (the problems are listed above); "
+                 "restore it from a copy\n",
                  name.c_str(), s.dir().c_str());
   }
   return exit;
@@ -201,7 +205,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   }
   if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
-  Status st = OpenStore(options, cmd == "create", &s);
+  Status st = OpenStore(options, cmd == "create", cmd != "create" && cmd != "drop", &s);
   if (!st.ok()) return ReportError(st);
   if (cmd == "list") return List(*s);
   if (cmd == "create") return Create(*s, operands[0]);

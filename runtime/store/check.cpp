@@ -59,14 +59,15 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   *report = CheckReport();
   report->database = std::string(name);
   Auditor audit(report);
-  SnapshotGuard snap(db.get());
+  rocksdb::DB *const rdb = reader;  // the transaction DB, or the read-only one
+  SnapshotGuard snap(rdb);
   rocksdb::ReadOptions ro;
   ro.snapshot = snap.get();
   ro.verify_checksums = true;
   ro.fill_cache = false;
 
   std::string value, problem;
-  rocksdb::Status rs = db->Get(ro, NameKey(name), &value);
+  rocksdb::Status rs = rdb->Get(ro, NameKey(name), &value);
   if (rs.IsNotFound()) {
     Status v = ValidateDatabaseName(name);
     if (!v.ok()) return v;
@@ -83,7 +84,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     audit.Problem("catalogue: the name entry is damaged: " + problem);
     return Status::Ok();
   }
-  rs = db->Get(ro, DatabaseKey(id), &value);
+  rs = rdb->Get(ro, DatabaseKey(id), &value);
   DatabaseRecord r;
   if (rs.IsCorruption()) {
     audit.Problem("catalogue: the database record cannot be read: " + Failed(rs));
@@ -108,7 +109,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   // S1, S2, S3: every page 1..page_count is stored (and verifies) or free, not both. The 'P'
   // and 'F' keys are both in page order, so one merged walk finds gaps and overlaps without
   // memory per page.
-  std::unique_ptr<rocksdb::Iterator> pages(db->NewIterator(ro)), frees(db->NewIterator(ro));
+  std::unique_ptr<rocksdb::Iterator> pages(rdb->NewIterator(ro)), frees(rdb->NewIterator(ro));
   const std::string page_prefix = DatabasePrefix(KeyKind::kPage, id);
   const std::string free_prefix = DatabasePrefix(KeyKind::kFree, id);
   pages->Seek(page_prefix);
@@ -168,8 +169,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     for (uint64_t p = expect; p <= r.page_count; ++p) {
       PageKey pk(KeyKind::kPage, id, p), fk(KeyKind::kFree, id, p);
       rocksdb::PinnableSlice v;
-      rocksdb::Status ps = db->Get(ro, db->DefaultColumnFamily(),
-                                   rocksdb::Slice(pk.view().data(), pk.view().size()), &v);
+      rocksdb::Status ps = rdb->Get(ro, rdb->DefaultColumnFamily(),
+                                    rocksdb::Slice(pk.view().data(), pk.view().size()), &v);
       if (ps.ok()) {
         ++report->pages_read;
         std::string why;
@@ -183,7 +184,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
       }
       std::string ignored;
       rocksdb::Status fs =
-          db->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &ignored);
+          rdb->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &ignored);
       if (fs.ok()) {
         ++report->free_pages;
       } else if (fs.IsNotFound()) {
@@ -201,7 +202,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
                   " (S2)");
   }
 
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
+  std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(ro));
   auto scan = [&](KeyKind kind, auto &&visit) {
     std::string prefix = DatabasePrefix(kind, id);
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {

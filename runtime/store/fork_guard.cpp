@@ -47,6 +47,7 @@ uint64_t NoteStoreOpened(int lock_fd) {
   std::call_once(once, Install);
   rocks_used.store(true);
   for (std::atomic<int> &slot : lock_fds) {
+    if (lock_fd < 0) break;
     int empty = -1;
     if (slot.compare_exchange_strong(empty, lock_fd)) break;
   }

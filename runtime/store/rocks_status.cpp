@@ -17,8 +17,8 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   if (s.IsTimedOut()) {
     return Status(CAIRN_BUSY, w + ": locked by another transaction and not released within " +
                                   std::to_string(lock_timeout_ms) +
-                                  " ms (StoreOptions::lock_timeout_ms); abort this transaction "
-                                  "and retry it");
+                                  " ms (the store's lock timeout); abort this transaction and "
+                                  "retry it");
   }
   if (s.IsBusy()) {
     return Status(CAIRN_BUSY, w + ": another transaction committed a change to it after this "

@@ -41,11 +41,47 @@ bool LooksFresh(const std::string &dir) {
 
 uint64_t NowUnix() { return static_cast<uint64_t>(std::time(nullptr)); }
 
+// A directory with DIR/db/CURRENT but no lock file was never opened by Cairn: it may be another
+// program's RocksDB database. Before anything is written to it (the lock file, RocksDB's own
+// files), make sure it holds a Cairn store header, or nothing at all.
+Status ProbeNeverOpened(const std::string &dir) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / kLockFileName, ec)) return Status::Ok();
+  rocksdb::Options o;
+  rocksdb::DB *raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, dir + "/" + kRocksSubdir, &raw);
+  if (!s.ok()) {
+    return Status(CAIRN_INVALID_ARGUMENT,
+                  "directory " + dir + " is not a Cairn store: its " + kRocksSubdir +
+                      "/ cannot be opened as one (RocksDB: " + s.ToString() +
+                      "); nothing was changed. Give the right store with --store DIR");
+  }
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::string value;
+  rocksdb::Status h = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  it->SeekToFirst();
+  const bool empty = !it->Valid();
+  it.reset();
+  db->Close().PermitUncheckedError();
+  if (h.ok() || empty) return Status::Ok();
+  return Status(CAIRN_INVALID_ARGUMENT,
+                "directory " + dir + " is not a Cairn store: its " + kRocksSubdir +
+                    "/ holds a RocksDB database without a Cairn store header (another "
+                    "program's?); nothing was changed. Give the right store with --store DIR");
+}
+
 }  // namespace
 
 std::string Quoted(std::string_view name) { return "database '" + std::string(name) + "'"; }
 
-bool Store::Impl::forked() const { return lock && ProcessGeneration() != lock->generation(); }
+bool Store::Impl::forked() const { return reader && ProcessGeneration() != generation; }
+
+Status Store::Impl::Writable(const std::string &what) const {
+  if (Status u = Usable(); !u.ok()) return u;
+  if (!options.read_only) return Status::Ok();
+  return Status(CAIRN_MISUSE, what + ": store " + dir + " is open read-only");
+}
 
 Status Store::Impl::Usable() const {
   if (!forked()) return Status::Ok();
@@ -62,6 +98,7 @@ Store::Impl::~Impl() {
     // RocksDB's threads are the parent's: closing would wait for them forever (F1).
     for (auto &t : spare) (void)t.release();
     (void)db.release();
+    (void)read_only_db.release();
     return;
   }
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
@@ -69,6 +106,10 @@ Store::Impl::~Impl() {
   if (db) {
     db->Close().PermitUncheckedError();
     db.reset();
+  }
+  if (read_only_db) {
+    read_only_db->Close().PermitUncheckedError();
+    read_only_db.reset();
   }
 }
 
@@ -100,11 +141,20 @@ Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
   // dropped, and RocksDB's tolerant mode must agree. Recovery accepts the loss after damage.
   o.wal_recovery_mode = accept_wal_loss ? rocksdb::WALRecoveryMode::kPointInTimeRecovery
                                         : rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  if (options.read_only) {
+    rocksdb::DB *raw = nullptr;
+    rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, rocks_dir(), &raw);
+    if (!s.ok()) return OpenError(s);
+    read_only_db.reset(raw);
+    reader = raw;
+    return Status::Ok();
+  }
   rocksdb::TransactionDB *raw = nullptr;
   rocksdb::Status s =
       rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), rocks_dir(), &raw);
   if (!s.ok()) return OpenError(s);
   db.reset(raw);
+  reader = raw;
   write_options = MakeWriteOptions(options.durability);
   txn_options = MakeTransactionOptions(options);
   return Status::Ok();
@@ -112,17 +162,18 @@ Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
 
 Status Store::Impl::ReadOrWriteHeader() {
   std::string value;
-  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  rocksdb::Status s = reader->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.IsNotFound()) {
     // A new store, or one whose creation was interrupted before its first write: then it is
     // empty. Anything else without a header is not ours to touch.
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    std::unique_ptr<rocksdb::Iterator> it(reader->NewIterator(rocksdb::ReadOptions()));
     it->SeekToFirst();
     if (it->Valid()) {
       return Status(CAIRN_CORRUPTION, "store " + dir +
-                                          " holds data but has no store header (key 'S'); it "
-                                          "is damaged or not a Cairn store");
+                                          " holds data but no Cairn store header: it is another "
+                                          "program's database, or damaged");
     }
+    if (options.read_only) return Status::Ok();  // empty: nothing to read, nothing written
     StoreHeader h;
     h.page_size = kPageSize;
     h.created_unix = NowUnix();
@@ -161,7 +212,7 @@ Status Store::Impl::ReleaseOldLogs(bool always) {
   for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
     if (e.path().extension() == ".log") ++logs;
   }
-  if (logs <= 1 && !always) return Status::Ok();
+  if ((logs <= 1 && !always) || options.read_only) return Status::Ok();
   std::string value;
   rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
@@ -170,7 +221,7 @@ Status Store::Impl::ReleaseOldLogs(bool always) {
 }
 
 Status Store::Impl::LoadRegistry() {
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(reader->NewIterator(rocksdb::ReadOptions()));
   std::string prefix = DatabasePrefix(KeyKind::kName, 0);
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     std::string name = it->key().ToString().substr(1);
@@ -243,12 +294,18 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
                                                 "an empty or new directory");
     }
   }
+  if (is_store && !options.read_only) {
+    Status p = ProbeNeverOpened(dir);
+    if (!p.ok()) return p;
+  }
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->options = options;
   impl->opener = getpid();
-  Status s = StoreLock::Acquire(dir, &impl->lock);
+  Status s = options.read_only ? StoreLock::AcquireShared(dir, &impl->lock)
+                               : StoreLock::Acquire(dir, &impl->lock);
   if (!s.ok()) return s;
+  impl->generation = impl->lock ? impl->lock->generation() : NoteStoreOpened(-1);
   WalScan scan;
   if (is_store) {
     // Before RocksDB reads the log (and, in point-in-time recovery, would drop everything after
@@ -282,7 +339,7 @@ Status Store::Recover(const std::string &dir, const StoreOptions &options, Recov
 }
 
 Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
-  if (Status u = impl_->Usable(); !u.ok()) return u;
+  if (Status u = impl_->Writable("creating " + Quoted(name)); !u.ok()) return u;
   Status v = ValidateDatabaseName(name);
   if (!v.ok()) return v;
   Impl &im = *impl_;
@@ -322,7 +379,7 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
 }
 
 Status Store::DropDatabase(std::string_view name) {
-  if (Status u = impl_->Usable(); !u.ok()) return u;
+  if (Status u = impl_->Writable("dropping " + Quoted(name)); !u.ok()) return u;
   Impl &im = *impl_;
   std::lock_guard<std::mutex> ddl(im.ddl_mu);
   DatabaseId id = 0;
@@ -397,7 +454,7 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
   Status s = FindDatabase(name, &id);
   if (!s.ok()) return s;
   std::string value;
-  rocksdb::Status rs = impl_->db->Get(rocksdb::ReadOptions(), DatabaseKey(id), &value);
+  rocksdb::Status rs = impl_->reader->Get(rocksdb::ReadOptions(), DatabaseKey(id), &value);
   if (!rs.ok()) return FromRocks(rs, "reading the record of " + Quoted(name));
   DatabaseRecord r;
   std::string problem;

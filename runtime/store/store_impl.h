@@ -34,8 +34,12 @@ class Store::Impl {
   std::string dir;
   StoreOptions options;
   long opener = 0;                  // the pid that opened it
-  std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it
-  std::unique_ptr<rocksdb::TransactionDB> db;
+  std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it (null: read-only
+                                    // without a lock file to take)
+  std::unique_ptr<rocksdb::TransactionDB> db;  // null when read-only
+  std::unique_ptr<rocksdb::DB> read_only_db;   // when read-only
+  rocksdb::DB *reader = nullptr;               // db or read_only_db: every plain read
+  uint64_t generation = 0;                     // the process generation it was opened in
   rocksdb::WriteOptions write_options;
   rocksdb::TransactionOptions txn_options;
   std::atomic<int> open_transactions{0};
@@ -54,6 +58,8 @@ class Store::Impl {
   // fork_guard.h): then CAIRN_MISUSE saying so.
   Status Usable() const;
   bool forked() const;
+  // Usable, and not read-only: else CAIRN_MISUSE saying so (`what`: "creating database 'x'").
+  Status Writable(const std::string &what) const;
 
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);

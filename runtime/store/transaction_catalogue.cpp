@@ -30,6 +30,7 @@ Status Transaction::GetRoot(DatabaseId id, uint64_t *root) {
 
 Status Transaction::SetRoot(DatabaseId id, uint64_t root) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("setting a root"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
@@ -48,7 +49,7 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
   if (!s.ok()) return s;
   std::string key = TypeKey(id, fingerprint);
   std::string value;
-  rocksdb::Status rs = t.txn->Get(t.read_options, key, &value);
+  rocksdb::Status rs = t.Get(key, &value);
   if (rs.ok()) {
     std::string stored_layout, problem;
     if (!DecodeTypeEntry(value, index, &stored_layout, &problem)) {
@@ -89,7 +90,7 @@ Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entr
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   std::string value, problem;
-  rocksdb::Status rs = t.txn->Get(t.read_options, TypeKey(id, fingerprint), &value);
+  rocksdb::Status rs = t.Get(TypeKey(id, fingerprint), &value);
   if (rs.IsNotFound()) {
     return t.Fail(Status(CAIRN_NOT_FOUND, TypeName(fingerprint) + " is not in the type table of " +
                                               Quoted(db->name)));
@@ -111,7 +112,7 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   std::string value, problem;
-  rocksdb::Status rs = t.txn->Get(t.read_options, TypeIndexKey(id, index), &value);
+  rocksdb::Status rs = t.Get(TypeIndexKey(id, index), &value);
   if (rs.IsNotFound()) {
     return t.Fail(Status(CAIRN_NOT_FOUND, "type index " + std::to_string(index) +
                                               " is not in the type table of " + Quoted(db->name) +
@@ -140,7 +141,7 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
   if (!s.ok()) return s;
   entries->clear();
   std::string prefix = DatabasePrefix(KeyKind::kType, id);
-  std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+  std::unique_ptr<rocksdb::Iterator> it(t.NewIterator());
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     TypeEntry e;
     std::string problem;

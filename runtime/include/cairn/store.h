@@ -89,6 +89,11 @@ struct StoreOptions {
   /* Create the store directory if it does not exist. Default false: a missing store is
    * CAIRN_NOT_FOUND. */
   bool create_if_missing = false;
+  /* Open for reading only: nothing is written to the directory (not even the lock file, which
+   * is taken shared when it can be read; RocksDB opens read-only), so a store the user may only
+   * read can be listed, inspected and checked. Transactions may read; every write (and
+   * CreateDatabase, DropDatabase) is CAIRN_MISUSE. Default false. */
+  bool read_only = false;
 };
 
 /* The store directory to use: `flag_value` (from --store DIR) if not empty, else $CAIRN_STORE if

@@ -76,7 +76,7 @@ Status Persistence::Misuse(const std::string &what) const { return Status(CAIRN_
 Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const {
   if (!open_)
     return Misuse(std::string(what) + " of database '" + db->name +
-                  "' outside a transaction: begin one first (cairn_txn_begin, or `atomic`)");
+                  "' outside a transaction: begin one first");
   if (failed_)
     return Misuse(std::string(what) + " of database '" + db->name + "' in a failed transaction (" +
                   failure_.message() + "): abort it first");
