@@ -152,7 +152,7 @@ int Recover(const GlobalOptions &options) {
     if (d.catalogue && !d.created) add("changes to its root or type table");
     std::printf("  database '%s': %s\n", d.name.c_str(), what.c_str());
   }
-  std::printf("run `cairn db check` to audit the recovered databases\n");
+  std::printf("run `cairn db check --store %s` to audit the recovered databases\n", dir.c_str());
   return kExitOk;
 }
 

@@ -74,6 +74,11 @@ class LossCounter : public rocksdb::WriteBatch::Handler {
 
 }  // namespace
 
+std::string DamageAdvice(const std::string &dir, std::string_view database) {
+  return "`cairn db check --store " + dir + " " + std::string(database) +
+         "` lists all the damage it can read; restore the database from a copy";
+}
+
 Status WalDamageError(const std::string &dir, const WalScan &scan) {
   const WalFile *f = scan.FirstDamaged();
   uint64_t lost = scan.Lost().size();

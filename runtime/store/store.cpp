@@ -460,7 +460,7 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
   std::string problem;
   if (!DecodeDatabaseRecord(value, &r, &problem)) {
     return Status(CAIRN_CORRUPTION, "the record of " + Quoted(name) + " is damaged: " + problem +
-                                        "; run `cairn db check " + std::string(name) + "`");
+                                        "; " + DamageAdvice(impl_->dir, name));
   }
   info->name = r.name;
   info->id = r.id;

@@ -72,12 +72,11 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
   if (fd < 0) {
     const int err = errno;
     if (err == EACCES || err == EROFS || err == EPERM) {
-      return Status(CAIRN_IO_ERROR, "store " + dir +
-                                        " cannot be changed by this user: opening its lock file " +
-                                        path + " for writing: " + std::strerror(err) +
-                                        " (reading it works; to change it, get write permission "
-                                        "to " +
-                                        dir + ")");
+      return Status(CAIRN_IO_ERROR, "store " + dir + " cannot be written (opening " + path +
+                                        " for writing: " + std::strerror(err) +
+                                        "); get write permission to " + dir +
+                                        ", or only read it with `cairn db list`, `info` or "
+                                        "`check`");
     }
     return Status(CAIRN_IO_ERROR, "cannot open the lock file " + path + ": " + std::strerror(err));
   }

@@ -154,7 +154,7 @@ Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
   std::string problem;
   if (!DecodeDatabaseRecord(value, &d->record, &problem)) {
     return Status(CAIRN_CORRUPTION, "the record of " + Quoted(d->name) + " is damaged: " + problem +
-                                        "; run `cairn db check " + d->name + "`");
+                                        "; " + DamageAdvice(store->dir, d->name));
   }
   *out = d;
   return Status::Ok();
@@ -280,15 +280,17 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
                                                 ": it is free (allocate it before use)"));
     }
     return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) +
-                                               " is missing: it is neither stored nor free; run "
-                                               "`cairn db check " +
-                                               db->name + "`"));
+                                               " is missing: it is neither stored nor free; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
-  if (!rs.ok()) return t.Fail(FromRocks(rs, "reading " + PageName(*db, page)));
+  if (!rs.ok()) {
+    return t.Fail(
+        FromRocks(rs, "reading " + PageName(*db, page), 0, DamageAdvice(t.store->dir, db->name)));
+  }
   std::string problem;
   if (!DecodePage(std::string_view(v.data(), v.size()), id, page, buffer, &problem)) {
-    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem +
-                                               "; run `cairn db check " + db->name + "`"));
+    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   return Status::Ok();
 }

@@ -192,7 +192,7 @@ expect "info of a read-only store" 0 "pages     20 (20 in use, 0 free" ""
 run_reader --store "$STORE" db check third
 expect "check of a read-only store" 0 "third: ok" ""
 run_reader --store "$STORE" db create x
-expect "create in a read-only store" 1 "" "store $STORE cannot be changed by this user: opening its lock file $STORE/cairn.lock for writing: Permission denied (reading it works"
+expect "create in a read-only store" 1 "" "store $STORE cannot be written (opening $STORE/cairn.lock for writing: Permission denied); get write permission to $STORE, or only read it with \`cairn db list\`, \`info\` or \`check\`"
 [ "$(listing "$STORE")" = "$before" ] && echo "ok: nothing written into a read-only store" ||
   fail "a read-only use wrote into $STORE"
 [ "$(id -u)" = 0 ] || chmod -R u+w "$STORE"
@@ -214,6 +214,8 @@ run --store "$WSTORE" db recover
 expect "recover" 0 "the write-ahead log $LOG was damaged at byte" ""
 [[ "$OUT" == *"intact commits after it"* && "$OUT" == *"database 'w': "*"page write"* ]] &&
   echo "ok: recover reports what was lost" || fail "recover does not say what was lost"
+[[ "$OUT" == *"run \`cairn db check --store $WSTORE\` to audit the recovered databases"* ]] &&
+  echo "ok: recover says how to audit" || fail "recover does not say how to audit"
 ls "$WSTORE"/recovered-*/"$(basename "$LOG")" >/dev/null 2>&1 && echo "ok: the damaged log is kept" ||
   fail "no copy of the damaged log"
 run --store "$WSTORE" db check w

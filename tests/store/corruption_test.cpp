@@ -110,6 +110,11 @@ TEST_F(CorruptionTest, FlippedByteInAPageFailsItsChecksum) {
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 3 of database 'db' is damaged: checksum mismatch"))
       << s.message();
+  // It says what will help, once.
+  EXPECT_TRUE(Contains(s.message(), "; `cairn db check --store " + dir_ +
+                                        " db` lists all the damage it can read; restore the "
+                                        "database from a copy"))
+      << s.message();
   ASSERT_TRUE(Read(2, &got).ok());  // the others are fine
   EXPECT_EQ(got, pages_[2]);
   CheckReport r = Check();
@@ -167,6 +172,7 @@ TEST_F(CorruptionTest, DamagedCatalogueRecordIsCaught) {
   Status s = store_->GetDatabaseInfo("db", &info);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "the record of database 'db' is damaged")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   EXPECT_TRUE(Contains(AllProblems(Check()), "database record is damaged"));
   std::unique_ptr<Transaction> t;
   ASSERT_TRUE(store_->BeginTransaction(&t).ok());
@@ -251,6 +257,10 @@ TEST_F(CorruptionTest, DamagedTableFileIsReportedForThePage) {
   Status s = Read(3, &got);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "reading page 3 of database 'db'")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "the store's files are damaged (RocksDB: ")) << s.message();
+  EXPECT_TRUE(Contains(
+      s.message(), "; `cairn db check --store " + dir_ + " db` lists all the damage it can read"))
+      << s.message();
   CheckReport r = Check();
   EXPECT_FALSE(r.clean());
 }

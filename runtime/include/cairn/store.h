@@ -100,6 +100,11 @@ struct StoreOptions {
  * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
 std::string ResolveStoreDir(std::string_view flag_value);
 
+/* What every error about a damaged database of store `dir` ends with, so that users are told
+ * what will help: "`cairn db check --store DIR NAME` lists all the damage it can read; restore
+ * the database from a copy". */
+std::string DamageAdvice(const std::string &dir, std::string_view database);
+
 /* OK if `name` can name a database: 1 to 64 characters, letters, digits, '_', '-' and '.',
  * starting with a letter or '_'. Otherwise CAIRN_INVALID_ARGUMENT saying so. */
 Status ValidateDatabaseName(std::string_view name);

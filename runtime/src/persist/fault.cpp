@@ -42,9 +42,8 @@ cairn_fault_error_hook fault_error_hook = nullptr;
 void *fault_error_hook_ctx = nullptr;
 
 // What the user can do about a page whose contents are wrong.
-std::string Damaged(const cairn_db &db) {
-  return "; the database is damaged: `cairn db check " + db.name +
-         "` lists all the damage it can read; restore the database from a copy";
+std::string Damaged(const std::string &store_dir, const cairn_db &db) {
+  return "; the database is damaged: " + store::DamageAdvice(store_dir, db.name);
 }
 
 }  // namespace
@@ -213,7 +212,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     if (word > UINT32_MAX)
       return PageError(db, first, CAIRN_CORRUPTION,
                        "the object header at offset " + std::to_string(off) +
-                           " is not a type index" + Damaged(db));
+                           " is not a type index" + Damaged(store_->dir(), db));
     const cairn_type *t = nullptr;
     Status s = TypeForIndex(db, uint32_t(word), first, &t);
     if (!s.ok()) return s;
@@ -239,7 +238,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
               " does not fit its " + (large ? "run of " + std::to_string(n) + " page(s)" : "page") +
               (too_long ? " (an array of " + std::to_string(heap::ArrayLength(ref)) + " elements)"
                         : " (" + std::to_string(bytes) + " bytes)") +
-              Damaged(db));
+              Damaged(store_->dir(), db));
     starts.Set(uint32_t(off + kWordSize));
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       uint64_t v = reinterpret_cast<uint64_t>(*slot);
@@ -249,8 +248,9 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     off += bytes;
   }
   if (large && off == 0)
-    return PageError(db, first, CAIRN_CORRUPTION,
-                     "the first page of a large object holds no object" + Damaged(db));
+    return PageError(
+        db, first, CAIRN_CORRUPTION,
+        "the first page of a large object holds no object" + Damaged(store_->dir(), db));
   // D7: every reference into this page that was swizzled before it was read lands on an object.
   if (!large) {
     if (uint32_t stray = checks_.Loaded(head, starts, uint32_t(off)))
@@ -321,12 +321,12 @@ Status Persistence::BadReference(const cairn_db &db, uint64_t pref, size_t from_
   std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
   if (from_frame == SIZE_MAX)
     return PageError(db, 0, CAIRN_CORRUPTION,
-                     std::string("its root (") + hex + ") " + what + Damaged(db));
+                     std::string("its root (") + hex + ") " + what + Damaged(store_->dir(), db));
   heap::PageHeap &pages = heap_->pages();
   size_t at = size_t(reinterpret_cast<char *>(slot) - pages.PageAddress(from_frame));
-  return PageError(
-      db, pages.PageId(from_frame), CAIRN_CORRUPTION,
-      "the reference at offset " + std::to_string(at) + " (" + hex + ") " + what + Damaged(db));
+  return PageError(db, pages.PageId(from_frame), CAIRN_CORRUPTION,
+                   "the reference at offset " + std::to_string(at) + " (" + hex + ") " + what +
+                       Damaged(store_->dir(), db));
 }
 
 Status Persistence::KnowPageCount(cairn_db &db) {
@@ -356,7 +356,8 @@ Status Persistence::BadTarget(cairn_db &db, size_t frame, uint32_t offset,
   const std::string target = "page " + std::to_string(target_page) +
                              (offset ? ", offset " + std::to_string(offset) : "") + ", " + what;
   if (db.root_loaded && db.root && hits(db.root))
-    return PageError(db, 0, CAIRN_CORRUPTION, "its root points to " + target + Damaged(db));
+    return PageError(db, 0, CAIRN_CORRUPTION,
+                     "its root points to " + target + Damaged(store_->dir(), db));
   for (const auto &[key, f] : frames_) {
     const PageInfo &pi = pages.Info(f);
     if (pi.db != db.index || !pi.resident() || f == frame) continue;
@@ -376,13 +377,14 @@ Status Persistence::BadTarget(cairn_db &db, size_t frame, uint32_t offset,
         return PageError(db, pages.PageId(f), CAIRN_CORRUPTION,
                          "the reference at offset " + std::to_string(at) +
                              " (in an object of type '" + t->name + "') points to " + target +
-                             Damaged(db));
+                             Damaged(store_->dir(), db));
       }
       off += heap::ObjectBytes(t, ref);
     }
   }
-  return PageError(db, target_page, CAIRN_CORRUPTION,
-                   "a reference from another page points to " + target + Damaged(db));
+  return PageError(
+      db, target_page, CAIRN_CORRUPTION,
+      "a reference from another page points to " + target + Damaged(store_->dir(), db));
 }
 
 Status Persistence::LoadTypes(cairn_db &db) {
@@ -402,7 +404,8 @@ Status Persistence::LoadTypes(cairn_db &db) {
     Status s = DecodeLayout(e.layout, &layout);
     if (!s.ok())
       return PageError(db, 0, CAIRN_CORRUPTION,
-                       "type table entry " + std::to_string(e.index) + ": " + s.message());
+                       "type table entry " + std::to_string(e.index) + ": " + s.message() +
+                           Damaged(store_->dir(), db));
     const cairn_type *local = cairn_find_type(e.fingerprint);
     if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
       // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
@@ -443,10 +446,13 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
   if (!s.ok())
     return PageError(db, page, s.code() == CAIRN_NOT_FOUND ? CAIRN_CORRUPTION : s.code(),
                      "an object names type index " + std::to_string(index) +
-                         ", which its type table lacks" + Damaged(db));
+                         ", which its type table lacks" + Damaged(store_->dir(), db));
   StoredLayout layout;
   s = DecodeLayout(e.layout, &layout);
-  if (!s.ok()) return PageError(db, page, CAIRN_CORRUPTION, s.message());
+  if (!s.ok())
+    return PageError(db, page, CAIRN_CORRUPTION,
+                     "type table entry " + std::to_string(index) + ": " + s.message() +
+                         Damaged(store_->dir(), db));
   const cairn_type *local = cairn_find_type(e.fingerprint);
   char fp[24];
   std::snprintf(fp, sizeof fp, "%016" PRIx64, e.fingerprint);

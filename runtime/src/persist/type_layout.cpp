@@ -99,14 +99,12 @@ Status DecodeLayoutAt(std::string_view bytes, StoredLayout *out, int depth) {
   Reader r(bytes);
   uint8_t version = 0;
   uint32_t nrefs = 0, nfields = 0;
-  auto bad = [] {
-    return Status(CAIRN_CORRUPTION, "a type table entry is malformed; run `cairn db check`");
-  };
+  auto bad = [] { return Status(CAIRN_CORRUPTION, "its encoding is malformed"); };
   if (!r.U8(&version)) return bad();
   if (version != kLayoutVersion && version != kNestedLayoutVersion)
-    return Status(CAIRN_UNSUPPORTED, "a type table entry has layout encoding version " +
-                                         std::to_string(version) +
-                                         ", which this version of Cairn does not read");
+    return Status(CAIRN_UNSUPPORTED, "its layout encoding is version " + std::to_string(version) +
+                                         ", which this version of Cairn does not read (a newer "
+                                         "one wrote it, or it is damaged)");
   if (!r.Str(&out->name) || !r.U32(&out->flags) || !r.U64(&out->size) || !r.U32(&out->elem_kind) ||
       !r.U32(&nrefs) || nrefs > (1u << 20))
     return bad();
