@@ -143,6 +143,8 @@ class PersistLayoutOffsets : public PersistTest {
     EXPECT_EQ(fault.out.find("VALUES"), std::string::npos) << fault.Describe();
     EXPECT_NE(fault.err.find("another layout"), std::string::npos) << fault.Describe();
     EXPECT_NE(fault.err.find("database 'laid', page"), std::string::npos) << fault.Describe();
+    EXPECT_EQ(fault.err.find("in database 'laid'"), std::string::npos)  // named once, in front
+        << fault.Describe();
   }
 };
 

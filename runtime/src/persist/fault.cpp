@@ -465,7 +465,7 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
                          "order); build the program with the definition the database was "
                          "written with");
   }
-  s = CheckLayout(layout, local, db.name);
+  s = CheckLayout(layout, local, "");  // PageError names the database
   if (s.ok())
     return PageError(db, page, CAIRN_INTERNAL,
                      "type '" + layout.name + "' was refused by the type table and accepted now");

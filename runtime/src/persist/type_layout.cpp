@@ -165,13 +165,15 @@ Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::str
   uint32_t where = 0;
   cairn_layout_diff d = cairn_type_layout_compare(image.type(), local, &where);
   if (d == CAIRN_LAYOUT_SAME) return Status::Ok();
-  return Status(CAIRN_TYPE_MISMATCH,
-                "type '" + stored.name + "' in database '" + std::string(database) +
-                    "' has the fingerprint of this program's type but another layout: " +
-                    types::DescribeLayoutDiff(image.type(), "in the database", local,
-                                              "in this program", d, where) +
-                    "; the program must define the type exactly as the program that stored it "
-                    "did (same fields, names and order, same platform)");
+  return Status(
+      CAIRN_TYPE_MISMATCH,
+      "type '" + stored.name + "'" +
+          (database.empty() ? std::string() : " in database '" + std::string(database) + "'") +
+          " has the fingerprint of this program's type but another layout: " +
+          types::DescribeLayoutDiff(image.type(), "in the database", local, "in this program", d,
+                                    where) +
+          "; the program must define the type exactly as the program that stored it "
+          "did (same fields, names and order, same platform)");
 }
 
 namespace {
