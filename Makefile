@@ -1,5 +1,7 @@
 # The README's commands. Each installs what is missing (scripts/setup), configures and builds.
-#   make run    the main job: build, then the demonstration (OO7 once it exists)
+#   make run    the main job: build, then OO7's standard suite on the small database (made in
+#               the default store, ./cairn.store, if it is not there), cold and hot: a table,
+#               and JSON and a PNG chart in oo7/results/
 #   make test   build, run every test with ctest, then the runtime's tests in the GC stress build
 #               and under AddressSanitizer and UndefinedBehaviorSanitizer (test-stress, test-asan)
 #   make bench  build, run every benchmark in build/bin (each ends with a RESULT line)
@@ -26,7 +28,7 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	@./$(BUILD)/bin/cairn-gc-demo
+	@./$(BUILD)/bin/cairn-oo7 suite
 
 test: build build-stress test-main test-stress test-asan
 

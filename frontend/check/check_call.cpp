@@ -25,11 +25,16 @@ bool unify(const ast::TypeExpr *pt, const Type *actual, const std::set<std::stri
         }
         return true;  // checked when the arguments are coerced
       }
-      if (!n->args.empty() && actual->kind == TypeKind::Class &&
-          actual->cls->decl->name.name == n->name.name &&
-          actual->cls->type_args.size() == n->args.size()) {
-        for (size_t i = 0; i < n->args.size(); ++i)
-          if (!unify(n->args[i].get(), actual->cls->type_args[i], params, b)) return false;
+      if (!n->args.empty() && actual->kind == TypeKind::Class) {
+        // The class itself or the nearest base that is an instance of the named generic class
+        // (a `Bag : List[Part]` passed where `List[T]` is expected binds T to Part).
+        for (const ClassInfo *c = actual->cls; c != nullptr; c = c->super) {
+          if (c->decl->name.name != n->name.name || c->type_args.size() != n->args.size())
+            continue;
+          for (size_t i = 0; i < n->args.size(); ++i)
+            if (!unify(n->args[i].get(), c->type_args[i], params, b)) return false;
+          break;
+        }
       }
       return true;
     }
@@ -94,7 +99,9 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   std::vector<sem::ExprPtr> checked;
   for (size_t i = 0; i < call.args.size(); ++i) {
     checked.push_back(checkValue(cx, *call.args[i], nullptr));
-    unify(decl->params[i].type.get(), checked.back()->type, params, b);
+    const Type *t = checked.back()->type;
+    if (t->kind == TypeKind::Class) resolveClass(t->cls);  // its bases, for unify
+    unify(decl->params[i].type.get(), t, params, b);
   }
   std::vector<const Type *> targs;
   for (const ast::Ident &p : decl->type_params) {
@@ -318,7 +325,110 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
     if (t->kind == TypeKind::Text) d.withHint("parse numbers in text with std.text");
     return errorExpr(e.span);
   }
+  if (name == "hash") {
+    if (!argCount(1)) return errorExpr(e.span);
+    sem::ExprPtr a = checkValue(cx, *e.args[0], nullptr);
+    const Type *t = a->type;
+    if (t->isError()) return errorExpr(e.span);
+    if (t->isHandle()) {
+      error(DiagId::TypeMismatch, e.args[0]->span, {"a value or a reference", typeName(t)});
+      return errorExpr(e.span);
+    }
+    r->builtin = sem::Builtin::Hash;
+    r->type = types_.intType();
+    r->args.push_back(std::move(a));
+    return r;
+  }
+  if (name == "compare") return checkCompare(cx, e, name_span);
+  if (const Intrinsic *in = findIntrinsic(name)) return checkIntrinsic(cx, *in, e, name_span);
   return errorExpr(e.span);
+}
+
+// compare(a, b): -1, 0 or 1 for ints, floats (a total order: -0.0 equals 0.0, nan after every
+// number and equal to nan), bools (false first) and texts (byte-wise, nil first); for objects
+// of a class with `compare(other) -> int`, a.compare(b).
+sem::ExprPtr Checker::checkCompare(FnCtx &cx, const ast::CallExpr &e, Span name_span) {
+  if (e.args.size() != 2) {
+    error(DiagId::WrongArgCount, e.span, {plural(2, "argument"), std::to_string(e.args.size())});
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
+  sem::ExprPtr a = checkValue(cx, *e.args[0], nullptr);
+  sem::ExprPtr b = checkValue(cx, *e.args[1], a->type->isRef() ? a->type : nullptr);
+  const Type *t = a->type->kind == TypeKind::Nil ? b->type : a->type;
+  if (a->type->isError() || b->type->isError()) return errorExpr(e.span);
+  if (t->kind == TypeKind::Int || t->kind == TypeKind::Float || t->kind == TypeKind::Bool ||
+      t->kind == TypeKind::Text) {
+    auto r = std::make_unique<sem::BuiltinCall>();
+    r->span = name_span;
+    r->builtin = sem::Builtin::Compare;
+    r->type = types_.intType();
+    r->args.push_back(coerce(cx, std::move(a), t, e.args[0]->span));
+    r->args.push_back(coerce(cx, std::move(b), t, e.args[1]->span));
+    return r;
+  }
+  if (t->kind == TypeKind::Class) {
+    resolveClass(t->cls);
+    FuncInfo *m = t->cls->findMethod("compare");
+    if (m && m->params.size() == 1 && m->ret == types_.intType() && assignable(t, m->params[0])) {
+      auto r = std::make_unique<sem::CallVirtual>();
+      r->span = name_span;
+      r->type = types_.intType();
+      r->method = m;
+      r->static_class = t->cls;
+      r->object = coerce(cx, std::move(a), t, e.args[0]->span);
+      r->args.push_back(coerce(cx, std::move(b), m->params[0], e.args[1]->span));
+      return r;
+    }
+    error(DiagId::NotComparable, e.args[0]->span, {typeName(t)})
+        .withHint("give class '" + t->cls->name + "' a method 'fn compare(other: " + t->cls->name +
+                  ") -> int' (<0, 0 or >0)");
+    return errorExpr(e.span);
+  }
+  error(DiagId::NotComparable, e.args[0]->span, {typeName(t)});
+  return errorExpr(e.span);
+}
+
+sem::ExprPtr Checker::checkIntrinsic(FnCtx &cx, const Intrinsic &in, const ast::CallExpr &e,
+                                     Span name_span) {
+  auto r = std::make_unique<sem::BuiltinCall>();
+  r->span = name_span;
+  r->builtin = sem::Builtin::Intrinsic;
+  r->intrinsic = &in;
+  auto typeOf = [&](char c) -> const Type * {
+    switch (c) {
+      case 'i':
+        return types_.intType();
+      case 'f':
+        return types_.floatType();
+      case 'b':
+        return types_.boolType();
+      case 't':
+        return types_.textType();
+      default:
+        return types_.voidType();
+    }
+  };
+  r->type = typeOf(in.sig[0]);
+  const std::string params = in.sig + 1;
+  if (e.args.size() != params.size()) {
+    error(DiagId::WrongArgCount, e.span,
+          {plural(params.size(), "argument"), std::to_string(e.args.size())});
+    for (const auto &a : e.args) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == 'a') {
+      sem::ExprPtr v = checkValue(cx, *e.args[i], nullptr);
+      if (v->type->kind != TypeKind::Array && !v->type->isError())
+        error(DiagId::TypeMismatch, e.args[i]->span, {"an array", typeName(v->type)});
+      r->args.push_back(std::move(v));
+      continue;
+    }
+    const Type *pt = typeOf(params[i]);
+    r->args.push_back(coerce(cx, checkValue(cx, *e.args[i], pt), pt, e.args[i]->span));
+  }
+  return r;
 }
 
 sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *) {

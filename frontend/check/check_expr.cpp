@@ -137,16 +137,23 @@ sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expec
       const auto *u = e.as<ast::UnaryExpr>();
       auto r = std::make_unique<sem::Unary>();
       r->span = e.span;
-      r->is_not = u->op == ast::UnaryOp::Not;
-      if (r->is_not) {
+      if (u->op == ast::UnaryOp::Not) {
+        r->op = sem::UnOp::Not;
         r->operand = checkCondition(cx, *u->operand);
         r->type = types_.boolType();
         return r;
       }
+      const bool complement = u->op == ast::UnaryOp::Complement;
+      r->op = complement ? sem::UnOp::Complement : sem::UnOp::Neg;
       r->operand = checkValue(cx, *u->operand, expected);
       const Type *t = r->operand->type;
-      if (t->kind != TypeKind::Int && t->kind != TypeKind::Float) {
-        if (!t->isError()) error(DiagId::UnaryOperand, u->op_span, {"-", typeName(t)});
+      if (t->kind != TypeKind::Int && (complement || t->kind != TypeKind::Float)) {
+        if (!t->isError()) {
+          Diagnostic &d =
+              error(DiagId::UnaryOperand, u->op_span, {complement ? "~" : "-", typeName(t)});
+          if (complement && t->kind == TypeKind::Bool)
+            d.withHint("use 'not' to negate a condition");
+        }
         r->type = types_.error();
         return r;
       }
@@ -259,6 +266,14 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     d.withHint("fields and methods are reached through self: write 'self." + name + "'");
     return errorExpr(e.span);
   }
+  for (ModuleInfo *im : cx.module->imports) {
+    auto it = symbols_[im].find(name);
+    if (!name.empty() && name[0] == '_' && it != symbols_[im].end() && it->second.module == im) {
+      d.withHint("'" + name + "' is private to module '" + im->name +
+                 "': names starting with '_' are not imported");
+      return errorExpr(e.span);
+    }
+  }
   std::vector<std::string> candidates = moduleNames(cx.module);
   for (FnCtx *c = &cx; c; c = c->outer)
     for (const auto &scope : c->scopes)
@@ -298,8 +313,42 @@ const char *binOpText(ast::BinaryOp op) {
       return "/";
     case ast::BinaryOp::Mod:
       return "%";
+    case ast::BinaryOp::BitAnd:
+      return "&";
+    case ast::BinaryOp::BitOr:
+      return "|";
+    case ast::BinaryOp::BitXor:
+      return "^";
+    case ast::BinaryOp::Shl:
+      return "<<";
+    case ast::BinaryOp::Shr:
+      return ">>";
+    case ast::BinaryOp::Ushr:
+      return ">>>";
   }
   return "?";
+}
+
+bool isBitwise(ast::BinaryOp op) {
+  return op == ast::BinaryOp::BitAnd || op == ast::BinaryOp::BitOr || op == ast::BinaryOp::BitXor ||
+         op == ast::BinaryOp::Shl || op == ast::BinaryOp::Shr || op == ast::BinaryOp::Ushr;
+}
+
+sem::BinOp bitwiseOp(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::BitAnd:
+      return sem::BinOp::BitAnd;
+    case ast::BinaryOp::BitOr:
+      return sem::BinOp::BitOr;
+    case ast::BinaryOp::BitXor:
+      return sem::BinOp::BitXor;
+    case ast::BinaryOp::Shl:
+      return sem::BinOp::Shl;
+    case ast::BinaryOp::Shr:
+      return sem::BinOp::Shr;
+    default:
+      return sem::BinOp::Ushr;
+  }
 }
 
 bool isComparison(ast::BinaryOp op) {
@@ -404,6 +453,24 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
       return r;
     }
     return bad();
+  }
+  if (isBitwise(e.op)) {
+    // Bitwise operators and shifts take two ints (no implicit conversion, no bools).
+    if (lt->kind != TypeKind::Int || rt->kind != TypeKind::Int) {
+      const bool bools = lt->kind == TypeKind::Bool || rt->kind == TypeKind::Bool;
+      Diagnostic &d =
+          error(DiagId::BinaryOperands, e.op_span, {opText, typeName(lt), typeName(rt)});
+      if (bools && e.op == ast::BinaryOp::BitAnd) d.withHint("use 'and' to join two conditions");
+      if (bools && e.op == ast::BinaryOp::BitOr)
+        d.withHint("use 'or' for either of two conditions");
+      if (bools && e.op == ast::BinaryOp::BitXor) d.withHint("use '!=' for either but not both");
+      r->type = types_.error();
+      r->op = sem::BinOp::Add;
+      return r;
+    }
+    r->op = bitwiseOp(e.op);
+    r->operand_type = r->type = lt;
+    return r;
   }
   switch (e.op) {
     case ast::BinaryOp::Add:

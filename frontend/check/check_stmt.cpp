@@ -72,8 +72,10 @@ bool Checker::alwaysReturns(const sem::Stmt *s) {
     case sem::StmtKind::Expr: {
       const sem::Expr *e = s->as<sem::ExprStmt>()->expr.get();
       if (e->kind != sem::ExprKind::Builtin) return false;
-      sem::Builtin b = e->as<sem::BuiltinCall>()->builtin;
-      return b == sem::Builtin::Panic || b == sem::Builtin::Exit;
+      const auto *call = e->as<sem::BuiltinCall>();
+      sem::Builtin b = call->builtin;
+      return b == sem::Builtin::Panic || b == sem::Builtin::Exit ||
+             (b == sem::Builtin::Intrinsic && call->intrinsic->noreturn);
     }
     default:
       return false;
@@ -104,9 +106,26 @@ sem::BinOp binOpOf(ast::AssignOp op) {
       return sem::BinOp::Mul;
     case ast::AssignOp::Div:
       return sem::BinOp::Div;
+    case ast::AssignOp::BitAnd:
+      return sem::BinOp::BitAnd;
+    case ast::AssignOp::BitOr:
+      return sem::BinOp::BitOr;
+    case ast::AssignOp::BitXor:
+      return sem::BinOp::BitXor;
+    case ast::AssignOp::Shl:
+      return sem::BinOp::Shl;
+    case ast::AssignOp::Shr:
+      return sem::BinOp::Shr;
+    case ast::AssignOp::Ushr:
+      return sem::BinOp::Ushr;
     default:
       return sem::BinOp::Mod;
   }
+}
+
+bool isBitwiseAssign(ast::AssignOp op) {
+  return op == ast::AssignOp::BitAnd || op == ast::AssignOp::BitOr || op == ast::AssignOp::BitXor ||
+         op == ast::AssignOp::Shl || op == ast::AssignOp::Shr || op == ast::AssignOp::Ushr;
 }
 
 const char *assignOpText(ast::AssignOp op) {
@@ -121,6 +140,18 @@ const char *assignOpText(ast::AssignOp op) {
       return "/";
     case ast::AssignOp::Mod:
       return "%";
+    case ast::AssignOp::BitAnd:
+      return "&";
+    case ast::AssignOp::BitOr:
+      return "|";
+    case ast::AssignOp::BitXor:
+      return "^";
+    case ast::AssignOp::Shl:
+      return "<<";
+    case ast::AssignOp::Shr:
+      return ">>";
+    case ast::AssignOp::Ushr:
+      return ">>>";
     default:
       return "=";
   }
@@ -199,8 +230,9 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         // lowering only for locals and globals; fields and indexes are lowered with care).
         sem::ExprPtr v = checkValue(cx, *a->value, tt);
         const Type *vt = v->type;
-        bool ok = tt->isError() || vt->isError() ||
-                  ((tt->kind == TypeKind::Int || tt->kind == TypeKind::Float) && vt == tt) ||
+        const bool bitwise = isBitwiseAssign(a->op);
+        bool ok = tt->isError() || vt->isError() || (tt->kind == TypeKind::Int && vt == tt) ||
+                  (!bitwise && tt->kind == TypeKind::Float && vt == tt) ||
                   (a->op == ast::AssignOp::Add && tt->kind == TypeKind::Text && vt == tt);
         if (!ok)
           error(DiagId::BinaryOperands, a->op_span,

@@ -12,9 +12,12 @@ std::string plural(size_t n, const char *word) {
 
 namespace {
 
-const char *const kBuiltinFunctions[] = {"print", "println", "str",  "len",   "panic",
-                                         "args",  "exit",    "int",  "float"};
+const char *const kBuiltinFunctions[] = {"print", "println", "str",   "len",  "panic",  "args",
+                                         "exit",  "int",     "float", "hash", "compare"};
 const char *const kBuiltinTypes[] = {"int", "float", "bool", "text", "any"};
+
+// A top-level name starting with '_' is private to its module: import does not bring it in.
+bool isPrivateName(const std::string &name) { return !name.empty() && name[0] == '_'; }
 
 std::string joinTypes(const std::vector<const Type *> &ts) {
   std::string s;
@@ -116,7 +119,8 @@ void Checker::collectDeclarations() {
     for (size_t i = 0; i < m->imports.size(); ++i) {
       ModuleInfo *im = m->imports[i];
       for (const auto &[name, sym] : symbols_[im]) {
-        if (sym.module != im) continue;  // only what it declares itself
+        if (sym.module != im) continue;     // only what it declares itself
+        if (isPrivateName(name)) continue;  // `_name` stays in its module
         if (symbols_[m].count(name) && symbols_[m][name].module == m) continue;
         auto it = imported.find(name);
         if (it != imported.end() && it->second.module != im) {
@@ -145,6 +149,10 @@ Symbol Checker::lookupModule(ModuleInfo *m, const std::string &name) {
     }
   if (name == "Database" || name == "Transaction") {
     s.kind = Symbol::Kind::BuiltinClass;
+    s.builtin = name;
+  }
+  if (m->is_std && findIntrinsic(name) != nullptr) {  // I3 in intrinsics.h
+    s.kind = Symbol::Kind::Builtin;
     s.builtin = name;
   }
   return s;

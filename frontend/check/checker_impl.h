@@ -97,6 +97,9 @@ class Checker {
   sem::ExprPtr checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *expected);
   sem::ExprPtr checkBuiltinCall(FnCtx &cx, const std::string &name, const ast::CallExpr &e,
                                 Span name_span);
+  sem::ExprPtr checkCompare(FnCtx &cx, const ast::CallExpr &e, Span name_span);
+  sem::ExprPtr checkIntrinsic(FnCtx &cx, const Intrinsic &in, const ast::CallExpr &e,
+                              Span name_span);
   sem::ExprPtr checkStaticCall(FnCtx &cx, const std::string &cls, const ast::Ident &member,
                                const ast::CallExpr &e);
   bool checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,

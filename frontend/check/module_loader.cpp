@@ -23,6 +23,7 @@ class Loader {
     auto m = std::make_unique<ModuleInfo>();
     m->name = name;
     m->path = path;
+    m->is_std = inStdlib(path);
     m->syntax = parseModule(*file, diags_);
     ModuleInfo *raw = m.get();
     out_.owned.push_back(std::move(m));
@@ -104,6 +105,19 @@ class Loader {
       if (fs::is_regular_file(p, ec)) return p.string();
     }
     return "";
+  }
+
+  // Whether the file at `path` is in the standard library's folder (or below it).
+  bool inStdlib(const std::string &path) const {
+    if (options_.stdlib_dir.empty()) return false;
+    const fs::path dir = canonical(options_.stdlib_dir);
+    const fs::path file = canonical(path);
+    auto d = dir.begin();
+    auto f = file.begin();
+    for (; d != dir.end(); ++d, ++f) {
+      if (f == file.end() || *d != *f) return false;
+    }
+    return true;
   }
 
   static bool isStdImport(const ast::ImportDecl &imp) {

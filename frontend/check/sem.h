@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "check/intrinsics.h"
 #include "check/types.h"
 
 namespace cairn::front::sem {
@@ -30,7 +31,7 @@ enum class ExprKind {
   Local,      // a local variable or parameter (self is parameter 0 of a method)
   Global,     // a module-level let/var
   FuncRef,    // a named function used as a value
-  Unary,      // Neg (int/float), Not (bool)
+  Unary,      // Neg (int/float), Not (bool), Complement (int)
   Binary,     // arithmetic, comparisons, and/or (see BinOp)
   Is,         // value is cls/array/text type
   As,         // checked downcast
@@ -48,6 +49,8 @@ enum class ExprKind {
 
 enum class BinOp {
   Add, Sub, Mul, Div, Mod,         // int or float (see operand_type)
+  BitAnd, BitOr, BitXor,           // int
+  Shl, Shr, Ushr,                  // int; the count is taken mod 64 (Shr: arithmetic)
   Concat,                          // text + text
   Eq, Ne, Lt, Le, Gt, Ge,          // on operand_type
   And, Or,                         // short-circuit
@@ -65,6 +68,9 @@ enum class Builtin {
   FloatOfInt,   // float(i)
   DbCreate, DbOpen, DbExists, DbDrop, DbNames, DbName,
   TxnBegin, TxnCommit, TxnAbort, TxnChain, TxnCheckpoint, TxnIsOpen,
+  Hash,         // hash(e) of any value (args[0]'s type says which rule)
+  Compare,      // compare(a, b) of two ints, floats, bools or texts (classes: a CallVirtual)
+  Intrinsic,    // a standard library intrinsic (BuiltinCall::intrinsic, check/intrinsics.h)
 };
 
 struct Expr {
@@ -109,9 +115,11 @@ struct FuncRef : Expr {
   FuncRef() : Expr(ExprKind::FuncRef) {}
   FuncInfo *func = nullptr;
 };
+enum class UnOp { Neg, Not, Complement };
+
 struct Unary : Expr {
   Unary() : Expr(ExprKind::Unary) {}
-  bool is_not = false;  // else negation
+  UnOp op = UnOp::Neg;
   ExprPtr operand;
 };
 struct Binary : Expr {
@@ -161,6 +169,7 @@ struct CallIndirect : Expr {
 struct BuiltinCall : Expr {
   BuiltinCall() : Expr(ExprKind::Builtin) {}
   Builtin builtin;
+  const Intrinsic *intrinsic = nullptr;  // Builtin::Intrinsic
   std::vector<ExprPtr> args;
 };
 struct FieldInit {

@@ -188,6 +188,7 @@ struct GlobalInfo {
 struct ModuleInfo {
   std::string name;  // dotted: `prog`, `std.list`, `oo7.schema`
   std::string path;
+  bool is_std = false;  // its file is in the standard library's folder (sees the intrinsics)
   std::unique_ptr<ast::Module> syntax;
   std::vector<ModuleInfo *> imports;
   std::vector<Span> import_spans;

@@ -142,6 +142,12 @@ std::string runtimeDir(const std::string &flag) {
 
 std::string stdlibDir() {
   if (const char *env = std::getenv("CAIRN_STDLIB"); env && *env) return env;
+  std::string self = selfDir();
+  if (!self.empty()) {
+    std::error_code ec;
+    fs::path installed = fs::path(self).parent_path() / "share" / "cairn" / "stdlib";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
   return CAIRN_SOURCE_STDLIB_DIR;
 }
 

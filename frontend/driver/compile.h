@@ -22,7 +22,9 @@ struct CompileOptions {
 // The folder holding the runtime's static libraries: --runtime-dir, else $CAIRN_RUNTIME_DIR,
 // else the lib/ folder beside this executable's bin/, else the build tree's.
 std::string runtimeDir(const std::string &flag);
-// The standard library's folder: $CAIRN_STDLIB, else the source tree's stdlib/.
+// The standard library's folder: $CAIRN_STDLIB, else share/cairn/stdlib beside this
+// executable's bin/ (the installed layout, `cmake --install`), else the source tree's stdlib/
+// (a cairn in the build tree, run from any directory).
 std::string stdlibDir();
 
 // Checks the program; prints diagnostics. Returns the number of errors (0: fine).

@@ -330,9 +330,25 @@ class Lexer::Impl {
         if (n == '=') return pushSimple(TokenKind::NotEq, 2);
         break;
       case '<':
+        if (n == '<')
+          return peekc(2) == '=' ? pushSimple(TokenKind::ShlEq, 3) : pushSimple(TokenKind::Shl, 2);
         return n == '=' ? pushSimple(TokenKind::Le, 2) : pushSimple(TokenKind::Lt, 1);
       case '>':
+        if (n == '>' && peekc(2) == '>') {
+          return peekc(3) == '=' ? pushSimple(TokenKind::UshrEq, 4)
+                                 : pushSimple(TokenKind::Ushr, 3);
+        }
+        if (n == '>')
+          return peekc(2) == '=' ? pushSimple(TokenKind::ShrEq, 3) : pushSimple(TokenKind::Shr, 2);
         return n == '=' ? pushSimple(TokenKind::Ge, 2) : pushSimple(TokenKind::Gt, 1);
+      case '&':
+        return n == '=' ? pushSimple(TokenKind::AmpEq, 2) : pushSimple(TokenKind::Amp, 1);
+      case '|':
+        return n == '=' ? pushSimple(TokenKind::PipeEq, 2) : pushSimple(TokenKind::Pipe, 1);
+      case '^':
+        return n == '=' ? pushSimple(TokenKind::CaretEq, 2) : pushSimple(TokenKind::Caret, 1);
+      case '~':
+        return pushSimple(TokenKind::Tilde, 1);
       case '+':
         return n == '=' ? pushSimple(TokenKind::PlusEq, 2) : pushSimple(TokenKind::Plus, 1);
       case '*':
@@ -376,6 +392,10 @@ class Lexer::Impl {
       case '*':
       case '/':
       case '%':
+      case '&':
+      case '|':
+      case '^':
+      case '~':
         return true;
       case '!':
         return peekc(k + 1) == '=';
@@ -396,12 +416,6 @@ class Lexer::Impl {
     switch (peekc()) {
       case '!':
         d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
-        break;
-      case '&':
-        d.withHint("use 'and' to join two conditions");
-        break;
-      case '|':
-        d.withHint("use 'or' for either of two conditions");
         break;
       case '\'':
         d.withHint("text literals are written in double quotes: \"text\"");
@@ -525,6 +539,7 @@ class Lexer::Impl {
       if (!reported) t.float_value = floatValue(digits, t.span, t.text);
     } else {
       t.kind = TokenKind::Int;
+      t.hex = hex;
       if (!reported) t.int_value = intValue(digits, hex ? 16 : 10, t.span, t.text);
     }
     push(std::move(t));
@@ -540,6 +555,15 @@ class Lexer::Impl {
         break;
       }
       value = value * base + d;
+    }
+    if (base == 16) {
+      // Hex literals name the 64 bits of an int: up to 0xFFFFFFFFFFFFFFFF (which is -1).
+      if (overflow) {
+        diags_.report(DiagId::IntOutOfRange, where, {text})
+            .withHint("a hex literal has at most 16 digits (64 bits)");
+        return 0;
+      }
+      return value;
     }
     const bool after_minus = last_ == TokenKind::Minus;
     if (overflow || value > kTwoTo63 || (value == kTwoTo63 && !after_minus)) {

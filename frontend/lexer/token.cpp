@@ -110,6 +110,32 @@ std::string_view tokenSpelling(TokenKind kind) {
       return "/=";
     case TokenKind::PercentEq:
       return "%=";
+    case TokenKind::Amp:
+      return "&";
+    case TokenKind::Pipe:
+      return "|";
+    case TokenKind::Caret:
+      return "^";
+    case TokenKind::Tilde:
+      return "~";
+    case TokenKind::Shl:
+      return "<<";
+    case TokenKind::Shr:
+      return ">>";
+    case TokenKind::Ushr:
+      return ">>>";
+    case TokenKind::AmpEq:
+      return "&=";
+    case TokenKind::PipeEq:
+      return "|=";
+    case TokenKind::CaretEq:
+      return "^=";
+    case TokenKind::ShlEq:
+      return "<<=";
+    case TokenKind::ShrEq:
+      return ">>=";
+    case TokenKind::UshrEq:
+      return ">>>=";
     default:
       return "";
   }

@@ -79,6 +79,19 @@ enum class TokenKind : uint8_t {
   StarEq,     // *=
   SlashEq,    // /=
   PercentEq,  // %=
+  Amp,        // &
+  Pipe,       // |
+  Caret,      // ^
+  Tilde,      // ~
+  Shl,        // <<
+  Shr,        // >>
+  Ushr,       // >>>
+  AmpEq,      // &=
+  PipeEq,     // |=
+  CaretEq,    // ^=
+  ShlEq,      // <<=
+  ShrEq,      // >>=
+  UshrEq,     // >>>=
 };
 
 struct Token {
@@ -88,11 +101,14 @@ struct Token {
   Span span;
   // Ident: the name. Text: the bytes, escapes decoded. Int, Float: the literal as written.
   std::string text;
-  // Int: the value. It is at most INT64_MAX, except 9223372036854775808 (2^63) when the token
-  // directly follows '-' (the parser folds `-9223372036854775808` into INT64_MIN, and reports
-  // the literal anywhere else). 0 after an out-of-range error.
+  // Int: the value. A decimal literal is at most INT64_MAX, except 9223372036854775808 (2^63)
+  // when the token directly follows '-' (the parser folds `-9223372036854775808` into
+  // INT64_MIN, and reports the literal anywhere else). A hex literal (`hex`) may be up to
+  // UINT64_MAX: it stands for the int with those 64 bits (0xFFFFFFFFFFFFFFFF is -1). 0 after
+  // an out-of-range error.
   uint64_t int_value = 0;
   double float_value = 0;  // Float: the value
+  bool hex = false;        // Int: written in hex (0x...)
 };
 
 // The source spelling of a keyword or punctuation token ("else", "+="); "" for other kinds.

@@ -14,9 +14,7 @@ namespace cairn::front {
 llvm::Value *Lowering::toRaw(llvm::Value *ref) { return b_.CreateAddrSpaceCast(ref, raw_); }
 llvm::Value *Lowering::fromRaw(llvm::Value *raw) { return b_.CreateAddrSpaceCast(raw, ref_); }
 
-llvm::Value *Lowering::zero(const Type *t) {
-  return llvm::Constant::getNullValue(llvmType(t));
-}
+llvm::Value *Lowering::zero(const Type *t) { return llvm::Constant::getNullValue(llvmType(t)); }
 
 void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail) {
   llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
@@ -37,8 +35,7 @@ llvm::Value *Lowering::fieldAddress(llvm::Value *object, const Type *static_type
                                     const FieldInfo *f, Span span) {
   ClassInfo *cls = static_type->cls;
   nilCheck(object, span, [&] {
-    b_.CreateCall(rt("cairn_rt_nil_field"),
-                  {loc(span), cstring(f->name), cstring(cls->name)});
+    b_.CreateCall(rt("cairn_rt_nil_field"), {loc(span), cstring(f->name), cstring(cls->name)});
   });
   return fieldPointer(object, cls, f);
 }
@@ -55,15 +52,13 @@ llvm::Value *Lowering::fieldPointer(llvm::Value *object, ClassInfo *cls, const F
 llvm::Value *Lowering::elementAddress(llvm::Value *array, const Type *array_type,
                                       llvm::Value *index, Span span) {
   nilCheck(array, span, [&] {
-    b_.CreateCall(rt("cairn_rt_nil"),
-                  {loc(span), cstring("index of " + typeName(array_type))});
+    b_.CreateCall(rt("cairn_rt_nil"), {loc(span), cstring("index of " + typeName(array_type))});
   });
   llvm::Value *length = b_.CreateLoad(i64_, array, "len");
-  runtimeErrorIf(b_.CreateICmpUGE(index, length), [&] {
-    b_.CreateCall(rt("cairn_rt_index"), {loc(span), index, length});
-  });
-  llvm::Value *data = b_.CreateInBoundsGEP(b_.getInt8Ty(), array,
-                                           b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+  runtimeErrorIf(b_.CreateICmpUGE(index, length),
+                 [&] { b_.CreateCall(rt("cairn_rt_index"), {loc(span), index, length}); });
+  llvm::Value *data =
+      b_.CreateInBoundsGEP(b_.getInt8Ty(), array, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
   return b_.CreateInBoundsGEP(elemStorageType(array_type->elem), data, index);
 }
 
@@ -79,8 +74,8 @@ llvm::Value *Lowering::isA(llvm::Value *nonnull, const Type *target) {
   llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "is.done", fn_);
   b_.CreateCondBr(exact, done, slow);
   b_.SetInsertPoint(slow);
-  llvm::Value *r = b_.CreateICmpNE(b_.CreateCall(rt("cairn_is_a"), {nonnull, desc}),
-                                   b_.getInt32(0));
+  llvm::Value *r =
+      b_.CreateICmpNE(b_.CreateCall(rt("cairn_is_a"), {nonnull, desc}), b_.getInt32(0));
   llvm::BasicBlock *slow_end = b_.GetInsertBlock();
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
@@ -119,6 +114,11 @@ llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, C
     b_.CreateCall(rt("cairn_rt_nil_method"),
                   {loc(span), cstring(method->name), cstring(cls->name)});
   });
+  if (const FuncInfo *only = soleImplementation(method, cls)) {
+    // No class of the program overrides it below cls: a direct call, which -O2 may inline.
+    args.insert(args.begin(), object);
+    return b_.CreateCall(function(only), args);
+  }
   llvm::Value *header_addr = b_.CreateInBoundsGEP(b_.getInt8Ty(), object, b_.getInt64(-8));
   llvm::Value *desc = b_.CreateLoad(raw_, header_addr, "header");
   llvm::Value *methods_addr =
@@ -128,6 +128,29 @@ llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, C
   llvm::Value *target = b_.CreateLoad(raw_, slot, method->name);
   args.insert(args.begin(), object);
   return b_.CreateCall(functionType(method), target, args);
+}
+
+// The program is whole (every module is lowered into this one LLVM module, and a database object
+// of a class the program lacks cannot be faulted in), so an object whose static class is cls is
+// of cls or of one of the program's subclasses of it. If all of them have the same
+// implementation in the method's slot, that is the one a call runs.
+const FuncInfo *Lowering::soleImplementation(const FuncInfo *method, const ClassInfo *cls) {
+  if (method->slot < 0) return nullptr;
+  const auto slot = static_cast<size_t>(method->slot);
+  auto key = std::make_pair(cls, slot);
+  auto it = sole_.find(key);
+  if (it != sole_.end()) return it->second;
+  const FuncInfo *only = slot < cls->vtable.size() ? cls->vtable[slot] : nullptr;
+  for (const ClassInfo *d : program_.classes) {
+    bool below = false;
+    for (const ClassInfo *a = d; a && !below; a = a->super) below = a == cls;
+    if (below && (slot >= d->vtable.size() || d->vtable[slot] != only)) {
+      only = nullptr;
+      break;
+    }
+  }
+  sole_[key] = only;
+  return only;
 }
 
 llvm::Value *Lowering::lowerCallVirtual(const sem::CallVirtual &c) {
@@ -154,6 +177,8 @@ llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm:
         return b_.CreateFRem(l, r);
     }
   }
+  // Shift counts are taken mod 64 (an LLVM shift by 64 or more would be poison).
+  auto count = [&] { return b_.CreateAnd(r, b_.getInt64(63)); };
   switch (op) {
     case sem::BinOp::Add:
       return b_.CreateAdd(l, r);
@@ -161,6 +186,18 @@ llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm:
       return b_.CreateSub(l, r);
     case sem::BinOp::Mul:
       return b_.CreateMul(l, r);
+    case sem::BinOp::BitAnd:
+      return b_.CreateAnd(l, r);
+    case sem::BinOp::BitOr:
+      return b_.CreateOr(l, r);
+    case sem::BinOp::BitXor:
+      return b_.CreateXor(l, r);
+    case sem::BinOp::Shl:
+      return b_.CreateShl(l, count());
+    case sem::BinOp::Shr:
+      return b_.CreateAShr(l, count());
+    case sem::BinOp::Ushr:
+      return b_.CreateLShr(l, count());
     default:
       break;
   }
@@ -210,8 +247,8 @@ llvm::Value *Lowering::compare(sem::BinOp op, const Type *t, llvm::Value *l, llv
       }
     case TypeKind::Text: {
       if (op == sem::BinOp::Eq || op == sem::BinOp::Ne) {
-        llvm::Value *eq = b_.CreateICmpNE(b_.CreateCall(rt("cairn_text_eq"), {l, r}),
-                                          b_.getInt32(0));
+        llvm::Value *eq =
+            b_.CreateICmpNE(b_.CreateCall(rt("cairn_text_eq"), {l, r}), b_.getInt32(0));
         return op == sem::BinOp::Eq ? eq : b_.CreateNot(eq);
       }
       llvm::Value *c = b_.CreateCall(rt("cairn_text_cmp"), {l, r});
@@ -268,6 +305,12 @@ llvm::Value *Lowering::lowerBinary(const sem::Binary &b, llvm::Value *lhs_value)
     case sem::BinOp::Mul:
     case sem::BinOp::Div:
     case sem::BinOp::Mod:
+    case sem::BinOp::BitAnd:
+    case sem::BinOp::BitOr:
+    case sem::BinOp::BitXor:
+    case sem::BinOp::Shl:
+    case sem::BinOp::Shr:
+    case sem::BinOp::Ushr:
       return arith(b.op, b.operand_type, l, r, b.span);
     default:
       return compare(b.op, b.operand_type, l, r);
@@ -297,7 +340,8 @@ llvm::Value *Lowering::textArray(llvm::Value *count, llvm::FunctionCallee at) {
   b_.SetInsertPoint(body);
   llvm::Value *t = b_.CreateCall(at, {i});
   llvm::Value *cur = b_.CreateLoad(ref_, holder);
-  llvm::Value *data = b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+  llvm::Value *data =
+      b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
   b_.CreateStore(t, b_.CreateInBoundsGEP(ref_, data, i));
   b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), counter);
   b_.CreateBr(cond);
@@ -374,9 +418,9 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       // Each argument: cairn_text_new(argv(i), strlen(argv(i))), through a small helper.
       llvm::Function *helper = module_->getFunction("cairn.arg_text");
       if (!helper) {
-        helper = llvm::Function::Create(llvm::FunctionType::get(ref_, {i64_}, false),
-                                        llvm::GlobalValue::InternalLinkage, "cairn.arg_text",
-                                        *module_);
+        helper =
+            llvm::Function::Create(llvm::FunctionType::get(ref_, {i64_}, false),
+                                   llvm::GlobalValue::InternalLinkage, "cairn.arg_text", *module_);
         llvm::IRBuilder<> hb(llvm::BasicBlock::Create(ctx_, "entry", helper));
         llvm::Value *s = hb.CreateCall(rt("cairn_lang_argv"), {helper->getArg(0)});
         llvm::Value *len = hb.CreateCall(rt("strlen"), {s});
@@ -437,8 +481,117 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
     case sem::Builtin::TxnIsOpen:
       return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}),
                              b_.getInt32(0));
+    case sem::Builtin::Hash:
+      return lowerHash(arg(0), c.args[0]->type);
+    case sem::Builtin::Compare: {
+      llvm::Value *l = arg(0);
+      llvm::Value *r = arg(1);
+      return lowerCompare(l, r, c.args[0]->type);
+    }
+    case sem::Builtin::Intrinsic:
+      return lowerIntrinsic(c);
   }
   return nullptr;
+}
+
+// SplitMix64's finalizer: a bijection of the 64 bits that spreads every input bit over the
+// result (docs/language.md, hash).
+llvm::Value *Lowering::mix64(llvm::Value *z) {
+  z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 30)), b_.getInt64(0xBF58476D1CE4E5B9ull));
+  z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, 27)), b_.getInt64(0x94D049BB133111EBull));
+  return b_.CreateXor(z, b_.CreateLShr(z, 31));
+}
+
+llvm::Value *Lowering::lowerHash(llvm::Value *v, const Type *t) {
+  switch (t->kind) {
+    case TypeKind::Int:
+      return mix64(v);
+    case TypeKind::Bool:
+      return mix64(b_.CreateZExt(v, i64_));
+    case TypeKind::Float: {
+      // -0.0 == 0.0, so both hash as 0.0 does.
+      llvm::Value *zero = llvm::ConstantFP::get(f64_, 0.0);
+      llvm::Value *canon = b_.CreateSelect(b_.CreateFCmpOEQ(v, zero), zero, v);
+      return mix64(b_.CreateBitCast(canon, i64_));
+    }
+    default:
+      return b_.CreateCall(rt("cairn_hash_ref"), {v});
+  }
+}
+
+// compare(a, b) of values: -1, 0 or 1 (the class case is a method call, made by the checker).
+llvm::Value *Lowering::lowerCompare(llvm::Value *l, llvm::Value *r, const Type *t) {
+  auto sign = [&](llvm::Value *gt, llvm::Value *lt) {
+    return b_.CreateSub(b_.CreateZExt(gt, i64_), b_.CreateZExt(lt, i64_));
+  };
+  switch (t->kind) {
+    case TypeKind::Int:
+      return sign(b_.CreateICmpSGT(l, r), b_.CreateICmpSLT(l, r));
+    case TypeKind::Bool:
+      return sign(b_.CreateICmpUGT(l, r), b_.CreateICmpULT(l, r));
+    case TypeKind::Float: {
+      // Ordered operands by value; nan after every number and equal to nan.
+      llvm::Value *ordered = sign(b_.CreateFCmpOGT(l, r), b_.CreateFCmpOLT(l, r));
+      llvm::Value *nans = sign(b_.CreateFCmpUNO(l, l), b_.CreateFCmpUNO(r, r));
+      return b_.CreateSelect(b_.CreateFCmpORD(l, r), ordered, nans);
+    }
+    default:
+      return b_.CreateCall(rt("cairn_text_cmp"), {l, r});
+  }
+}
+
+// A standard library intrinsic (check/intrinsics.h): the runtime entry of its name, with the
+// call's position first when it takes one (I2), bools passed and returned as C ints.
+llvm::Value *Lowering::lowerIntrinsic(const sem::BuiltinCall &c) {
+  const Intrinsic &in = *c.intrinsic;
+  auto ty = [&](char k) -> llvm::Type * {
+    switch (k) {
+      case 'v':
+        return llvm::Type::getVoidTy(ctx_);
+      case 'i':
+        return i64_;
+      case 'f':
+        return f64_;
+      case 'b':
+        return i32_;
+      default:
+        return ref_;  // t, a
+    }
+  };
+  std::vector<llvm::Value *> args;
+  std::vector<llvm::Type *> params;
+  if (in.takes_loc) params.push_back(raw_);
+  for (const char *k = in.sig + 1; *k; ++k) params.push_back(ty(*k));
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    llvm::Value *v = lowerExpr(*c.args[i]);
+    if (in.sig[i + 1] == 'b') v = b_.CreateZExt(v, i32_);
+    args.push_back(v);
+  }
+  setLoc(c.span);
+  if (in.takes_loc) args.insert(args.begin(), loc(c.span));
+  llvm::FunctionType *ft = llvm::FunctionType::get(ty(in.sig[0]), params, false);
+  llvm::FunctionCallee callee = module_->getOrInsertFunction(in.name, ft);
+  if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->addFnAttr(llvm::Attribute::NoUnwind);
+    if (in.noreturn) {
+      f->setDoesNotReturn();
+      f->addFnAttr(llvm::Attribute::Cold);
+    }
+  }
+  llvm::Value *r = b_.CreateCall(callee, args);
+  if (in.noreturn) {
+    b_.CreateUnreachable();
+    startDeadBlock();
+    return nullptr;
+  }
+  switch (in.sig[0]) {
+    case 'v':
+      return nullptr;
+    case 'b':
+      return b_.CreateICmpNE(r, b_.getInt32(0));
+    default:
+      return r;
+  }
 }
 
 llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
@@ -468,7 +621,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
     case sem::ExprKind::Unary: {
       const auto *u = e.as<sem::Unary>();
       llvm::Value *v = lowerExpr(*u->operand);
-      if (u->is_not) return b_.CreateNot(v);
+      if (u->op == sem::UnOp::Not || u->op == sem::UnOp::Complement) return b_.CreateNot(v);
       if (u->type->kind == TypeKind::Float) return b_.CreateFNeg(v);
       return b_.CreateSub(b_.getInt64(0), v);
     }
@@ -507,8 +660,19 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       llvm::Value *base = lowerExpr(*ix->base);
       llvm::Value *idx = lowerExpr(*ix->index);
       setLoc(ix->span);
-      if (ix->base->type->kind == TypeKind::Text)
-        return b_.CreateCall(rt("cairn_text_byte"), {loc(ix->span), base, idx});
+      if (ix->base->type->kind == TypeKind::Text) {
+        // In line, as cairn_text_byte does it (its errors and messages): a text is an array of
+        // bytes.
+        nilCheck(base, ix->span, [&] {
+          b_.CreateCall(rt("cairn_rt_nil"), {loc(ix->span), cstring("index of text")});
+        });
+        llvm::Value *length = b_.CreateLoad(i64_, base, "len");
+        runtimeErrorIf(b_.CreateICmpUGE(idx, length),
+                       [&] { b_.CreateCall(rt("cairn_rt_index"), {loc(ix->span), idx, length}); });
+        llvm::Value *addr = b_.CreateInBoundsGEP(
+            b_.getInt8Ty(), base, b_.CreateAdd(idx, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET)));
+        return b_.CreateZExt(b_.CreateLoad(b_.getInt8Ty(), addr, "byte"), i64_);
+      }
       llvm::Value *addr = elementAddress(base, ix->base->type, idx, ix->span);
       return b_.CreateLoad(llvmType(e.type), addr);
     }
@@ -554,9 +718,8 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       const auto *n = e.as<sem::NewArray>();
       llvm::Value *len = lowerExpr(*n->length);
       setLoc(n->span);
-      runtimeErrorIf(b_.CreateICmpSLT(len, b_.getInt64(0)), [&] {
-        b_.CreateCall(rt("cairn_rt_negative_length"), {loc(n->span), len});
-      });
+      runtimeErrorIf(b_.CreateICmpSLT(len, b_.getInt64(0)),
+                     [&] { b_.CreateCall(rt("cairn_rt_negative_length"), {loc(n->span), len}); });
       return allocateArray(n->type, len);
     }
     case sem::ExprKind::ArrayLit: {

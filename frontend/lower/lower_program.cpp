@@ -168,6 +168,7 @@ constexpr RuntimeEntry kRuntime[] = {
     {"cairn_text_eq", "irr", false},
     {"cairn_text_cmp", "lrr", false},
     {"cairn_any_eq", "irr", false},
+    {"cairn_hash_ref", "lr", false},
     {"cairn_text_byte", "lprl", false},
     {"cairn_str_int", "rl", false},
     {"cairn_str_float", "rd", false},

@@ -63,9 +63,15 @@ class Lowering {
   llvm::Value *arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r, Span span);
   llvm::Value *compare(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r);
   llvm::Value *lowerBuiltin(const sem::BuiltinCall &b);
+  llvm::Value *lowerHash(llvm::Value *v, const Type *t);
+  llvm::Value *lowerCompare(llvm::Value *l, llvm::Value *r, const Type *t);
+  llvm::Value *lowerIntrinsic(const sem::BuiltinCall &c);
+  llvm::Value *mix64(llvm::Value *z);
   llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
   llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                           std::vector<llvm::Value *> args, Span span);
+  // The one implementation a call of method on a cls runs, if the program has only one.
+  const FuncInfo *soleImplementation(const FuncInfo *method, const ClassInfo *cls);
   llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
                             Span span);
   llvm::Value *fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f);
@@ -89,8 +95,8 @@ class Lowering {
   LowerOptions options_;
   std::unique_ptr<llvm::Module> module_;
   llvm::IRBuilder<> b_;
-  llvm::Type *ref_ = nullptr;   // ptr addrspace(1)
-  llvm::Type *raw_ = nullptr;   // ptr
+  llvm::Type *ref_ = nullptr;  // ptr addrspace(1)
+  llvm::Type *raw_ = nullptr;  // ptr
   llvm::Type *i64_ = nullptr;
   llvm::Type *i32_ = nullptr;
   llvm::Type *i1_ = nullptr;
@@ -100,6 +106,7 @@ class Lowering {
   std::map<const ClassInfo *, llvm::StructType *> structs_;
   std::map<const Type *, llvm::GlobalVariable *> markers_;
   std::map<const FuncInfo *, llvm::Function *> functions_;
+  std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
   std::map<std::string, llvm::GlobalVariable *> text_slots_;
   std::vector<std::pair<std::string, llvm::GlobalVariable *>> text_order_;

@@ -96,8 +96,10 @@ using ExprPtr = std::unique_ptr<Expr>;
 
 struct IntLit : Expr {
   IntLit() : Expr(ExprKind::IntLit) {}
-  // The value; literals above INT64_MAX are an error in the lexer, except 9223372036854775808
-  // directly under unary minus, which the parser folds into INT64_MIN.
+  // The value; decimal literals above INT64_MAX are an error in the lexer, except
+  // 9223372036854775808 directly under unary minus, which the parser folds into INT64_MIN. Hex
+  // literals up to 0xFFFFFFFFFFFFFFFF are the int with those bits (0x8000000000000000 is
+  // INT64_MIN, 0xFFFFFFFFFFFFFFFF is -1).
   int64_t value = 0;
 };
 
@@ -129,7 +131,7 @@ struct NameExpr : Expr {
   Ident name;
 };
 
-enum class UnaryOp { Neg, Not };
+enum class UnaryOp { Neg, Not, Complement };  // -x, not x, ~x
 
 struct UnaryExpr : Expr {
   UnaryExpr() : Expr(ExprKind::Unary) {}
@@ -138,7 +140,27 @@ struct UnaryExpr : Expr {
   ExprPtr operand;
 };
 
-enum class BinaryOp { Or, And, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod };
+enum class BinaryOp {
+  Or,
+  And,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr,
+  Ushr,  // & | ^ << >> >>>
+};
 
 struct BinaryExpr : Expr {
   BinaryExpr() : Expr(ExprKind::Binary) {}
@@ -255,8 +277,8 @@ struct LetStmt : Stmt {
   ExprPtr init;      // nullptr only for `var x: T` (starts as 0, 0.0, false or nil)
 };
 
-// `=` is Assign; the compound forms name the arithmetic operator (Add for `+=`, ...).
-enum class AssignOp { Assign, Add, Sub, Mul, Div, Mod };
+// `=` is Assign; the compound forms name the operator (Add for `+=`, Shl for `<<=`, ...).
+enum class AssignOp { Assign, Add, Sub, Mul, Div, Mod, BitAnd, BitOr, BitXor, Shl, Shr, Ushr };
 
 struct AssignStmt : Stmt {
   AssignStmt() : Stmt(StmtKind::Assign) {}

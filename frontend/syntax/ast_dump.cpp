@@ -81,6 +81,18 @@ const char *binaryName(BinaryOp op) {
       return "/";
     case BinaryOp::Mod:
       return "%";
+    case BinaryOp::BitAnd:
+      return "&";
+    case BinaryOp::BitOr:
+      return "|";
+    case BinaryOp::BitXor:
+      return "^";
+    case BinaryOp::Shl:
+      return "<<";
+    case BinaryOp::Shr:
+      return ">>";
+    case BinaryOp::Ushr:
+      return ">>>";
   }
   return "?";
 }
@@ -99,6 +111,18 @@ const char *assignName(AssignOp op) {
       return "/=";
     case AssignOp::Mod:
       return "%=";
+    case AssignOp::BitAnd:
+      return "&=";
+    case AssignOp::BitOr:
+      return "|=";
+    case AssignOp::BitXor:
+      return "^=";
+    case AssignOp::Shl:
+      return "<<=";
+    case AssignOp::Shr:
+      return ">>=";
+    case AssignOp::Ushr:
+      return ">>>=";
   }
   return "?";
 }
@@ -197,8 +221,10 @@ std::string dumpExpr(const Expr *expr) {
       return "(name " + expr->as<NameExpr>()->name.name + ")";
     case ExprKind::Unary: {
       const auto *e = expr->as<UnaryExpr>();
-      return std::string(e->op == UnaryOp::Neg ? "(neg " : "(not ") + dumpExpr(e->operand.get()) +
-             ")";
+      const char *name = e->op == UnaryOp::Neg   ? "(neg "
+                         : e->op == UnaryOp::Not ? "(not "
+                                                 : "(complement ";
+      return std::string(name) + dumpExpr(e->operand.get()) + ")";
     }
     case ExprKind::Binary: {
       const auto *e = expr->as<BinaryExpr>();

@@ -134,26 +134,67 @@ ExprPtr Parser::parseComparison() {
   return lhs;
 }
 
+// `+ - | ^` (Go's grouping: the bitwise or and xor bind like addition).
 ExprPtr Parser::parseAdditive() {
   DepthScope scope(*this);
   ExprPtr lhs = parseMultiplicative();
-  while (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+  while (true) {
+    BinaryOp op;
+    switch (kind()) {
+      case TokenKind::Plus:
+        op = BinaryOp::Add;
+        break;
+      case TokenKind::Minus:
+        op = BinaryOp::Sub;
+        break;
+      case TokenKind::Pipe:
+        op = BinaryOp::BitOr;
+        break;
+      case TokenKind::Caret:
+        op = BinaryOp::BitXor;
+        break;
+      default:
+        return lhs;
+    }
     if (!deeper()) break;
-    const BinaryOp op = at(TokenKind::Plus) ? BinaryOp::Add : BinaryOp::Sub;
     const Span op_span = advance().span;
     lhs = makeBinary(op, op_span, std::move(lhs), parseMultiplicative());
   }
   return lhs;
 }
 
+// `* / % & << >> >>>` (Go's grouping: the bitwise and and the shifts bind like multiplication).
 ExprPtr Parser::parseMultiplicative() {
   DepthScope scope(*this);
   ExprPtr lhs = parseAs();
-  while (at(TokenKind::Star) || at(TokenKind::Slash) || at(TokenKind::Percent)) {
+  while (true) {
+    BinaryOp op;
+    switch (kind()) {
+      case TokenKind::Star:
+        op = BinaryOp::Mul;
+        break;
+      case TokenKind::Slash:
+        op = BinaryOp::Div;
+        break;
+      case TokenKind::Percent:
+        op = BinaryOp::Mod;
+        break;
+      case TokenKind::Amp:
+        op = BinaryOp::BitAnd;
+        break;
+      case TokenKind::Shl:
+        op = BinaryOp::Shl;
+        break;
+      case TokenKind::Shr:
+        op = BinaryOp::Shr;
+        break;
+      case TokenKind::Ushr:
+        op = BinaryOp::Ushr;
+        break;
+      default:
+        return lhs;
+    }
     if (!deeper()) break;
-    const BinaryOp op = at(TokenKind::Star)    ? BinaryOp::Mul
-                        : at(TokenKind::Slash) ? BinaryOp::Div
-                                               : BinaryOp::Mod;
     const Span op_span = advance().span;
     lhs = makeBinary(op, op_span, std::move(lhs), parseAs());
   }
@@ -176,6 +217,16 @@ ExprPtr Parser::parseAs() {
 }
 
 ExprPtr Parser::parseUnary() {
+  if (at(TokenKind::Tilde)) {
+    DepthScope scope(*this);
+    if (!deeper()) return nullptr;
+    auto e = std::make_unique<UnaryExpr>();
+    e->op = UnaryOp::Complement;
+    e->op_span = advance().span;
+    e->operand = parseUnary();
+    e->span = e->operand ? Span::cover(e->op_span, e->operand->span) : e->op_span;
+    return e;
+  }
   if (!at(TokenKind::Minus)) return parsePostfix();
   DepthScope scope(*this);
   if (!deeper()) return nullptr;
@@ -278,7 +329,9 @@ ExprPtr Parser::parsePrimary() {
     case TokenKind::Int: {
       auto e = std::make_unique<IntLit>();
       e->span = t.span;
-      if (t.int_value > static_cast<uint64_t>(INT64_MAX)) {
+      if (t.hex) {
+        e->value = static_cast<int64_t>(t.int_value);  // the 64 bits, as language.md says
+      } else if (t.int_value > static_cast<uint64_t>(INT64_MAX)) {
         // 2^63, let through by the lexer after a '-' that turned out not to negate it.
         softError(DiagId::IntOutOfRange, t.span, {t.text})
             .withHint("an int is 64-bit: from -9223372036854775808 to 9223372036854775807");
@@ -349,7 +402,9 @@ ExprPtr Parser::parsePrimary() {
       return parseNot();
     }
     default: {
-      errorAtToken(DiagId::ExpectedExpr);
+      Diagnostic &d = errorAtToken(DiagId::ExpectedExpr);
+      if (t.kind == TokenKind::Amp) d.withHint("use 'and' to join two conditions");
+      if (t.kind == TokenKind::Pipe) d.withHint("use 'or' for either of two conditions");
       return nullptr;
     }
   }

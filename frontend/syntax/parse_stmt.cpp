@@ -212,6 +212,24 @@ StmtPtr Parser::parseSimpleStmt() {
     case TokenKind::PercentEq:
       op = AssignOp::Mod;
       break;
+    case TokenKind::AmpEq:
+      op = AssignOp::BitAnd;
+      break;
+    case TokenKind::PipeEq:
+      op = AssignOp::BitOr;
+      break;
+    case TokenKind::CaretEq:
+      op = AssignOp::BitXor;
+      break;
+    case TokenKind::ShlEq:
+      op = AssignOp::Shl;
+      break;
+    case TokenKind::ShrEq:
+      op = AssignOp::Shr;
+      break;
+    case TokenKind::UshrEq:
+      op = AssignOp::Ushr;
+      break;
     default: {
       auto s = std::make_unique<ExprStmt>();
       s->span = target->span;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The compiler's commands from the shell: help texts, `cairn build` to an executable that runs
 # from any directory, `cairn run` with its cache and arguments and --store, `cairn check` exit
-# statuses, and the example program of docs/language.md. Usage: compiler_test.sh CAIRN
+# statuses, the example program of docs/language.md, and where the standard library is found
+# (the build tree, $CAIRN_STDLIB, an installed layout), std.io's prompt on a terminal.
+# Usage: compiler_test.sh CAIRN
 set -uo pipefail
 CAIRN=$(realpath "$1")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-compiler-test-XXXXXX")
@@ -98,6 +100,101 @@ fn main() {
 CAIRN
 (cd / && "$CAIRN" run "$TMP/example.cairn") >"$TMP/out" 2>&1
 [ "$(cat "$TMP/out")" = '2 1 9 atomic 7 true' ] || fail "the example printed: $(cat "$TMP/out")"
+
+# Calls of methods that no class of the program overrides are direct (and so may be inlined);
+# a method overridden below the static class is called through the method table. At -O0 the IR
+# shows each call as written.
+cat >"$TMP/devirt.cairn" <<'CAIRN'
+class Base {
+    n: int
+    fn f() -> int { return 1 }
+    fn g() -> int { return 10 + self.n }
+}
+class Sub : Base { override fn f() -> int { return 2 } }
+class Leaf { fn h() -> int { return 100 } }
+fn main() {
+    let a: Base = new Sub {}
+    let b = new Base { n: 5 }
+    println(a.f(), b.f(), a.g(), b.g(), new Leaf {}.h())
+}
+CAIRN
+"$CAIRN" build -O0 --emit-llvm "$TMP/devirt.ll" "$TMP/devirt.cairn" -o "$TMP/devirt" >"$TMP/out" 2>&1 ||
+  fail "cairn build of devirt.cairn: $(cat "$TMP/out")"
+[ "$("$TMP/devirt")" = "2 1 10 15 100" ] || fail "devirt.cairn printed $("$TMP/devirt")"
+[ "$(grep -c 'call i64 @Base.g(' "$TMP/devirt.ll")" = 2 ] || fail "Base.g is not called directly"
+grep -q 'call i64 @Leaf.h(' "$TMP/devirt.ll" || fail "Leaf.h is not called directly"
+[ "$(grep -c 'call i64 %f[0-9]*(' "$TMP/devirt.ll")" = 2 ] || fail "f is not called through the table"
+
+# The standard library: found by a cairn in the build tree run from any directory; replaced
+# with $CAIRN_STDLIB; found in share/cairn/stdlib by an installed cairn (cmake --install).
+cat >"$TMP/src/uses_std.cairn" <<'CAIRN'
+import std.list
+import std.text
+fn main() {
+    let l = split("b,a,c", ",")
+    sort(l)
+    println(join(l, "+"))
+}
+CAIRN
+(cd / && "$CAIRN" build "$TMP/src/uses_std.cairn" -o "$TMP/uses_std") >"$TMP/out" 2>&1 ||
+  fail "building a program that imports std.list from /: $(cat "$TMP/out")"
+(cd / && "$TMP/uses_std") >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the std program printed: $(cat "$TMP/out")"
+for m in "$(dirname "$(dirname "$(dirname "$0")")")"/stdlib/*.cairn; do
+  (cd / && "$CAIRN" check --lib "$m") >"$TMP/out" 2>&1 || fail "std module $m does not check: $(cat "$TMP/out")"
+done
+mkdir -p "$TMP/mystd"
+echo 'fn fromMyStd() -> int { return 7 }' >"$TMP/mystd/mine.cairn"
+printf 'import std.mine\nfn main() { println(fromMyStd()) }\n' >"$TMP/mine.cairn"
+CAIRN_STDLIB="$TMP/mystd" "$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 ||
+  fail "CAIRN_STDLIB is not where std.mine is found: $(cat "$TMP/out")"
+"$CAIRN" check "$TMP/mine.cairn" >"$TMP/out" 2>&1 && fail "std.mine found without CAIRN_STDLIB"
+grep -q "module 'std.mine' not found" "$TMP/out" || fail "missing std module: $(cat "$TMP/out")"
+# std.io's readLine flushes a prompt before it waits, when standard input is a terminal.
+cat >"$TMP/prompt.cairn" <<'CAIRN'
+import std.io
+fn main() {
+    print("name? ")
+    let n = readLine()
+    println("hello " + n)
+}
+CAIRN
+"$CAIRN" build "$TMP/prompt.cairn" -o "$TMP/prompt" >"$TMP/out" 2>&1 || fail "prompt.cairn: $(cat "$TMP/out")"
+python3 - "$TMP/prompt" >"$TMP/out" 2>&1 <<'PY' || fail "readLine on a terminal: $(cat "$TMP/out")"
+import os, pty, select, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1]])
+seen = b""
+while b"name? " not in seen:  # the prompt must come before any input is given
+    r, _, _ = select.select([fd], [], [], 20)
+    if not r:
+        sys.exit("no prompt within 20 s: " + repr(seen))
+    seen += os.read(fd, 100)
+os.write(fd, b"ada\n")
+while b"hello ada" not in seen:
+    r, _, _ = select.select([fd], [], [], 20)
+    if not r:
+        sys.exit("no greeting: " + repr(seen))
+    try:
+        seen += os.read(fd, 100)
+    except OSError:
+        break
+os.waitpid(pid, 0)
+if b"hello ada" not in seen:
+    sys.exit("no greeting: " + repr(seen))
+PY
+BUILD=$(dirname "$(dirname "$CAIRN")")
+if [ -f "$BUILD/cmake_install.cmake" ]; then
+  cmake --install "$BUILD" --prefix "$TMP/inst" >"$TMP/out" 2>&1 || fail "cmake --install: $(cat "$TMP/out")"
+  [ -f "$TMP/inst/share/cairn/stdlib/list.cairn" ] || fail "the installed layout has no stdlib"
+  cp "$TMP/mystd/mine.cairn" "$TMP/inst/share/cairn/stdlib/"
+  (cd / && "$TMP/inst/bin/cairn" build "$TMP/mine.cairn" -o "$TMP/mine") >"$TMP/out" 2>&1 ||
+    fail "the installed cairn does not use its own stdlib: $(cat "$TMP/out")"
+  [ "$("$TMP/mine")" = '7' ] || fail "the installed cairn's program printed: $("$TMP/mine")"
+  (cd / && "$TMP/inst/bin/cairn" run "$TMP/src/uses_std.cairn") >"$TMP/out" 2>&1
+  [ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the installed cairn's std program: $(cat "$TMP/out")"
+fi
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

@@ -114,6 +114,14 @@ PERSIST_CHILD(Ambiguous_Write) {
   cairn_persist_stats s = LastCommitStats();
   SayStats("", s);
   CK(s.pages_ambiguous >= 1) << "no page was made persistent in place";
+  // Per type: the pinned node and the chain nodes beside it were on an ambiguous page; the node
+  // on another page (4000) and the root were copied.
+  const uint64_t ambiguous = LastCommitAmbiguousObjectsOf("ptest.Node");
+  Say("node_objects=%lu node_objects_ambiguous=%lu\n",
+      static_cast<unsigned long>(LastCommitObjectsOf("ptest.Node")),
+      static_cast<unsigned long>(ambiguous));
+  CK(ambiguous >= 2) << "the pinned node and a neighbour were not counted as ambiguous";
+  CK(ambiguous < LastCommitObjectsOf("ptest.Node")) << "the copied nodes were counted as ambiguous";
 
   CK_OK(cairn_txn_begin());
   CK(RootAs<Node>(db)->left == pinned) << "the pinned node moved";

@@ -117,6 +117,13 @@ uint64_t LastCommitObjectsOf(const char *type) {
   return 0;
 }
 
+uint64_t LastCommitAmbiguousObjectsOf(const char *type) {
+  for (const cairn_type_count &c : LastCommitTypes()) {
+    if (c.type && std::strcmp(c.type, type) == 0) return c.objects_ambiguous;
+  }
+  return 0;
+}
+
 void Say(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -115,6 +115,8 @@ cairn_persist_stats LastCommitStats();
 // The objects of type `type` made persistent by the last commit (from
 // cairn_persist_last_commit_types).
 uint64_t LastCommitObjectsOf(const char *type);
+// Of those, the ones made persistent in place on pages pinned by ambiguous roots.
+uint64_t LastCommitAmbiguousObjectsOf(const char *type);
 
 // --- Reporting ----------------------------------------------------------------------------------
 

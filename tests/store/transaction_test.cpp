@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "cairn/store.h"
@@ -95,6 +96,32 @@ TEST_F(TxnTest, AllocatedButNeverWrittenIsStoredAsZeros) {
   ASSERT_TRUE(u->ReadPage(db_, p, got.bytes).ok());
   EXPECT_EQ(got, Page(0));
   u->Abort();
+  ExpectClean();
+}
+
+// The bytes of the store's write-ahead logs.
+uint64_t WalBytes(const std::string &dir) {
+  uint64_t n = 0;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".log") n += e.file_size();
+  return n;
+}
+
+TEST_F(TxnTest, ACommitThatChangedNothingWritesNothing) {
+  MakePages(1);
+  const uint64_t before = WalBytes(tmp_.Sub("s"));
+  for (int i = 0; i < 3; ++i) {
+    auto t = Begin();
+    Page got;
+    ASSERT_TRUE(t->ReadPage(db_, 1, got.bytes).ok());
+    ASSERT_TRUE(t->Commit().ok());
+    EXPECT_EQ(t->state(), State::kIdle);
+  }
+  EXPECT_EQ(WalBytes(tmp_.Sub("s")), before) << "a read-only commit wrote to the log";
+  auto t = Begin();  // and the store works on
+  ASSERT_TRUE(t->WritePage(db_, 1, Page(9).bytes).ok());
+  ASSERT_TRUE(t->Commit().ok());
+  EXPECT_GT(WalBytes(tmp_.Sub("s")), before);
   ExpectClean();
 }
 

@@ -115,6 +115,57 @@ int cairn_is_a(const void *obj, const cairn_type *type);
 /* Type name of an object, for messages ("nil" for NULL). */
 const char *cairn_type_name_of(const void *obj);
 
+/* --- std.sys support (stdlib/sys.cairn; the compiler's list of intrinsics names them) -------
+ * Figures for benchmarks, child processes, the environment and the OS page cache. Texts given
+ * are copied before anything is allocated; texts returned are new heap texts. */
+
+/* Field `which` of the runtime's statistics, 0 if there is no such field: the persistence
+ * totals since the store was opened (cairn_persist_get_stats), the last commit's
+ * (cairn_persist_last_commit_stats), in the order of cairn_persist_stats' fields (0 commits ..
+ * 17 fault_ns); the collector's (cairn_get_stats), in the order of cairn_stats' fields. */
+int64_t cairn_sys_persist_stat(int64_t which);
+int64_t cairn_sys_last_commit_stat(int64_t which);
+int64_t cairn_sys_gc_stat(int64_t which);
+/* Takes a copy of the last commit's per-type figures (cairn_persist_last_commit_types) and
+ * returns how many types there are; then the name and field `which` (0 objects, 1 bytes,
+ * 2 objects_ambiguous, 3 bytes_ambiguous) of type i of that copy (i out of range: a runtime
+ * error at loc). */
+int64_t cairn_sys_commit_types(void);
+void *cairn_sys_commit_type_name(const cairn_loc *loc, int64_t i);
+int64_t cairn_sys_commit_type_stat(const cairn_loc *loc, int64_t i, int64_t which);
+/* A full collection now (cairn_collect). */
+void cairn_sys_collect(void);
+/* Runs the program argv[0] (looked up in PATH if it has no '/') with the arguments of argv
+ * (a [text]) and waits for it: its exit status, or 128 + the signal that killed it. Standard
+ * output is flushed first; the child inherits standard input and error, and standard output
+ * unless capture is 1, when it is read into a buffer that cairn_sys_run_output returns. A
+ * program that cannot be started is a runtime error at loc. */
+int64_t cairn_sys_run(const cairn_loc *loc, void *argv, int capture);
+void *cairn_sys_run_output(void);
+/* The environment variable's value, or nil if it is not set; setenv with a nil value unsets. */
+void *cairn_sys_getenv(const cairn_loc *loc, void *name);
+void cairn_sys_setenv(const cairn_loc *loc, void *name, void *value);
+/* The path of this program's executable (/proc/self/exe), "" if unknown. */
+void *cairn_sys_self_path(void);
+/* The absolute path of the open store, else of the one the first database call would open
+ * ($CAIRN_STORE, else ./cairn.store). */
+void *cairn_sys_store_dir(void);
+/* Flushes dirty pages to disk, then evicts the files under dir from the OS page cache
+ * (posix_fadvise DONTNEED on each), else drops the whole cache (/proc/sys/vm/drop_caches).
+ * Returns what happened, starting with "evicted:", "dropped:" or, if neither worked, "warm:"
+ * and the reasons. */
+void *cairn_sys_drop_caches(const cairn_loc *loc, void *dir);
+/* The load average over the last minute (0.0 if unknown). */
+double cairn_sys_load_average(void);
+/* Makes the folder and its parents; 1 if it exists afterwards. */
+int cairn_sys_make_dirs(const cairn_loc *loc, void *path);
+/* 1 if something exists at path. */
+int cairn_sys_file_exists(const cairn_loc *loc, void *path);
+/* This process's id. */
+int64_t cairn_sys_pid(void);
+/* Nanoseconds of CPU time the calling thread has used (CLOCK_THREAD_CPUTIME_ID). */
+int64_t cairn_sys_cpu_nanos(void);
+
 /* --- Runtime errors (never return; see the top of this file) -------------------------------- */
 
 void cairn_rt_nil_field(const cairn_loc *loc, const char *field, const char *type)
@@ -167,6 +218,85 @@ int cairn_lang_txn_is_open(int64_t txn);
  * exit (end of block, return, break, continue). A runtime error inside aborts it (above). */
 void cairn_lang_atomic_begin(const cairn_loc *loc);
 void cairn_lang_atomic_commit(const cairn_loc *loc);
+
+/* --- hash(e) (docs/language.md, Built-in functions) ------------------------------------------
+ * The hash of a reference: 0 for nil; for a text, a hash of its bytes (the same for equal texts,
+ * in every process and on every machine: persistent hash tables depend on it); for any other
+ * object, its identity hash (cairn_identity_hash). Ints, floats and bools are hashed inline by
+ * the generated code (SplitMix64's finalizer of the value's bits). */
+int64_t cairn_hash_ref(void *v);
+
+/* --- Standard library support ----------------------------------------------------------------
+ * The runtime functions behind the standard library (docs/stdlib.md). Only modules of the
+ * standard library call them, by these names (the compiler's list is
+ * frontend/check/intrinsics.cpp). Texts are heap texts (nil is NULL); a nil text where one is
+ * needed is a runtime error at loc ("nil dereference: text"). */
+
+/* A runtime error at loc whose message is the text `message` as it is. */
+void cairn_std_error(const cairn_loc *loc, void *message) __attribute__((noreturn));
+
+/* Moves n elements of src starting at from to dst starting at to (like memmove: the ranges may
+ * overlap when src == dst). Both must be arrays of the same type; the ranges must lie within
+ * them (else a runtime error at loc naming the range and the length). */
+void cairn_array_move(const cairn_loc *loc, void *src, int64_t from, void *dst, int64_t to,
+                      int64_t n);
+
+/* The index of the first occurrence of sub in t at or after from (0 <= from), or -1. An empty
+ * sub is found at from when from <= len(t). */
+int64_t cairn_text_find(const cairn_loc *loc, void *t, void *sub, int64_t from);
+/* The bytes [from, to) of t as a new text; 0 <= from <= to <= len(t), else a runtime error
+ * ("slice out of range: from 3, to 1, length 5"). */
+void *cairn_text_slice(const cairn_loc *loc, void *t, int64_t from, int64_t to);
+/* ASCII letters to upper / lower case; other bytes unchanged. */
+void *cairn_text_upper(const cairn_loc *loc, void *t);
+void *cairn_text_lower(const cairn_loc *loc, void *t);
+/* t without leading and trailing ASCII white space (space, \t, \n, \r, \f, \v). */
+void *cairn_text_trim(const cairn_loc *loc, void *t);
+/* t with every occurrence of a (left to right, not overlapping) replaced by b; an empty a is a
+ * runtime error. */
+void *cairn_text_replace(const cairn_loc *loc, void *t, void *a, void *b);
+/* The one-byte text of byte b (0..255, else a runtime error). */
+void *cairn_text_of_byte(const cairn_loc *loc, int64_t b);
+/* Decimal ints: an optional '+' or '-', then one or more digits, nothing else (no spaces), in
+ * int's range. _ok says whether t is one; the value is 0 when it is not. */
+int cairn_text_parse_int_ok(const cairn_loc *loc, void *t);
+int64_t cairn_text_parse_int(const cairn_loc *loc, void *t);
+/* Floats: an optional sign, then decimal digits with an optional '.' and exponent, or "inf",
+ * "infinity", "nan" (any case); the whole text, within float's range. 0.0 when not. */
+int cairn_text_parse_float_ok(const cairn_loc *loc, void *t);
+double cairn_text_parse_float(const cairn_loc *loc, void *t);
+/* x in fixed notation with `digits` digits after the point (0..100, else a runtime error),
+ * rounded to nearest; "nan", "inf", "-inf". */
+void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits);
+/* A builder's growable buffer (std.text's Builder): `buf` is a text used as a byte buffer
+ * whose first `used` bytes are the contents (nil: empty). Appends the bytes of `piece` and
+ * returns the buffer: `buf` itself, written in place, when it has room, else a new buffer of
+ * at least twice the capacity holding the contents and the piece. Amortized linear time. */
+void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece);
+/* A new text holding the first `used` bytes of a builder's buffer (always a copy: the buffer
+ * changes as pieces are appended). */
+void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used);
+
+/* The next line of standard input without its line break ("\n" or "\r\n"), or nil at the end
+ * of input. When standard input is a terminal, standard output is flushed first (a prompt shows
+ * before the program waits). */
+void *cairn_io_read_line(void);
+/* The whole file at path as text; a failure is a runtime error at loc naming the path and the
+ * reason ("cannot read file 'x.txt': No such file or directory"). */
+void *cairn_io_read_file(const cairn_loc *loc, void *path);
+/* Writes t to the file at path (created, or truncated); failures as for reading. */
+void cairn_io_write_file(const cairn_loc *loc, void *path, void *t);
+
+/* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC): for measuring intervals. */
+int64_t cairn_time_now_nanos(void);
+/* Seconds since 1970-01-01 00:00 UTC (CLOCK_REALTIME), with the fraction. */
+double cairn_time_wall_seconds(void);
+
+/* libm. */
+double cairn_math_sqrt(double x);
+double cairn_math_floor(double x);
+double cairn_math_ceil(double x);
+double cairn_math_pow(double x, double y);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -237,11 +237,15 @@ void cairn_persist_get_stats(cairn_persist_stats *out);
 void cairn_persist_last_commit_stats(cairn_persist_stats *out);
 
 /* Objects made persistent by the last commit, per type. Fills at most max entries, returns how
- * many types there were. */
+ * many types there were. objects and bytes count all of them; the _ambiguous figures those of
+ * them that were on transient pages pinned by an ambiguous root and made persistent in place
+ * (the rest were copied into new pages, or were large objects made persistent in place). */
 typedef struct cairn_type_count {
   const char *type;
   uint64_t objects;
   uint64_t bytes;
+  uint64_t objects_ambiguous;
+  uint64_t bytes_ambiguous;
 } cairn_type_count;
 size_t cairn_persist_last_commit_types(cairn_type_count *out, size_t max);
 

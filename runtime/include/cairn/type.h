@@ -117,8 +117,13 @@ typedef struct cairn_type {
  * runtime and the compiler plugin compute it with the same code (constexpr in C++). */
 #ifdef __cplusplus
 #define CAIRN_FP_FN_ static inline constexpr
+/* Whether a STRUCT field's nested layout can be read. During constant evaluation it is read
+ * without the test (a missing one is then a compile error): GCC with -fsanitize=undefined does
+ * not accept comparing the address of a constant with null as a constant expression. */
+#define CAIRN_FP_HAS_NESTED_(f) (__builtin_is_constant_evaluated() || (f)->nested != 0)
 #else
 #define CAIRN_FP_FN_ static inline
+#define CAIRN_FP_HAS_NESTED_(f) ((f)->nested != 0)
 #endif
 CAIRN_FP_FN_ uint64_t cairn_fp_mix_byte_(uint64_t h, unsigned char b) {
   h ^= b;
@@ -148,7 +153,7 @@ CAIRN_FP_FN_ uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
     h = cairn_fp_mix_str_(h, f->name);
     h = cairn_fp_mix_u64_(h, f->kind);
     h = cairn_fp_mix_u64_(h, f->count);
-    if (f->kind == CAIRN_KIND_STRUCT && f->nested)
+    if (f->kind == CAIRN_KIND_STRUCT && CAIRN_FP_HAS_NESTED_(f))
       h = cairn_fp_mix_u64_(h, cairn_type_fingerprint_compute(f->nested));
   }
   /* final avalanche (splitmix64) so that nearby inputs spread over all 64 bits */

@@ -63,12 +63,16 @@ constexpr cairn_field StructField(const char *name, uint32_t offset, const cairn
       name, offset, CAIRN_KIND_STRUCT, 0, count, static_cast<uint32_t>(nested.size), &nested};
 }
 
+/* Whether a STRUCT field's nested layout can be read (CAIRN_FP_HAS_NESTED_ in type.h says why
+ * constant evaluation reads it without the test). */
+constexpr bool HasNested(const cairn_field &f) { return CAIRN_FP_HAS_NESTED_(&f); }
+
 /* The number of references that `fields` describe (T6). */
 constexpr uint32_t CountRefs(std::span<const cairn_field> fields) {
   uint32_t n = 0;
   for (const cairn_field &f : fields) {
     if (f.kind == CAIRN_KIND_REF) n += f.count;
-    if (f.kind == CAIRN_KIND_STRUCT && f.nested) n += f.count * f.nested->nrefs;
+    if (f.kind == CAIRN_KIND_STRUCT && HasNested(f)) n += f.count * f.nested->nrefs;
   }
   return n;
 }
@@ -81,7 +85,7 @@ constexpr void RefsFromFields(std::span<const cairn_field> fields, uint32_t *out
     for (uint32_t k = 0; k < f.count; k++) {
       const uint32_t base = f.offset + k * f.size;
       if (f.kind == CAIRN_KIND_REF) out[n++] = base;
-      if (f.kind == CAIRN_KIND_STRUCT && f.nested)
+      if (f.kind == CAIRN_KIND_STRUCT && HasNested(f))
         for (uint32_t r = 0; r < f.nested->nrefs; r++) out[n++] = base + f.nested->refs[r];
     }
 }

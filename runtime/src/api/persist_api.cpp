@@ -7,6 +7,7 @@
 #include "gc/roots.h"
 #include "persist/fault_signal.h"
 #include "persist/persistence.h"
+#include "util/stack_scrub.h"
 
 using cairn::Status;
 using cairn::persist::Persistence;
@@ -97,6 +98,7 @@ cairn_status cairn_txn_begin(void) {
 cairn_status cairn_txn_commit(void) {
   Persistence *p;
   if (cairn_status s = Get("cairn_txn_commit", &p)) return s;
+  cairn::util::ScrubDeadStack();  // stale words below must not pin pages (stack_scrub.h)
   return Report(p->Commit());
 }
 
@@ -109,12 +111,14 @@ cairn_status cairn_txn_abort(void) {
 cairn_status cairn_txn_chain(void) {
   Persistence *p;
   if (cairn_status s = Get("cairn_txn_chain", &p)) return s;
+  cairn::util::ScrubDeadStack();  // stale words below must not pin pages (stack_scrub.h)
   return Report(p->Chain());
 }
 
 cairn_status cairn_txn_checkpoint(void) {
   Persistence *p;
   if (cairn_status s = Get("cairn_txn_checkpoint", &p)) return s;
+  cairn::util::ScrubDeadStack();  // stale words below must not pin pages (stack_scrub.h)
   return Report(p->Checkpoint());
 }
 

@@ -95,6 +95,7 @@ struct StabilizeOutcome {
   uint64_t pages_large = 0;             // pages of large objects made persistent in place
   struct TypeCount {
     uint64_t objects = 0, bytes = 0;
+    uint64_t objects_ambiguous = 0, bytes_ambiguous = 0;  // of those, on ambiguous pages
   };
   std::unordered_map<const cairn_type *, TypeCount> per_type;  // objects made persistent
 };
@@ -141,7 +142,7 @@ class Collector {
   void *PersistentCopy(void *ref, uintptr_t header, uint8_t db);
   void StabilizeScanPage(size_t index);
   void StabilizerClosure();
-  void CountPersistent(const cairn_type *t, size_t bytes);
+  void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
 
   heap::PageHeap &pages_;
   const Roots &roots_;

@@ -129,7 +129,7 @@ void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
     void *ref = page + o + kWordSize;
     size_t bytes = SlotBytes(ref);
     if (!heap::IsForwarded(heap::HeaderOf(ref)))
-      CountPersistent(heap::TypeOfHeader(heap::HeaderOf(ref)), bytes);
+      CountPersistent(heap::TypeOfHeader(heap::HeaderOf(ref)), bytes, ambiguous);
     o += uint32_t(bytes);
   }
   if (!ambiguous) h.scan = 0;  // a pinned page keeps its mark-table slot in `scan`
@@ -174,14 +174,18 @@ void *Collector::PersistentCopy(void *ref, uintptr_t header, uint8_t db) {
   for (size_t w = 1, n = bytes / kWordSize; w < n; w++) to[w] = from[w];
   void *moved = dst + kWordSize;
   heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
-  CountPersistent(t, bytes);
+  CountPersistent(t, bytes, false);
   return moved;
 }
 
-void Collector::CountPersistent(const cairn_type *t, size_t bytes) {
+void Collector::CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous) {
   StabilizeOutcome::TypeCount &c = outcome_->per_type[t];
   c.objects++;
   c.bytes += bytes;
+  if (ambiguous) {
+    c.objects_ambiguous++;
+    c.bytes_ambiguous += bytes;
+  }
 }
 
 void Collector::StabilizeScanPage(size_t index) {

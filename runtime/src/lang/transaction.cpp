@@ -11,6 +11,7 @@
 
 #include "cairn/lang.h"
 #include "lang/errors.h"
+#include "util/stack_scrub.h"
 
 namespace cairn::lang {
 namespace {
@@ -42,17 +43,118 @@ void AbortOpenTransaction() {
 
 using namespace cairn::lang;
 
+// The entry points that end a transaction by committing are reached through stubs that zero the
+// dead stack below the caller before anything else runs (see below), so that every frame of the
+// commit is built over zeros; these are the functions the stubs jump to.
+extern "C" {
+__attribute__((visibility("hidden"), used)) void cairn_lang_txn_commit_scrubbed(
+    const cairn_loc *loc, int64_t txn) {
+  RequireOpen(loc, txn);
+  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
+  current = 0;
+}
+
+__attribute__((visibility("hidden"), used)) void cairn_lang_txn_chain_scrubbed(const cairn_loc *loc,
+                                                                               int64_t txn) {
+  RequireOpen(loc, txn);
+  if (cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
+}
+
+__attribute__((visibility("hidden"), used)) void cairn_lang_txn_checkpoint_scrubbed(
+    const cairn_loc *loc, int64_t txn) {
+  RequireOpen(loc, txn);
+  if (cairn_txn_checkpoint() != CAIRN_OK) DatabaseError(loc);
+}
+
+__attribute__((visibility("hidden"), used)) void cairn_lang_atomic_commit_scrubbed(
+    const cairn_loc *loc) {
+  if (!cairn_txn_is_open()) RuntimeError(loc, "transaction is not open");
+  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
+  current = 0;
+}
+}  // extern "C"
+
+// The stubs. The collector scans the stack conservatively, and a commit makes a page that a
+// stack word points into persistent in place (ambiguously) if the commit reaches it. The words
+// that matter are those of live frames; but the frames of the commit itself are built over the
+// dead frames of the program's earlier calls, and a slot they never write (alignment padding, a
+// register save area) still holds an old word. cairn_txn_commit zeroes the dead stack below
+// itself (runtime/src/util/stack_scrub.h), which leaves its own frame and this file's; these
+// stubs zero 64 KiB below the Cairn caller's frame first and then jump (not call) to the
+// function, so no frame of the commit holds anything the program left. x86-64 only (the
+// arguments stay in rdi and rsi; rdi is kept in r10, the target in r11, both scratch); other
+// targets call the function after util::ScrubDeadStack.
+#if defined(__x86_64__)
+asm(R"(
+    .text
+    .p2align 4
+    .type cairn_lang_scrub_and_jump, @function
+cairn_lang_scrub_and_jump:
+    movq %rdi, %r10
+    subq $65536, %rsp
+    movq %rsp, %rdi
+    movl $8192, %ecx
+    xorl %eax, %eax
+    rep stosq
+    addq $65536, %rsp
+    movq %r10, %rdi
+    jmp *%r11
+    .size cairn_lang_scrub_and_jump, .-cairn_lang_scrub_and_jump
+
+    .globl cairn_lang_txn_commit
+    .type cairn_lang_txn_commit, @function
+cairn_lang_txn_commit:
+    leaq cairn_lang_txn_commit_scrubbed(%rip), %r11
+    jmp cairn_lang_scrub_and_jump
+    .size cairn_lang_txn_commit, .-cairn_lang_txn_commit
+
+    .globl cairn_lang_txn_chain
+    .type cairn_lang_txn_chain, @function
+cairn_lang_txn_chain:
+    leaq cairn_lang_txn_chain_scrubbed(%rip), %r11
+    jmp cairn_lang_scrub_and_jump
+    .size cairn_lang_txn_chain, .-cairn_lang_txn_chain
+
+    .globl cairn_lang_txn_checkpoint
+    .type cairn_lang_txn_checkpoint, @function
+cairn_lang_txn_checkpoint:
+    leaq cairn_lang_txn_checkpoint_scrubbed(%rip), %r11
+    jmp cairn_lang_scrub_and_jump
+    .size cairn_lang_txn_checkpoint, .-cairn_lang_txn_checkpoint
+
+    .globl cairn_lang_atomic_commit
+    .type cairn_lang_atomic_commit, @function
+cairn_lang_atomic_commit:
+    leaq cairn_lang_atomic_commit_scrubbed(%rip), %r11
+    jmp cairn_lang_scrub_and_jump
+    .size cairn_lang_atomic_commit, .-cairn_lang_atomic_commit
+)");
+#else
+extern "C" {
+void cairn_lang_txn_commit(const cairn_loc *loc, int64_t txn) {
+  cairn::util::ScrubDeadStack();
+  cairn_lang_txn_commit_scrubbed(loc, txn);
+}
+void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn) {
+  cairn::util::ScrubDeadStack();
+  cairn_lang_txn_chain_scrubbed(loc, txn);
+}
+void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn) {
+  cairn::util::ScrubDeadStack();
+  cairn_lang_txn_checkpoint_scrubbed(loc, txn);
+}
+void cairn_lang_atomic_commit(const cairn_loc *loc) {
+  cairn::util::ScrubDeadStack();
+  cairn_lang_atomic_commit_scrubbed(loc);
+}
+}  // extern "C"
+#endif
+
 extern "C" {
 
 int64_t cairn_lang_txn_begin(const cairn_loc *loc) {
   Begin(loc);
   return current;
-}
-
-void cairn_lang_txn_commit(const cairn_loc *loc, int64_t txn) {
-  RequireOpen(loc, txn);
-  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
-  current = 0;
 }
 
 void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn) {
@@ -61,26 +163,10 @@ void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn) {
   current = 0;
 }
 
-void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn) {
-  RequireOpen(loc, txn);
-  if (cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
-}
-
-void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn) {
-  RequireOpen(loc, txn);
-  if (cairn_txn_checkpoint() != CAIRN_OK) DatabaseError(loc);
-}
-
 int cairn_lang_txn_is_open(int64_t txn) {
   return txn != 0 && txn == current && cairn_txn_is_open();
 }
 
 void cairn_lang_atomic_begin(const cairn_loc *loc) { Begin(loc); }
-
-void cairn_lang_atomic_commit(const cairn_loc *loc) {
-  if (!cairn_txn_is_open()) RuntimeError(loc, "transaction is not open");
-  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
-  current = 0;
-}
 
 }  // extern "C"

@@ -139,7 +139,8 @@ Status Persistence::WriteCommit(bool stay_open) {
   for (auto &[t, count] : outcome.per_type) {
     c.objects_made_persistent += count.objects;
     c.bytes_made_persistent += count.bytes;
-    last_types_.push_back(cairn_type_count{t->name, count.objects, count.bytes});
+    last_types_.push_back(cairn_type_count{t->name, count.objects, count.bytes,
+                                           count.objects_ambiguous, count.bytes_ambiguous});
   }
   std::sort(last_types_.begin(), last_types_.end(),
             [](const cairn_type_count &a, const cairn_type_count &b) { return a.bytes > b.bytes; });
@@ -157,9 +158,10 @@ Status Persistence::WriteCommit(bool stay_open) {
                  static_cast<unsigned long long>(c.pages_ambiguous),
                  static_cast<unsigned long long>(c.pages_large));
     for (const cairn_type_count &tc : last_types_)
-      std::fprintf(stderr, "  %-24s %10llu objects %12llu bytes\n", tc.type,
-                   static_cast<unsigned long long>(tc.objects),
-                   static_cast<unsigned long long>(tc.bytes));
+      std::fprintf(stderr, "  %-24s %10llu objects %12llu bytes (%llu objects ambiguously)\n",
+                   tc.type, static_cast<unsigned long long>(tc.objects),
+                   static_cast<unsigned long long>(tc.bytes),
+                   static_cast<unsigned long long>(tc.objects_ambiguous));
   }
   totals_.commits += c.commits;
   totals_.pages_written += c.pages_written;

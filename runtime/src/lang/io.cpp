@@ -1,0 +1,77 @@
+// Standard input, and whole files (cairn/lang.h, Standard library support; std.io). Bytes go
+// through std::string: the kernel never writes into or reads from a heap page directly (a
+// persistent page may be protected, and a system call would fail with EFAULT instead of
+// faulting it in).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cairn/lang.h"
+#include "lang/errors.h"
+#include "lang/text.h"
+
+using namespace cairn::lang;
+
+namespace {
+
+std::string PathOf(const cairn_loc *loc, void *path) {
+  if (path == nullptr) cairn_rt_nil(loc, "text (the path)");
+  return std::string(TextView(path));
+}
+
+[[noreturn]] void FileError(const cairn_loc *loc, const char *what, const std::string &path,
+                            int err) {
+  RuntimeError(loc, std::string("cannot ") + what + " file '" + path + "': " + std::strerror(err));
+}
+
+}  // namespace
+
+extern "C" {
+
+void *cairn_io_read_line(void) {
+  // A prompt shows before a person types; a pipe is not flushed line by line.
+  static const bool interactive = isatty(STDIN_FILENO) != 0;
+  if (interactive) std::fflush(stdout);
+  std::string line;
+  int c;
+  bool any = false;
+  while ((c = std::getchar()) != EOF) {
+    any = true;
+    if (c == '\n') break;
+    line.push_back(static_cast<char>(c));
+  }
+  if (!any) return nullptr;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return NewText(line);
+}
+
+void *cairn_io_read_file(const cairn_loc *loc, void *path) {
+  const std::string p = PathOf(loc, path);
+  std::FILE *f = std::fopen(p.c_str(), "rb");
+  if (f == nullptr) FileError(loc, "read", p, errno);
+  std::string data;
+  char chunk[65536];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) data.append(chunk, n);
+  const int err = std::ferror(f) ? errno : 0;
+  std::fclose(f);
+  if (err != 0) FileError(loc, "read", p, err);
+  return NewText(data);
+}
+
+void cairn_io_write_file(const cairn_loc *loc, void *path, void *t) {
+  const std::string p = PathOf(loc, path);
+  if (t == nullptr) cairn_rt_nil(loc, "text");
+  const std::string data(TextView(t));
+  std::FILE *f = std::fopen(p.c_str(), "wb");
+  if (f == nullptr) FileError(loc, "write", p, errno);
+  const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  const int err = ok ? 0 : errno;
+  if (std::fclose(f) != 0 && ok) FileError(loc, "write", p, errno);
+  if (!ok) FileError(loc, "write", p, err);
+}
+
+}  // extern "C"

@@ -1,0 +1,243 @@
+// The text operations of the standard library (cairn/lang.h, Standard library support): find,
+// slice, case, trim, replace, parsing and formatting numbers, and a builder's buffer. Each reads
+// its arguments' bytes before it allocates, or keeps the arguments live across the allocation
+// (text.h).
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "cairn/lang.h"
+#include "lang/errors.h"
+#include "lang/format.h"
+#include "lang/text.h"
+
+namespace cairn::lang {
+namespace {
+
+// The text t, or a runtime error at loc if it is nil.
+std::string_view Need(const cairn_loc *loc, void *t) {
+  if (t == nullptr) cairn_rt_nil(loc, "text");
+  return TextView(t);
+}
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// A new text of n bytes whose contents `fill` writes; `keep` stays live across the allocation.
+template <class Fill>
+void *MakeText(size_t n, const void *keep, Fill fill) {
+  void *r = cairn_malloc_array(&cairn_text_type, n);
+  fill(MutableTextBytes(r));
+  KeepAlive(keep);
+  return r;
+}
+
+void *MapBytes(const cairn_loc *loc, void *t, char (*f)(char)) {
+  const size_t n = Need(loc, t).size();
+  return MakeText(n, t, [&](char *out) {
+    const char *in = TextBytes(t);
+    for (size_t i = 0; i < n; ++i) out[i] = f(in[i]);
+  });
+}
+
+bool ParseInt(std::string_view s, int64_t *out) {
+  *out = 0;
+  size_t i = 0;
+  bool negative = false;
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
+    negative = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size()) return false;
+  uint64_t v = 0;
+  const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c < '0' || c > '9') return false;
+    const auto d = static_cast<uint64_t>(c - '0');
+    if (v > (limit - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  *out = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+  return true;
+}
+
+bool ParseFloat(std::string_view s, double *out) {
+  *out = 0;
+  if (s.empty()) return false;
+  // from_chars takes no '+', and its "inf"/"nan" forms are the ones accepted here.
+  size_t start = s[0] == '+' ? 1 : 0;
+  if (start == 1 && s.size() > 1 && s[1] == '-') return false;
+  const char *begin = s.data() + start;
+  const char *end = s.data() + s.size();
+  if (begin == end || IsSpace(*begin)) return false;
+  double v = 0;
+  const auto r = std::from_chars(begin, end, v, std::chars_format::general);
+  if (r.ec != std::errc() || r.ptr != end) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+}  // namespace cairn::lang
+
+using namespace cairn::lang;
+
+extern "C" {
+
+void cairn_std_error(const cairn_loc *loc, void *message) {
+  RuntimeError(loc, message == nullptr ? std::string_view("nil") : TextView(message));
+}
+
+int64_t cairn_text_find(const cairn_loc *loc, void *t, void *sub, int64_t from) {
+  const std::string_view s = Need(loc, t);
+  const std::string_view w = Need(loc, sub);
+  if (from < 0) from = 0;
+  if (static_cast<uint64_t>(from) > s.size()) return -1;
+  const size_t at = s.find(w, static_cast<size_t>(from));
+  return at == std::string_view::npos ? -1 : static_cast<int64_t>(at);
+}
+
+void *cairn_text_slice(const cairn_loc *loc, void *t, int64_t from, int64_t to) {
+  const auto n = static_cast<int64_t>(Need(loc, t).size());
+  if (from < 0 || from > to || to > n) {
+    std::string m = "slice out of range: from ";
+    AppendInt(&m, from);
+    m += ", to ";
+    AppendInt(&m, to);
+    m += ", length ";
+    AppendInt(&m, n);
+    RuntimeError(loc, m);
+  }
+  if (from == 0 && to == n) return t;  // texts are immutable: the whole is itself
+  return MakeText(static_cast<size_t>(to - from), t, [&](char *out) {
+    std::memcpy(out, TextBytes(t) + from, static_cast<size_t>(to - from));
+  });
+}
+
+void *cairn_text_upper(const cairn_loc *loc, void *t) {
+  return MapBytes(loc, t, [](char c) { return c >= 'a' && c <= 'z' ? char(c - 32) : c; });
+}
+
+void *cairn_text_lower(const cairn_loc *loc, void *t) {
+  return MapBytes(loc, t, [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+}
+
+void *cairn_text_trim(const cairn_loc *loc, void *t) {
+  const std::string_view s = Need(loc, t);
+  size_t from = 0, to = s.size();
+  while (from < to && IsSpace(s[from])) ++from;
+  while (to > from && IsSpace(s[to - 1])) --to;
+  return cairn_text_slice(loc, t, static_cast<int64_t>(from), static_cast<int64_t>(to));
+}
+
+void *cairn_text_replace(const cairn_loc *loc, void *t, void *a, void *b) {
+  // Built in a std::string first (no allocation on the heap while the bytes are read).
+  const std::string_view s = Need(loc, t);
+  const std::string_view from = Need(loc, a);
+  const std::string_view to = Need(loc, b);
+  if (from.empty()) RuntimeError(loc, "replace: the text to replace is empty");
+  std::string out;
+  size_t at = 0;
+  bool replaced = false;
+  while (true) {
+    const size_t hit = s.find(from, at);
+    if (hit == std::string_view::npos) break;
+    out.append(s.substr(at, hit - at));
+    out.append(to);
+    at = hit + from.size();
+    replaced = true;
+  }
+  if (!replaced) return t;
+  out.append(s.substr(at));
+  return NewText(out);
+}
+
+void *cairn_text_of_byte(const cairn_loc *loc, int64_t b) {
+  if (b < 0 || b > 255) {
+    std::string m = "byte out of range: ";
+    AppendInt(&m, b);
+    m += " (a byte is 0 to 255)";
+    RuntimeError(loc, m);
+  }
+  const char c = static_cast<char>(b);
+  return NewText(std::string_view(&c, 1));
+}
+
+int cairn_text_parse_int_ok(const cairn_loc *loc, void *t) {
+  int64_t v;
+  return ParseInt(Need(loc, t), &v) ? 1 : 0;
+}
+
+int64_t cairn_text_parse_int(const cairn_loc *loc, void *t) {
+  int64_t v;
+  ParseInt(Need(loc, t), &v);
+  return v;
+}
+
+int cairn_text_parse_float_ok(const cairn_loc *loc, void *t) {
+  double v;
+  return ParseFloat(Need(loc, t), &v) ? 1 : 0;
+}
+
+double cairn_text_parse_float(const cairn_loc *loc, void *t) {
+  double v;
+  ParseFloat(Need(loc, t), &v);
+  return v;
+}
+
+void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits) {
+  if (digits < 0 || digits > 100) {
+    std::string m = "formatFloat: digits out of range: ";
+    AppendInt(&m, digits);
+    m += " (0 to 100)";
+    RuntimeError(loc, m);
+  }
+  if (std::isnan(x)) return NewText("nan");
+  if (std::isinf(x)) return NewText(x < 0 ? "-inf" : "inf");
+  char buf[512];
+  const int n = std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(digits), x);
+  if (n >= 0 && static_cast<size_t>(n) < sizeof buf) return NewText(std::string_view(buf, n));
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  std::snprintf(big.data(), big.size(), "%.*f", static_cast<int>(digits), x);
+  big.resize(static_cast<size_t>(n));
+  return NewText(big);
+}
+
+void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece) {
+  const int64_t add = static_cast<int64_t>(Need(loc, piece).size());
+  const int64_t cap = buf == nullptr ? 0 : TextLength(buf);
+  if (used < 0 || used > cap)
+    InternalError("text buffer: %lld bytes used of %lld", (long long)used, (long long)cap);
+  if (add == 0) return buf;
+  if (used + add > cap) {
+    int64_t grown = cap * 2;
+    if (grown < 16) grown = 16;
+    if (grown < used + add) grown = used + add;
+    void *bigger = cairn_malloc_array(&cairn_text_type, static_cast<size_t>(grown));
+    if (used > 0) std::memcpy(MutableTextBytes(bigger), TextBytes(buf), static_cast<size_t>(used));
+    KeepAlive(buf);
+    buf = bigger;
+  }
+  std::memcpy(MutableTextBytes(buf) + used, TextBytes(piece), static_cast<size_t>(add));
+  KeepAlive(piece);
+  return buf;
+}
+
+void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used) {
+  const int64_t cap = buf == nullptr ? 0 : TextLength(buf);
+  if (used < 0 || used > cap) {
+    InternalError("text buffer: %lld bytes used of %lld", (long long)used, (long long)cap);
+  }
+  (void)loc;
+  return MakeText(static_cast<size_t>(used), buf, [&](char *out) {
+    if (used > 0) std::memcpy(out, TextBytes(buf), static_cast<size_t>(used));
+  });
+}
+
+}  // extern "C"
