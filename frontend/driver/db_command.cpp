@@ -137,10 +137,10 @@ int Recover(const GlobalOptions &options) {
   std::printf("store %s: the write-ahead log %s was damaged at byte %" PRIu64 " (%s)\n",
               dir.c_str(), r.log_file.c_str(), r.damage_offset, r.damage.c_str());
   std::printf("a copy of the logs as they were is in %s\n", r.kept_copy.c_str());
-  std::printf(
-      "recovered as of the last commit before the damage; lost: the commit written "
-      "there and %" PRIu64 " intact commit%s after it (%" PRIu64 " bytes of log)\n",
-      r.commits_lost, r.commits_lost == 1 ? "" : "s", r.bytes_lost);
+  std::printf("recovered as of the last commit before the damage; lost: the commits in the %" PRIu64
+              " damaged bytes (one or more) and %" PRIu64 " intact commit%s after them (%" PRIu64
+              " bytes of log from the damage on)\n",
+              r.damaged_bytes, r.commits_lost, r.commits_lost == 1 ? "" : "s", r.bytes_lost);
   for (const auto &d : r.databases) {
     std::string what;
     auto add = [&](const std::string &w) { what += (what.empty() ? "" : ", ") + w; };

@@ -86,8 +86,10 @@ Status WalDamageError(const std::string &dir, const WalScan &scan) {
       CAIRN_CORRUPTION,
       "store " + dir + " cannot be opened: its write-ahead log " + f->path +
           " is damaged at byte " + std::to_string(f->end_offset) + " (" + f->damage +
-          "), so the commit written there and " + Plural(lost, "intact commit", "intact commits") +
-          " after it cannot be replayed. Nothing was changed. To open the store as of the last "
+          "): the commits in its " +
+          Plural(f->resumed_offset - f->end_offset, "damaged byte", "damaged bytes") +
+          " (one or more) and " + Plural(lost, "intact commit", "intact commits") +
+          " after them cannot be replayed. Nothing was changed. To open the store as of the last "
           "commit before the damage, run `cairn db recover --store " +
           dir +
           "`: it keeps a copy of the log and reports what was lost. Otherwise restore the "
@@ -111,6 +113,7 @@ Status Store::Impl::KeepLogs(const WalScan &scan, RecoveryReport *report) {
   report->damage_offset = damaged->end_offset;
   report->damage = damaged->damage;
   report->commits_lost = scan.Lost().size();
+  report->damaged_bytes = damaged->resumed_offset - damaged->end_offset;
   bool after = false;
   for (const WalFile &f : scan.files) {
     if (&f == damaged) {

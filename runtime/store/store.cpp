@@ -309,8 +309,11 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   WalScan scan;
   if (is_store) {
     // Before RocksDB reads the log (and, in point-in-time recovery, would drop everything after
-    // damage in it and then delete it): damage is refused here, with nothing written.
-    s = ScanWal(impl->rocks_dir(), &scan);
+    // damage in it and then delete it): damage is refused here, with nothing written. Only the
+    // logs RocksDB will replay: damage in an obsolete one loses nothing.
+    uint64_t first_live = 0;
+    if (!FirstLiveLog(impl->rocks_dir(), &first_live)) first_live = 0;
+    s = ScanWal(impl->rocks_dir(), &scan, first_live);
     if (!s.ok()) return s;
     if (scan.FirstDamaged() != nullptr && recovery == nullptr) return WalDamageError(dir, scan);
   }

@@ -254,8 +254,9 @@ std::vector<const WalBatch *> WalScan::Lost() const {
   return lost;
 }
 
-Status ScanWal(const std::string &rocks_dir, WalScan *out) {
+Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live) {
   out->files.clear();
+  out->skipped = 0;
   std::error_code ec;
   std::vector<std::pair<uint64_t, fs::path>> logs;
   for (const auto &e : fs::directory_iterator(rocks_dir, ec)) {
@@ -272,6 +273,10 @@ Status ScanWal(const std::string &rocks_dir, WalScan *out) {
   std::sort(logs.begin(), logs.end());
   bool damaged = false;
   for (const auto &[number, path] : logs) {
+    if (number < first_live) {
+      ++out->skipped;
+      continue;
+    }
     WalFile f;
     f.number = number;
     Status s = ScanFile(path, damaged, &f);

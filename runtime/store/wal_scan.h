@@ -59,15 +59,25 @@ struct WalFile {
 
 struct WalScan {
   std::vector<WalFile> files;  // in log number order
+  uint64_t skipped = 0;        // obsolete logs left unread (below first_live)
   // The first damaged file, or nullptr when none is.
   const WalFile *FirstDamaged() const;
   // Every file's `after`, in order: the commits recovery would lose.
   std::vector<const WalBatch *> Lost() const;
 };
 
-// Scans every write-ahead log (*.log) in the RocksDB directory `rocks_dir`. Errors are about
-// reading the files (CAIRN_IO_ERROR); what is found is in `out`.
-Status ScanWal(const std::string &rocks_dir, WalScan *out);
+// Scans the write-ahead logs (*.log) in the RocksDB directory `rocks_dir` whose number is at
+// least `first_live` (see FirstLiveLog). Errors are about reading the files (CAIRN_IO_ERROR);
+// what is found is in `out`.
+Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live = 0);
+
+// The number of the oldest log RocksDB will replay: older ones are obsolete (their writes are in
+// table files) but may still be on disk, because RocksDB deletes them in the background and a
+// killed process leaves them; damage in them loses nothing, so it must not refuse the open. Read
+// from the MANIFEST by a read-only open of `rocks_dir` that writes nothing and stops before
+// replaying any record (wal_live.cpp). False when it cannot be told (the MANIFEST cannot be
+// read: the real open reports why); then every log is scanned.
+bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live);
 
 }  // namespace cairn::store
 

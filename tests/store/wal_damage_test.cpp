@@ -187,6 +187,7 @@ TEST_F(WalDamageTest, DamageMidLogIsRefusedWithNothingChangedThenRecovered) {
   EXPECT_TRUE(Contains(s.message(), "cairn db recover")) << s.message();
   EXPECT_TRUE(Contains(s.message(), std::to_string(kCommits - damaged_commit) + " intact commits"))
       << s.message();
+  EXPECT_TRUE(Contains(s.message(), "the commits in its ")) << s.message();
   EXPECT_TRUE(Snapshot(dir_) == before) << "a refused open changed the store's files";
   // Refused again, the same way: nothing was dropped or deleted.
   s = Store::Open(dir_, StoreOptions(), &store);
@@ -202,6 +203,8 @@ TEST_F(WalDamageTest, DamageMidLogIsRefusedWithNothingChangedThenRecovered) {
   EXPECT_GE(report.damage_offset, batches_[damaged_commit - 1]);
   EXPECT_LE(report.damage_offset, at);
   EXPECT_EQ(report.commits_lost, static_cast<uint64_t>(kCommits - damaged_commit));
+  // The damaged record, from where its damage was found to the next intact one.
+  EXPECT_EQ(report.damaged_bytes, batches_[damaged_commit] - report.damage_offset);
   EXPECT_EQ(report.bytes_lost, bytes_.size() - report.damage_offset);
   ASSERT_EQ(report.databases.size(), 1u);
   EXPECT_EQ(report.databases[0].name, "db");
@@ -218,6 +221,33 @@ TEST_F(WalDamageTest, DamageMidLogIsRefusedWithNothingChangedThenRecovered) {
   RecoveryReport again;
   ASSERT_TRUE(Store::Recover(dir_, StoreOptions(), &again).ok());
   EXPECT_FALSE(again.damaged);
+}
+
+// A log whose writes are already in table files (obsolete: RocksDB will not replay it, but a
+// process killed before RocksDB deleted it leaves it on disk) may be damaged: nothing is lost,
+// so the open is not refused. Made here by putting the pristine log back, damaged, after an open
+// that flushed its writes and moved on to a new log.
+TEST_F(WalDamageTest, DamageInAnObsoleteLogIsNotRefused) {
+  {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &store).ok());
+  }
+  uint64_t first_live = 0;
+  ASSERT_TRUE(FirstLiveLog(dir_ + "/db", &first_live));
+  const uint64_t old_number = std::stoull(log_.stem().string());
+  ASSERT_GT(first_live, old_number) << "the reopen did not move on to a new log";
+  std::string log = bytes_;
+  log[batches_[9] + 100] ^= 0x08;
+  WriteFile(log_, log);
+
+  WalScan scan;
+  ASSERT_TRUE(ScanWal(dir_ + "/db", &scan, first_live).ok());
+  EXPECT_EQ(scan.FirstDamaged(), nullptr);
+  EXPECT_EQ(scan.skipped, 1u);
+  ExpectCommitsUpTo(kCommits);
+  RecoveryReport report;
+  ASSERT_TRUE(Store::Recover(dir_, StoreOptions(), &report).ok());
+  EXPECT_FALSE(report.damaged);
 }
 
 // A process killed while committing leaves the last record cut short: it was never

@@ -166,7 +166,9 @@ struct RecoveryReport {
   uint64_t damage_offset = 0; /* where in it the damage starts, in bytes */
   std::string damage;         /* what is wrong there ("checksum mismatch", ...) */
   std::string kept_copy;      /* the directory where the logs were copied before recovery */
-  uint64_t commits_lost = 0;  /* intact commits after the damage, which recovery dropped */
+  uint64_t damaged_bytes = 0; /* the unreadable part, up to the next intact record: it held
+                                 one commit or more (how many cannot be told) */
+  uint64_t commits_lost = 0;  /* intact commits after the damage, which recovery dropped too */
   uint64_t bytes_lost = 0;    /* bytes of log from the damage to the end of the last log */
   /* What the lost commits wrote, per database (a database made by a lost commit is included;
    * the damaged record itself cannot be read, so it is in no entry). */
