@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <cassert>
+#include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include "catalogue.h"
 #include "fork_guard.h"
@@ -104,6 +107,7 @@ Store::Impl::~Impl() {
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
   spare.clear();
   if (db) {
+    FinishCompactions();
     db->Close().PermitUncheckedError();
     db.reset();
   }
@@ -202,10 +206,11 @@ Status Store::Impl::ReadOrWriteHeader() {
 }
 
 // RocksDB's TransactionDB (7.8) keeps the write-ahead logs it recovered at open until a flush
-// that follows a write. A store used by short-lived processes (each exits, or is killed, before
-// its memtable fills) would keep every log it ever wrote and replay them all at every open. So
-// when more than one log is left after recovery, rewrite the (unchanged) store header and flush:
-// the recovered data goes to a table file and the old logs are deleted.
+// that follows a write, and reads them all again at every open. A store used by short-lived
+// processes (each exits, or is killed, before its memtable fills) would keep every log it ever
+// wrote. So when more than one log is left after recovery (or after `cairn db recover`, always),
+// rewrite the (unchanged) store header and flush: the old logs are deleted. The flush does not
+// wait for a write stall to clear (allow_write_stall): the open never waits for a compaction.
 Status Store::Impl::ReleaseOldLogs(bool always) {
   std::error_code ec;
   int logs = 0;
@@ -216,8 +221,30 @@ Status Store::Impl::ReleaseOldLogs(bool always) {
   std::string value;
   rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
-  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
+  rocksdb::FlushOptions f;
+  f.allow_write_stall = true;
+  if (s.ok()) s = db->Flush(f);
   return FromRocks(s, "flushing the recovered log of store " + dir);
+}
+
+// RocksDB starts a compaction when level 0 has 4 table files, but a close cancels it, and so
+// does a kill: processes that each live less than a compaction never finish one. Waiting for it
+// at a clean close once level 0 is crowded keeps level 0 below the write stall. Bounded (a
+// compaction that cannot run must not hang the exit): after a minute it is cancelled as usual.
+void Store::Impl::FinishCompactions() {
+  std::string level0;  // a string property: GetIntProperty does not know it
+  if (!db->GetProperty("rocksdb.num-files-at-level0", &level0) ||
+      std::strtoull(level0.c_str(), nullptr, 10) < kLevel0CompactAtClose)
+    return;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (std::chrono::steady_clock::now() < give_up) {
+    uint64_t pending = 0, running = 0, flushes = 0;
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    if (pending == 0 && running == 0 && flushes == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 Status Store::Impl::LoadRegistry() {

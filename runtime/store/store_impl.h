@@ -80,6 +80,7 @@ class Store::Impl {
   Status ReadOrWriteHeader();
   // Flushes the recovered log into a table file when more than one log is left (or `always`).
   Status ReleaseOldLogs(bool always);
+  void FinishCompactions();  // at close, when level 0 is crowded
   // Recovery (recovery.cpp): copies the logs aside before RocksDB drops the damaged part, and
   // describes what is lost once the registry is loaded.
   Status KeepLogs(const WalScan &scan, RecoveryReport *report);
