@@ -189,7 +189,8 @@ Status Store::Impl::ReadOrWriteHeader() {
   StoreHeader h;
   std::string problem;
   if (!DecodeStoreHeader(value, &h, &problem)) {
-    return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem);
+    return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem +
+                                        "; restore the store from a copy");
   }
   if (h.format_version != kStoreFormatVersion) {
     return Status(CAIRN_UNSUPPORTED,
@@ -256,7 +257,8 @@ Status Store::Impl::LoadRegistry() {
     std::string problem;
     if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id, &problem)) {
       return Status(CAIRN_CORRUPTION, "the catalogue entry of " + Quoted(name) + " in store " +
-                                          dir + " is damaged: " + problem);
+                                          dir + " is damaged: " + problem +
+                                          "; restore the store from a copy");
     }
     by_name[name] = id;
     by_id[id].name = name;
@@ -387,7 +389,8 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
   StoreHeader h;
   std::string problem;
   if (!DecodeStoreHeader(value, &h, &problem)) {
-    return Status(CAIRN_CORRUPTION, "the header of store " + im.dir + " is damaged: " + problem);
+    return Status(CAIRN_CORRUPTION, "the header of store " + im.dir + " is damaged: " + problem +
+                                        "; restore the store from a copy");
   }
   DatabaseRecord r;
   r.id = h.next_database_id++;

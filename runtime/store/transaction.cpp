@@ -357,10 +357,8 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
     if (found == 0) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the free list of " + Quoted(db->name) +
                                                  " is empty but its record counts " +
-                                                 std::to_string(r.free_pages) +
-                                                 " free pages; run `cairn db "
-                                                 "check " +
-                                                 db->name + "`"));
+                                                 std::to_string(r.free_pages) + " free pages; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     PageKey fk(KeyKind::kFree, id, found);
     rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(fk.view().data(), fk.view().size()));

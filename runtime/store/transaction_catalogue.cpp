@@ -54,7 +54,8 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
     std::string stored_layout, problem;
     if (!DecodeTypeEntry(value, index, &stored_layout, &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the entry of " + TypeName(fingerprint) + " in " +
-                                                 Quoted(db->name) + " is damaged: " + problem));
+                                                 Quoted(db->name) + " is damaged: " + problem +
+                                                 "; " + DamageAdvice(t.store->dir, db->name)));
     }
     if (stored_layout != layout) {
       return t.Fail(Status(CAIRN_TYPE_MISMATCH,
@@ -100,7 +101,8 @@ Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entr
   }
   if (!DecodeTypeEntry(value, &entry->index, &entry->layout, &problem)) {
     return t.Fail(Status(CAIRN_CORRUPTION, "the entry of " + TypeName(fingerprint) + " in " +
-                                               Quoted(db->name) + " is damaged: " + problem));
+                                               Quoted(db->name) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   entry->fingerprint = fingerprint;
   return Status::Ok();
@@ -123,13 +125,14 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
   uint64_t fingerprint = 0;
   if (!DecodeTypeIndexEntry(value, &fingerprint, &problem)) {
     return t.Fail(Status(CAIRN_CORRUPTION, "type index " + std::to_string(index) + " of " +
-                                               Quoted(db->name) + " is damaged: " + problem));
+                                               Quoted(db->name) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   s = GetType(id, fingerprint, entry);
   if (s.ok() && entry->index != index) {
-    return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
-                                               " is inconsistent at index " +
-                                               std::to_string(index) + " (invariant S4)"));
+    return t.Fail(Status(CAIRN_CORRUPTION,
+                         "the type table of " + Quoted(db->name) + " is inconsistent at index " +
+                             std::to_string(index) + "; " + DamageAdvice(t.store->dir, db->name)));
   }
   return s;
 }
@@ -149,8 +152,9 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
     if (!ParseKeyNumber(key, &e.fingerprint) ||
         !DecodeTypeEntry(std::string_view(it->value().data(), it->value().size()), &e.index,
                          &e.layout, &problem)) {
-      return t.Fail(Status(CAIRN_CORRUPTION,
-                           "the type table of " + Quoted(db->name) + " is damaged: " + problem));
+      return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
+                                                 " is damaged: " + problem + "; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     entries->push_back(std::move(e));
   }

@@ -49,7 +49,8 @@ Status Transaction::ListIdentityHashes(DatabaseId id, PageNo page,
         !DecodeIdentityHashEntry(std::string_view(it->value().data(), it->value().size()), &e.hash,
                                  &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the identity hashes of " + PageName(*db, page) +
-                                                 " are damaged: " + problem));
+                                                 " are damaged: " + problem + "; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     entries->push_back(e);
   }

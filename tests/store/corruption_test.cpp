@@ -145,6 +145,7 @@ TEST_F(CorruptionTest, MissingPageIsCaught) {
   Status s = Read(5, &got);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 5 of database 'db' is missing")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   EXPECT_TRUE(Contains(AllProblems(Check()), "page 5 is missing")) << AllProblems(Check());
 }
 
@@ -221,6 +222,7 @@ TEST_F(CorruptionTest, DamagedIdentityHashEntriesAreCaughtAndDropRemovesThem) {
   Status s = t->ListIdentityHashes(db_, 2, &entries);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 2 of database 'db'")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   t->Abort();
   t.reset();
 
