@@ -345,6 +345,14 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
     s = ScanWal(impl->rocks_dir(), &scan, first_live);
     if (!s.ok()) return s;
     if (scan.FirstDamaged() != nullptr && recovery == nullptr) return WalDamageError(dir, scan);
+    // TransactionDB reads the obsolete logs too, and fails on damage in one: a writing open
+    // deletes them (a read-only one, a plain RocksDB, skips them).
+    if (scan.skipped > 0 && !options.read_only) {
+      uint64_t removed = 0;
+      s = RemoveObsoleteLogs(impl->rocks_dir(), first_live, &removed);
+      if (!s.ok()) return s;
+      if (recovery != nullptr) recovery->obsolete_logs_removed = removed;
+    }
   }
   bool recovering = recovery != nullptr && scan.FirstDamaged() != nullptr;
   if (recovering) {

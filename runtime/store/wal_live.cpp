@@ -2,8 +2,10 @@
 #include <rocksdb/db.h>
 #include <rocksdb/wal_filter.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <system_error>
 
 #include "rocks_options.h"
 #include "wal_scan.h"
@@ -51,6 +53,26 @@ bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live) {
   if (!probe.known) return false;
   *first_live = probe.first_live;
   return true;
+}
+
+Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uint64_t *removed) {
+  namespace fs = std::filesystem;
+  *removed = 0;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(rocks_dir, ec)) {
+    const fs::path &p = e.path();
+    const std::string stem = p.stem().string();
+    if (p.extension() != ".log" || stem.empty() ||
+        stem.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (std::stoull(stem) >= first_live) continue;
+    if (!fs::remove(p, ec)) {
+      return Status(CAIRN_IO_ERROR, "cannot delete the obsolete write-ahead log " + p.string() +
+                                        ": " + ec.message());
+    }
+    ++*removed;
+  }
+  return Status::Ok();
 }
 
 }  // namespace cairn::store

@@ -79,6 +79,13 @@ Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live =
 // read: the real open reports why); then every log is scanned.
 bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live);
 
+// Deletes the logs below `first_live`, as RocksDB would after its next flush: TransactionDB reads
+// every log left in the directory at open, obsolete or not (for two-phase commit, which the store
+// does not use), so damage in an obsolete one would fail the open though it loses nothing (a
+// plain read-only open skips them).
+// `*removed` counts them.
+Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uint64_t *removed);
+
 }  // namespace cairn::store
 
 #endif  // CAIRN_STORE_WAL_SCAN_H

@@ -99,6 +99,8 @@ expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0
 20 objects, 20 references; 0 of 20 pages in use (0.0%) unreachable from the root)" ""
 run --store "$STORE" db check
 expect "check of every database" 0 "third: ok" ""
+[[ "$OUT" == *"store files: ok ("*" read whole)"* ]] && echo "ok: check reads the table files whole" ||
+  fail "check does not report the table files"
 run --store "$STORE" db check nothere
 expect "check of a missing database" 1 "" "there is no database 'nothere'"
 

@@ -160,16 +160,19 @@ struct CheckReport {
 
 /* What Store::Recover found and did. */
 struct RecoveryReport {
-  bool damaged = false;       /* false: every log was intact (or only cut short at its end, as
-                                 a killed process leaves it); nothing was changed */
-  std::string log_file;       /* the first damaged write-ahead log */
-  uint64_t damage_offset = 0; /* where in it the damage starts, in bytes */
-  std::string damage;         /* what is wrong there ("checksum mismatch", ...) */
-  std::string kept_copy;      /* the directory where the logs were copied before recovery */
-  uint64_t damaged_bytes = 0; /* the unreadable part, up to the next intact record: it held
-                                 one commit or more (how many cannot be told) */
-  uint64_t commits_lost = 0;  /* intact commits after the damage, which recovery dropped too */
-  uint64_t bytes_lost = 0;    /* bytes of log from the damage to the end of the last log */
+  bool damaged = false; /* false: every log was intact (or only cut short at its end, as
+                           a killed process leaves it); nothing was changed but the
+                           obsolete logs removed */
+  uint64_t obsolete_logs_removed = 0; /* logs whose writes were already in table files, left by
+                                         killed processes: deleted, as every writing open does */
+  std::string log_file;               /* the first damaged write-ahead log */
+  uint64_t damage_offset = 0;         /* where in it the damage starts, in bytes */
+  std::string damage;                 /* what is wrong there ("checksum mismatch", ...) */
+  std::string kept_copy;              /* the directory where the logs were copied before recovery */
+  uint64_t damaged_bytes = 0;         /* the unreadable part, up to the next intact record: it held
+                                         one commit or more (how many cannot be told) */
+  uint64_t commits_lost = 0; /* intact commits after the damage, which recovery dropped too */
+  uint64_t bytes_lost = 0;   /* bytes of log from the damage to the end of the last log */
   /* What the lost commits wrote, per database (a database made by a lost commit is included;
    * the damaged record itself cannot be read, so it is in no entry). */
   struct Database {
@@ -228,6 +231,11 @@ class Store {
   /* Reads every page of database `name` from one snapshot and verifies S1-S4 and S6. Returns OK
    * when the check ran (the findings are in `report`), an error when it could not run. */
   Status Check(std::string_view name, CheckReport *report);
+  /* Reads every table file of the store whole and verifies RocksDB's block checksums, including
+   * the blocks no read of a page needs (older versions of pages, which a compaction still reads:
+   * damage there stops every write of the store). One problem per damaged file in `problems`
+   * (naming it); `*files` counts the files read. */
+  Status CheckFiles(std::vector<std::string> *problems, uint64_t *files);
 
   /* Begins a transaction (state ACTIVE) reading from a snapshot taken now. */
   Status BeginTransaction(std::unique_ptr<Transaction> *txn);
