@@ -24,12 +24,14 @@ constexpr char kDbUsage[] =
     "  check [NAME]   read every page of NAME (or of every database): checksums, the\n"
     "                 catalogue, and the objects (every type known, every reference and the\n"
     "                 root pointing at an object); report all the damage found, and the\n"
-    "                 pages nothing reaches; exit status 0 only when all is clean\n"
+    "                 pages nothing reaches; then every table file of the store whole;\n"
+    "                 exit status 0 only when all is clean\n"
     "  drop NAME      delete a database and everything in it\n"
     "  recover        open a store whose write-ahead log is damaged, as of the last commit\n"
     "                 before the damage: the commits after it are lost (a copy of the log\n"
     "                 is kept, and what was lost is reported)\n"
     "\n"
+    "list, info and check only read the store (a user who may only read it can run them).\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
