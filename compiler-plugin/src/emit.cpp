@@ -39,8 +39,8 @@ DescriptorEmitter::DescriptorEmitter(llvm::Module &module, const MethodTables &m
   typeType_ =
       namedStruct(context, "cairn.type",
                   {i32, i32, i64, ptr, i64, i32, i32, i32, i32, ptr, ptr, ptr, ptr, i32, i32});
-  // struct cairn_field: name, offset, kind, reserved, count, size, nested.
-  fieldType_ = namedStruct(context, "cairn.field", {ptr, i32, i16, i16, i32, i32, ptr});
+  // struct cairn_field: name, offset, kind, reserved, count, size, nested, type.
+  fieldType_ = namedStruct(context, "cairn.field", {ptr, i32, i16, i16, i32, i32, ptr, ptr});
 }
 
 llvm::Constant *DescriptorEmitter::string(const std::string &text) {
@@ -77,7 +77,10 @@ llvm::Constant *DescriptorEmitter::fieldsArray(const TypeLayout &layout, const s
                                  : llvm::ConstantPointerNull::get(ptr);
     fields.push_back(llvm::ConstantStruct::get(
         fieldType_, {string(field.name), i32(field.offset), i16(field.kind), i16(0),
-                     i32(field.count), i32(field.size), nested}));
+                     i32(field.count), i32(field.size), nested,
+                     field.declaredType.empty()
+                         ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(ptr))
+                         : string(field.declaredType)}));
   }
   auto *arrayType = llvm::ArrayType::get(fieldType_, fields.size());
   auto *global =

@@ -16,6 +16,7 @@ namespace cairn::plugin {
 namespace {
 
 constexpr const char *kFieldsMetadata = "cairn.fields";
+constexpr const char *kFieldTypesMetadata = "cairn.field_types";
 
 // The struct type that operand 0 of a `!cairn.fields` node stands for, or null.
 const llvm::StructType *describedType(const llvm::MDNode &node) {
@@ -70,6 +71,27 @@ const llvm::DIType *debugTypeOf(const llvm::GlobalVariable &global) {
 }
 
 FieldNames::FieldNames(const llvm::Module &module, Diagnostics &diagnostics) {
+  if (const llvm::NamedMDNode *types = module.getNamedMetadata(kFieldTypesMetadata)) {
+    for (const llvm::MDNode *node : types->operands()) {
+      const llvm::StructType *type = describedType(*node);
+      std::vector<std::string> words;
+      bool ok = type != nullptr && node->getNumOperands() == type->getNumElements() + 1;
+      for (unsigned i = 1; ok && i < node->getNumOperands(); ++i) {
+        const auto *word = llvm::dyn_cast_or_null<llvm::MDString>(node->getOperand(i).get());
+        if (word == nullptr)
+          ok = false;
+        else
+          words.push_back(word->getString().str());
+      }
+      if (!ok) {
+        diagnostics.error(llvm::Twine("malformed !") + kFieldTypesMetadata +
+                          " entry: its first operand must be a constant of the struct type it "
+                          "describes, followed by one string per element");
+        continue;
+      }
+      typesFromMetadata_[type] = std::move(words);  // the same entry again: the same words
+    }
+  }
   const llvm::NamedMDNode *list = module.getNamedMetadata(kFieldsMetadata);
   if (list == nullptr) return;
   for (const llvm::MDNode *node : list->operands()) {
@@ -145,6 +167,8 @@ std::vector<ElementInfo> FieldNames::elements(llvm::StructType *type, const llvm
   // Metadata wins over debug info for names (debug types are still passed down).
   if (auto it = fromMetadata_.find(type); it != fromMetadata_.end())
     for (unsigned i = 0; i < count; ++i) result[i].name = it->second[i];
+  if (auto it = typesFromMetadata_.find(type); it != typesFromMetadata_.end())
+    for (unsigned i = 0; i < count; ++i) result[i].declaredType = it->second[i];
   return result;
 }
 

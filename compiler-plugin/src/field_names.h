@@ -12,6 +12,13 @@
 //      matched (a union's IR type holds only its storage);
 //   3. otherwise "f<N>", N the element's index.
 // Names matter: they are part of the fingerprint. Compile with metadata or -g consistently.
+//
+// A front end may also say what each element's declared type is, in its own language's words,
+// in `!cairn.field_types`, one node per struct type as in `!cairn.fields`:
+//          !cairn.field_types = !{!1}
+//          !1 = !{%Node poison, !"int", !"Node"}
+// (an empty string for an element it has no word for). It becomes cairn_field.type: neither in
+// the fingerprint nor in the layout, it lets tools browse a database without the source.
 #ifndef CAIRN_PLUGIN_FIELD_NAMES_H
 #define CAIRN_PLUGIN_FIELD_NAMES_H
 
@@ -37,6 +44,7 @@ struct ElementInfo {
   std::string name;
   const llvm::DIType *debugType = nullptr;  // the element's debug type, qualifiers stripped
   bool inherited = false;  // debug info says the element is a base class (DW_TAG_inheritance)
+  std::string declaredType;  // from !cairn.field_types ("" : none)
 };
 
 class FieldNames {
@@ -50,6 +58,7 @@ class FieldNames {
 
  private:
   std::map<const llvm::StructType *, std::vector<std::string>> fromMetadata_;
+  std::map<const llvm::StructType *, std::vector<std::string>> typesFromMetadata_;
   std::map<const llvm::StructType *, const llvm::MDNode *> entryOf_;  // the node that named it
 };
 

@@ -158,7 +158,7 @@ TypeLayout *LayoutBuilder::buildStruct(llvm::StructType *type, std::string name,
   for (unsigned i = 0; i < type->getNumElements(); ++i)
     ok &=
         addField(layout, type->getElementType(i), structLayout->getElementOffset(i).getFixedValue(),
-                 elements[i].name, elements[i].debugType);
+                 elements[i].name, elements[i].debugType, elements[i].declaredType);
   if (!ok) return nullptr;
 
   // An inherited prefix: element 0 is a marked heap type, or debug info says it is a base.
@@ -236,7 +236,7 @@ TypeLayout *LayoutBuilder::buildArray(const Marker &marker, const llvm::DIType *
 }
 
 bool LayoutBuilder::addField(TypeLayout &owner, llvm::Type *type, uint64_t offset, std::string name,
-                             const llvm::DIType *debugType) {
+                             const llvm::DIType *debugType, std::string declaredType) {
   uint64_t count = 1;
   while (auto *array = llvm::dyn_cast<llvm::ArrayType>(type)) {
     count *= array->getNumElements();
@@ -293,6 +293,7 @@ bool LayoutBuilder::addField(TypeLayout &owner, llvm::Type *type, uint64_t offse
         owner.refs.push_back(static_cast<uint32_t>(offset + i * stride + ref));
   }
   field.name = std::move(name);
+  field.declaredType = std::move(declaredType);
   owner.fields.push_back(std::move(field));
   return true;
 }

@@ -44,6 +44,7 @@ struct FieldLayout {
   uint32_t count = 1;                  // N for a fixed array T[N] (nested arrays are flattened)
   uint32_t size = 0;                   // bytes of one element
   const TypeLayout *nested = nullptr;  // kind == CAIRN_KIND_STRUCT
+  std::string declaredType;            // cairn_field.type ("" : none, emitted as NULL)
 };
 
 struct TypeLayout {
@@ -74,7 +75,7 @@ class LayoutBuilder {
                           const llvm::DIType *debugType);
   TypeLayout *buildArray(const Marker &marker, const llvm::DIType *debugType);
   bool addField(TypeLayout &owner, llvm::Type *type, uint64_t offset, std::string name,
-                const llvm::DIType *debugType);
+                const llvm::DIType *debugType, std::string declaredType = "");
   bool checkRefs(const TypeLayout &layout);
   bool checkAlign(const TypeLayout &layout);
   TypeLayout &finish(TypeLayout &layout);

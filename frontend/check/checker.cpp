@@ -50,8 +50,8 @@ void Checker::cannotStore(Span span, const Type *t, const char *where) {
 
 // --- Module symbols ---------------------------------------------------------------------------
 
-void Checker::collectDeclarations() {
-  for (ModuleInfo *m : modules_) {
+void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     auto &table = symbols_[m];
     for (const ast::DeclPtr &d : m->syntax->decls) {
       decl_module_[d.get()] = m;
@@ -90,7 +90,7 @@ void Checker::collectDeclarations() {
           const auto *g = d->as<ast::GlobalDecl>();
           auto info = std::make_unique<GlobalInfo>();
           info->name = g->name.name;
-          info->symbol = m->name + "." + g->name.name;
+          info->symbol = m->name + "." + g->name.name + symbol_suffix_;
           info->module = m;
           info->decl = g;
           info->is_var = g->is_var;
@@ -113,7 +113,7 @@ void Checker::collectDeclarations() {
     }
   }
   // Imports: a module's own names win; a name two imports bring in is a clash.
-  for (ModuleInfo *m : modules_) {
+  for (ModuleInfo *m : modules) {
     std::map<std::string, Symbol> imported;
     std::set<std::string> reported;
     for (size_t i = 0; i < m->imports.size(); ++i) {
@@ -242,6 +242,28 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     error(DiagId::NotAType, n->name.span, {name});
     return types_.error();
   }
+  bool instance_named = false;  // some class is declared under a name `name[...]`
+  if (!n->args.empty()) {
+    auto &table = symbols_[m];
+    for (auto it = table.lower_bound(name + "["); it != table.end(); ++it) {
+      if (it->first.compare(0, name.size() + 1, name + "[") != 0) break;
+      instance_named |= it->second.kind == Symbol::Kind::Class;
+    }
+  }
+  if (instance_named) {
+    // A class declared under a generic instance's full name (the REPL defines the types of a
+    // database it has no source for so: `Box[Part]`, docs/repl.md) is named the same way.
+    std::vector<const Type *> args;
+    bool bad = false;
+    for (const auto &a : n->args) {
+      args.push_back(resolveType(a.get(), m, b));
+      bad |= args.back()->isError();
+    }
+    if (bad) return types_.error();
+    Symbol whole = lookupModule(m, name + "[" + joinTypes(args) + "]");
+    if (whole.kind == Symbol::Kind::Class && whole.cls->type_params.empty())
+      return instantiateClass(whole.cls, whole.module, {}, t->span)->type;
+  }
   std::vector<std::string> candidates(std::begin(kBuiltinTypes), std::end(kBuiltinTypes));
   for (const auto &[cname, sym] : symbols_[m])
     if (sym.kind == Symbol::Kind::Class) candidates.push_back(cname);
@@ -271,6 +293,7 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
   ci->type = types_.classType(ci.get());
   ClassInfo *raw = ci.get();
   class_instances_[key] = std::move(ci);
+  if (log_instances_) made_classes_.push_back(key);
   if (!args.empty()) {
     if (current_ != nullptr && !current_->inst_name.empty())
       class_site_[raw] = {current_->inst_site, current_->inst_name};
@@ -355,7 +378,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     }
     auto fi = std::make_unique<FuncInfo>();
     fi->name = name;
-    fi->symbol = cls->name + "." + name;
+    fi->symbol = cls->name + "." + name + symbol_suffix_;
     fi->module = cls->module;
     fi->decl = md.get();
     fi->bindings = cls->bindings;
@@ -430,11 +453,12 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
   if (decl->is_extern)
     fi->symbol = decl->name.name;
   else if (args.empty())
-    fi->symbol = m->name + "." + decl->name.name;
+    fi->symbol = m->name + "." + decl->name.name + symbol_suffix_;
   else
-    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]";
+    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
+  if (log_instances_) made_functions_.push_back(key);
   if (!args.empty()) {
     if (current_ != nullptr && !current_->inst_name.empty())
       inst_site_[raw] = {current_->inst_site, current_->inst_name};
@@ -496,8 +520,8 @@ void Checker::checkFunctionBody(FuncInfo *f) {
   program_->functions.push_back(std::move(fn));
 }
 
-void Checker::checkGlobals() {
-  for (ModuleInfo *m : modules_) {
+void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind != ast::DeclKind::Global) continue;
       const auto *g = d->as<ast::GlobalDecl>();
@@ -545,10 +569,8 @@ void Checker::drainWork() {
   }
 }
 
-std::unique_ptr<sem::Program> Checker::run(bool require_main) {
-  collectDeclarations();
-  // Every non-generic class and function is checked, used or not.
-  for (ModuleInfo *m : modules_) {
+void Checker::instantiateDeclared(const std::vector<ModuleInfo *> &modules) {
+  for (ModuleInfo *m : modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind == ast::DeclKind::Class) {
         const auto *c = d->as<ast::ClassDecl>();
@@ -560,12 +582,18 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
       }
     }
   }
+}
+
+std::unique_ptr<sem::Program> Checker::run(bool require_main) {
+  collectDeclarations(modules_);
+  // Every non-generic class and function is checked, used or not.
+  instantiateDeclared(modules_);
   while (!class_work_.empty()) {
     ClassInfo *c = class_work_.front();
     class_work_.pop_front();
     resolveClass(c);
   }
-  checkGlobals();
+  checkGlobals(modules_);
   drainWork();
 
   Symbol mainSym = lookupModule(main_, "main");

@@ -54,7 +54,9 @@ class Checker {
   void cannotStore(Span span, const Type *t, const char *where);
 
   // --- declarations (checker.cpp) ---
-  void collectDeclarations();
+  void collectDeclarations(const std::vector<ModuleInfo *> &modules);
+  // Instantiates every non-generic class and function the modules declare (queued for work).
+  void instantiateDeclared(const std::vector<ModuleInfo *> &modules);
   Symbol lookupModule(ModuleInfo *m, const std::string &name);
   std::vector<std::string> moduleNames(ModuleInfo *m);
   const Type *resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bindings *b);
@@ -65,7 +67,7 @@ class Checker {
                                 std::vector<const Type *> args, Span site);
   void resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo *m, const Bindings *b);
   void checkFunctionBody(FuncInfo *f);
-  void checkGlobals();
+  void checkGlobals(const std::vector<ModuleInfo *> &modules);
   void drainWork();
 
   // --- statements (check_stmt.cpp) ---
@@ -136,6 +138,16 @@ class Checker {
   std::deque<FuncInfo *> fn_work_;
   std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)
   std::map<ClassInfo *, std::pair<Span, std::string>> class_site_;
+
+  // For the REPL's session (session.cpp): a suffix for the IR symbols of everything declared or
+  // instantiated now (one per input, so that a redefinition never reuses a symbol), and a log
+  // of the instances made, so that an input with errors can be taken back.
+  std::string symbol_suffix_;
+  bool log_instances_ = false;
+  using ClassKey = std::pair<const ast::ClassDecl *, std::vector<const Type *>>;
+  using FnKey = std::pair<const ast::FnDecl *, std::vector<const Type *>>;
+  std::vector<ClassKey> made_classes_;
+  std::vector<FnKey> made_functions_;
   std::vector<const Type *> array_types_seen_;
   unsigned literal_count_ = 0;
 };

@@ -13,9 +13,14 @@ namespace fs = std::filesystem;
 
 class Loader {
  public:
-  Loader(const LoadOptions &options, SourceManager &sources, Diagnostics &diags,
-         LoadedProgram &out)
-      : options_(options), sources_(sources), diags_(diags), out_(out) {}
+  Loader(const LoadOptions &options, SourceManager &sources, Diagnostics &diags, LoadedProgram &out)
+      : options_(options), sources_(sources), diags_(diags), out_(out) {
+    if (options.loaded != nullptr)
+      for (const auto &[path, m] : *options.loaded) {
+        by_path_[path] = m;
+        state_[m] = 2;  // done: never visited again, never in out_.order
+      }
+  }
 
   ModuleInfo *load(const std::string &name, const std::string &path, std::string *error) {
     SourceFile *file = sources_.load(path, error);
@@ -35,6 +40,14 @@ class Loader {
   void visit(ModuleInfo *m) {
     state_[m] = 1;
     stack_.push_back(m);
+    visitImports(m);
+    stack_.pop_back();
+    state_[m] = 2;
+    out_.order.push_back(m);
+  }
+
+  // Loads and visits what m imports (m itself is not put in the order).
+  void visitImports(ModuleInfo *m) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind != ast::DeclKind::Import) continue;
       const auto *imp = d->as<ast::ImportDecl>();
@@ -81,9 +94,6 @@ class Loader {
       m->import_spans.push_back(imp->span);
       if (state_[target] == 0) visit(target);
     }
-    stack_.pop_back();
-    state_[m] = 2;
-    out_.order.push_back(m);
   }
 
   std::string find(const ast::ImportDecl &imp, std::string *looked) {
@@ -124,11 +134,7 @@ class Loader {
     return imp.path.size() >= 2 && imp.path[0].name == "std";
   }
 
-  static std::string canonical(const std::string &path) {
-    std::error_code ec;
-    fs::path c = fs::weakly_canonical(fs::path(path), ec);
-    return ec ? path : c.string();
-  }
+  static std::string canonical(const std::string &path) { return canonicalModulePath(path); }
 
   std::vector<std::string> roots_;
 
@@ -143,6 +149,20 @@ class Loader {
 };
 
 }  // namespace
+
+std::string canonicalModulePath(const std::string &path) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(fs::path(path), ec);
+  return ec ? path : c.string();
+}
+
+void loadImports(ModuleInfo *importer, const std::string &root, const LoadOptions &options,
+                 SourceManager &sources, Diagnostics &diags, LoadedProgram &out) {
+  Loader loader(options, sources, diags, out);
+  loader.roots_.push_back(root.empty() ? "." : root);
+  for (const std::string &p : options.search_paths) loader.roots_.push_back(p);
+  loader.visitImports(importer);
+}
 
 bool loadProgram(const std::string &main_path, const LoadOptions &options, SourceManager &sources,
                  Diagnostics &diags, LoadedProgram &out) {

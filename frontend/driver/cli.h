@@ -29,6 +29,8 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
 int RunBuildCommand(const GlobalOptions &options, const std::vector<std::string> &args);
 int RunRunCommand(const GlobalOptions &options, const std::vector<std::string> &args);
 int RunCheckCommand(const GlobalOptions &options, const std::vector<std::string> &args);
+// `cairn repl ...` (repl/repl_command.cpp).
+int RunReplCommand(const GlobalOptions &options, const std::vector<std::string> &args);
 
 }  // namespace cairn::driver
 

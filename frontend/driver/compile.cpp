@@ -39,7 +39,7 @@ namespace fs = std::filesystem;
 
 // The runtime's static libraries, in link order.
 const char *const kRuntimeLibs[] = {"libcairn_lang.a", "libcairn_persist.a", "libcairn_store.a",
-                                    "libcairn_gc.a"};
+                                    "libcairn_gc.a", "libcairn_base.a"};
 
 std::string selfDir() {
   std::error_code ec;

@@ -1,4 +1,4 @@
-// `cairn db list|create|info|check|drop`: the databases of a store.
+// `cairn db list|create|info|check|gc|drop`: the databases of a store.
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
@@ -7,6 +7,7 @@
 
 #include "cairn/graph_check.h"
 #include "cairn/store.h"
+#include "cairn/store_gc.h"
 #include "driver/cli.h"
 
 namespace cairn::driver {
@@ -26,6 +27,8 @@ constexpr char kDbUsage[] =
     "                 root pointing at an object); report all the damage found, and the\n"
     "                 pages nothing reaches; then every table file of the store whole;\n"
     "                 exit status 0 only when all is clean\n"
+    "  gc NAME        free the pages of NAME that its root no longer reaches (one atomic\n"
+    "                 write: a crash leaves all of it or nothing)\n"
     "  drop NAME      delete a database and everything in it\n"
     "  recover        open a store whose write-ahead log is damaged, as of the last commit\n"
     "                 before the damage: the commits after it are lost (a copy of the log\n"
@@ -35,7 +38,7 @@ constexpr char kDbUsage[] =
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
-// create and drop write; list, info and check only read (so they work on a store the user may
+// create, gc and drop write; list, info and check only read (so they work on a store the user may
 // only read, and never write into a directory that turns out not to be a store).
 Status OpenStore(const GlobalOptions &options, bool create, bool read_only,
                  std::unique_ptr<Store> *s) {
@@ -180,6 +183,17 @@ int Recover(const GlobalOptions &options) {
   return kExitOk;
 }
 
+int Gc(Store &s, const std::string &name) {
+  store::GcReport r;
+  Status st = store::CollectGarbage(s, name, &r);
+  if (!st.ok()) return ReportError(st);
+  std::printf("%s: %" PRIu64 " pages reached from the root (%" PRIu64 " objects), %" PRIu64
+              " freed; %" PRIu64 " of %" PRIu64 " pages free\n",
+              name.c_str(), r.pages_reached, r.objects_reached, r.pages_freed, r.free_pages,
+              r.page_count);
+  return kExitOk;
+}
+
 int Drop(Store &s, const std::string &name) {
   Status st = s.DropDatabase(name);
   if (!st.ok()) return ReportError(st);
@@ -213,7 +227,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   } else if (cmd == "check") {
     want_min = 0;
     want_max = SIZE_MAX;
-  } else if (cmd != "create" && cmd != "info" && cmd != "drop") {
+  } else if (cmd != "create" && cmd != "info" && cmd != "gc" && cmd != "drop") {
     return ReportUsage("unknown db command '" + cmd + "'", "cairn db");
   }
   if (operands.size() < want_min) return ReportUsage("db " + cmd + " needs a NAME", "cairn db");
@@ -229,12 +243,14 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   }
   if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
-  Status st = OpenStore(options, cmd == "create", cmd != "create" && cmd != "drop", &s);
+  const bool reads_only = cmd == "list" || cmd == "info" || cmd == "check";
+  Status st = OpenStore(options, cmd == "create", reads_only, &s);
   if (!st.ok()) return ReportError(st);
   if (cmd == "list") return List(*s);
   if (cmd == "create") return Create(*s, operands[0]);
   if (cmd == "info") return Info(*s, operands[0]);
   if (cmd == "check") return Check(*s, operands);
+  if (cmd == "gc") return Gc(*s, operands[0]);
   return Drop(*s, operands[0]);
 }
 

@@ -16,6 +16,8 @@ constexpr char kUsage[] =
     "  build    compile a program into a native executable (cairn build --help)\n"
     "  run      build a program into a cache and run it (cairn run --help)\n"
     "  check    report a program's errors without building it\n"
+    "  repl     an interactive session: compile and run declarations, statements and\n"
+    "           expressions as they are typed; browse and change databases\n"
     "  db       list, create, inspect, check and drop the databases of a store\n"
     "           (cairn db --help)\n"
     "\n"
@@ -77,6 +79,7 @@ int Main(int argc, char **argv) {
   if (command == "build") return RunBuildCommand(options, rest);
   if (command == "run") return RunRunCommand(options, rest);
   if (command == "check") return RunCheckCommand(options, rest);
+  if (command == "repl") return RunReplCommand(options, rest);
   return ReportUsage("unknown command '" + command + "'", "cairn");
 }
 

@@ -42,6 +42,45 @@ struct CollectingHandler : llvm::DiagnosticHandler {
 
 }  // namespace
 
+bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOptions &options,
+                    std::string *error) {
+  if (options.verify) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (llvm::verifyModule(module, &os)) {
+      *error = "internal error: the generated IR is invalid (please report it):\n" + os.str();
+      return false;
+    }
+  }
+
+  llvm::LLVMContext &ctx = module.getContext();
+  std::string pass_errors;
+  auto saved = ctx.getDiagnosticHandler();
+  ctx.setDiagnosticHandler(std::make_unique<CollectingHandler>(&pass_errors));
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  cairn::plugin::registerDescriptorPass(pb);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      options.opt_level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                             : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  mpm.run(module, mam);
+  ctx.setDiagnosticHandler(std::move(saved));
+  if (!pass_errors.empty()) {
+    *error = "internal error in the descriptor pass (please report it):\n" + pass_errors;
+    return false;
+  }
+  return true;
+}
+
 bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                 std::string *error) {
   llvm::InitializeNativeTarget();
@@ -62,40 +101,7 @@ bool emitObject(llvm::Module &module, const EmitOptions &options, const std::str
   module.setPICLevel(llvm::PICLevel::BigPIC);
   module.setPIELevel(llvm::PIELevel::Large);
 
-  if (options.verify) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    if (llvm::verifyModule(module, &os)) {
-      *error = "internal error: the generated IR is invalid (please report it):\n" + os.str();
-      return false;
-    }
-  }
-
-  llvm::LLVMContext &ctx = module.getContext();
-  std::string pass_errors;
-  auto saved = ctx.getDiagnosticHandler();
-  ctx.setDiagnosticHandler(std::make_unique<CollectingHandler>(&pass_errors));
-
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm.get());
-  cairn::plugin::registerDescriptorPass(pb);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      options.opt_level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                             : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
-  mpm.run(module, mam);
-  ctx.setDiagnosticHandler(std::move(saved));
-  if (!pass_errors.empty()) {
-    *error = "internal error in the descriptor pass (please report it):\n" + pass_errors;
-    return false;
-  }
+  if (!optimizeModule(module, tm.get(), options, error)) return false;
 
   if (!options.ir_path.empty()) {
     std::error_code ec;

@@ -7,7 +7,8 @@
 
 namespace llvm {
 class Module;
-}
+class TargetMachine;
+}  // namespace llvm
 
 namespace cairn::front {
 
@@ -22,6 +23,13 @@ struct EmitOptions {
 // an unwritable file).
 bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                 std::string *error);
+
+// Verifies the module (if options.verify), then runs the descriptor pass and the -O2 (or -O0)
+// pipeline on it, for `tm`'s target; the module's triple and data layout must be set. What
+// emitObject does before code generation; the REPL does it before handing a module to the JIT.
+// Returns false with *error set on a verifier error or a pass diagnostic.
+bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOptions &options,
+                    std::string *error);
 
 }  // namespace cairn::front
 

@@ -5,8 +5,10 @@
 #ifndef CAIRN_FRONTEND_LOWER_LOWER_H
 #define CAIRN_FRONTEND_LOWER_LOWER_H
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "check/sem.h"
 #include "source/source.h"
@@ -27,6 +29,26 @@ struct LowerOptions {
 std::unique_ptr<llvm::Module> lowerProgram(const sem::Program &program,
                                            const SourceManager &sources, llvm::LLVMContext &ctx,
                                            const LowerOptions &options);
+
+// One module of the REPL (repl/): a part of a program whose other parts are in other modules of
+// the same JIT, linked by symbol. Unlike lowerProgram, it has no `main` and no module
+// initializer: what it defines has external linkage, what it uses from elsewhere is declared.
+struct UnitSpec {
+  std::string name;                              // the module's name
+  std::vector<const sem::Function *> functions;  // bodies defined here (symbol: info->symbol)
+  std::vector<ClassInfo *> classes;              // heap types marked here, with method tables
+  std::vector<const Type *> array_types;         // array types marked here
+  std::vector<const GlobalInfo *> globals;       // defined here, zero; the others are declared
+  // The symbol that code calls a function by, and that method tables hold: a stub's for a
+  // function that can be redefined, else the function's own symbol. Empty: its own.
+  std::function<std::string(const FuncInfo *)> call_symbol;
+  // An external function `void()` made here that creates the module's text literals (L4);
+  // the REPL calls it after the module's constructors.
+  std::string init_symbol;
+};
+
+std::unique_ptr<llvm::Module> lowerUnit(const UnitSpec &unit, const SourceManager &sources,
+                                        llvm::LLVMContext &ctx, const LowerOptions &options);
 
 }  // namespace cairn::front
 

@@ -133,9 +133,11 @@ llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, C
 // The program is whole (every module is lowered into this one LLVM module, and a database object
 // of a class the program lacks cannot be faulted in), so an object whose static class is cls is
 // of cls or of one of the program's subclasses of it. If all of them have the same
-// implementation in the method's slot, that is the one a call runs.
+// implementation in the method's slot, that is the one a call runs. A REPL unit (unit_) is not
+// a whole program: a later input may define a subclass that overrides the method, or replace the
+// method's body, and code compiled now must run those; its calls go through the method table.
 const FuncInfo *Lowering::soleImplementation(const FuncInfo *method, const ClassInfo *cls) {
-  if (method->slot < 0) return nullptr;
+  if (method->slot < 0 || unit_ != nullptr) return nullptr;
   const auto slot = static_cast<size_t>(method->slot);
   auto key = std::make_pair(cls, slot);
   auto it = sole_.find(key);

@@ -56,17 +56,23 @@ llvm::StructType *Lowering::classStruct(ClassInfo *cls) {
   structs_[cls] = st;
   std::vector<llvm::Type *> elems;
   std::vector<llvm::Metadata *> names;
+  std::vector<llvm::Metadata *> types;  // declared types, for tools (docs/plugin.md)
   names.push_back(llvm::ConstantAsMetadata::get(llvm::PoisonValue::get(st)));
+  types.push_back(names.front());
   if (cls->super) {
     elems.push_back(classStruct(cls->super));
     names.push_back(llvm::MDString::get(ctx_, cls->super->name));
+    types.push_back(llvm::MDString::get(ctx_, ""));
   }
   for (const auto &f : cls->own_fields) {
     elems.push_back(llvmType(f->type));
     names.push_back(llvm::MDString::get(ctx_, f->name));
+    types.push_back(llvm::MDString::get(ctx_, typeName(f->type)));
   }
   st->setBody(elems);
   module_->getOrInsertNamedMetadata("cairn.fields")->addOperand(llvm::MDNode::get(ctx_, names));
+  module_->getOrInsertNamedMetadata("cairn.field_types")
+      ->addOperand(llvm::MDNode::get(ctx_, types));
   return st;
 }
 
@@ -137,11 +143,34 @@ llvm::Function *Lowering::function(const FuncInfo *f) {
     for (size_t i = 0; i < f->params.size(); ++i)
       if (f->params[i]->kind == TypeKind::Bool) fn->addParamAttr(i, llvm::Attribute::ZExt);
     if (f->ret->kind == TypeKind::Bool) fn->addRetAttr(llvm::Attribute::ZExt);
+  } else if (unit_ != nullptr) {
+    // Called by its call symbol, defined here or elsewhere (a stub's or its own).
+    std::string callee = unit_->call_symbol ? unit_->call_symbol(f) : std::string();
+    if (callee.empty()) callee = f->symbol;
+    if (callee == f->symbol) {
+      fn = definition(f);
+    } else {
+      fn = llvm::cast<llvm::Function>(
+          module_->getOrInsertFunction(callee, functionType(f)).getCallee());
+    }
   } else {
     fn = llvm::Function::Create(functionType(f), llvm::GlobalValue::InternalLinkage, f->symbol,
                                 *module_);
   }
   functions_[f] = fn;
+  return fn;
+}
+
+llvm::Function *Lowering::definition(const FuncInfo *f) {
+  if (unit_ == nullptr) return function(f);
+  auto it = definitions_.find(f);
+  if (it != definitions_.end()) return it->second;
+  // A declaration of it may exist already (a call seen before its body): give it the body.
+  llvm::Function *fn = module_->getFunction(f->symbol);
+  if (fn == nullptr)
+    fn = llvm::Function::Create(functionType(f), llvm::GlobalValue::ExternalLinkage, f->symbol,
+                                *module_);
+  definitions_[f] = fn;
   return fn;
 }
 
@@ -282,6 +311,17 @@ llvm::GlobalVariable *Lowering::global(const GlobalInfo *g) {
   auto it = globals_.find(g);
   if (it != globals_.end()) return it->second;
   llvm::Type *t = llvmType(g->type);
+  if (unit_ != nullptr) {
+    bool here = false;
+    for (const GlobalInfo *d : unit_->globals) here |= d == g;
+    auto *gv =
+        here ? new llvm::GlobalVariable(*module_, t, false, llvm::GlobalValue::ExternalLinkage,
+                                        llvm::Constant::getNullValue(t), g->symbol)
+             : new llvm::GlobalVariable(*module_, t, false, llvm::GlobalValue::ExternalLinkage,
+                                        nullptr, g->symbol);
+    globals_[g] = gv;
+    return gv;
+  }
   auto *gv = new llvm::GlobalVariable(*module_, t, false, llvm::GlobalValue::InternalLinkage,
                                       llvm::Constant::getNullValue(t), g->symbol);
   globals_[g] = gv;
@@ -405,6 +445,51 @@ std::unique_ptr<llvm::Module> Lowering::run() {
 
   if (di_) di_->finalize();
   return std::move(module_);
+}
+
+std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
+  unit_ = &unit;
+  module_->setModuleIdentifier(unit.name);
+  for (ClassInfo *cls : unit.classes) marker(cls->type);
+  for (const Type *t : unit.array_types) marker(t);
+  for (const GlobalInfo *g : unit.globals) global(g);
+  for (const sem::Function *fn : unit.functions) definition(fn->info);
+  for (const sem::Function *fn : unit.functions)
+    if (fn->body) lowerFunction(*fn);
+  // Method tables of every class marked here (docs/plugin.md: every module with a marker of a
+  // type that has methods lists them; here they are stubs, the same in every module).
+  for (const auto &[cls, st] : structs_) {
+    if (cls->vtable.empty() || markers_.count(cls->type) == 0) continue;
+    std::vector<llvm::Metadata *> ops;
+    ops.push_back(llvm::ConstantAsMetadata::get(llvm::PoisonValue::get(st)));
+    for (FuncInfo *m : cls->vtable) ops.push_back(llvm::ValueAsMetadata::get(function(m)));
+    module_->getOrInsertNamedMetadata("cairn.methods")->addOperand(llvm::MDNode::get(ctx_, ops));
+  }
+  // The text literals, made by the init function.
+  llvm::Function *init =
+      llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
+                             llvm::GlobalValue::ExternalLinkage, unit.init_symbol, *module_);
+  fn_ = init;
+  di_fn_ = nullptr;
+  b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", init));
+  b_.SetCurrentDebugLocation(llvm::DebugLoc());
+  for (const auto &[value, slot] : text_order_) {
+    llvm::Value *t = b_.CreateCall(
+        rt("cairn_text_new"),
+        {cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size()))});
+    b_.CreateStore(t, slot);
+  }
+  b_.CreateRetVoid();
+  return std::move(module_);
+}
+
+std::unique_ptr<llvm::Module> lowerUnit(const UnitSpec &unit, const SourceManager &sources,
+                                        llvm::LLVMContext &ctx, const LowerOptions &options) {
+  static const sem::Program kNoProgram;
+  LowerOptions o = options;
+  o.debug_info = false;
+  Lowering lowering(kNoProgram, sources, ctx, o);
+  return lowering.runUnit(unit);
 }
 
 std::unique_ptr<llvm::Module> lowerProgram(const sem::Program &program,

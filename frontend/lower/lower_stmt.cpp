@@ -17,7 +17,7 @@ void Lowering::startDeadBlock() {
 
 void Lowering::lowerFunction(const sem::Function &fn) {
   const FuncInfo *info = fn.info;
-  fn_ = function(info);
+  fn_ = definition(info);
   sem_fn_ = &fn;
   slots_.clear();
   loops_.clear();

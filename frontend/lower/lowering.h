@@ -33,6 +33,8 @@ class Lowering {
   Lowering(const sem::Program &program, const SourceManager &sources, llvm::LLVMContext &ctx,
            const LowerOptions &options);
   std::unique_ptr<llvm::Module> run();
+  // The REPL's form (lower.h, UnitSpec).
+  std::unique_ptr<llvm::Module> runUnit(const UnitSpec &unit);
 
   // --- types and heap types (lower_program.cpp) ---
   llvm::Type *llvmType(const Type *t);
@@ -41,7 +43,11 @@ class Lowering {
   llvm::Value *descriptorRef(const Type *t);      // the descriptor of a class/array/text type
   llvm::Constant *marker(const Type *t);          // class or array marker (nullptr: built-in)
   llvm::FunctionType *functionType(const FuncInfo *f);
+  // The function that calls and function values use (a stub's declaration in a unit, when
+  // the function is called through one).
   llvm::Function *function(const FuncInfo *f);
+  // The function that holds f's body (the same as function(f) except for stubs in a unit).
+  llvm::Function *definition(const FuncInfo *f);
   llvm::FunctionCallee rt(const char *name);      // a runtime entry point (cairn/lang.h)
   llvm::Constant *loc(Span span);                 // a static cairn_loc
   llvm::Constant *cstring(const std::string &s);  // a private NUL-terminated constant
@@ -70,7 +76,8 @@ class Lowering {
   llvm::Value *lowerCallVirtual(const sem::CallVirtual &c);
   llvm::Value *callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                           std::vector<llvm::Value *> args, Span span);
-  // The one implementation a call of method on a cls runs, if the program has only one.
+  // The one implementation a call of method on a cls runs, if the program has only one (never
+  // for a REPL unit, which is not a whole program).
   const FuncInfo *soleImplementation(const FuncInfo *method, const ClassInfo *cls);
   llvm::Value *fieldAddress(llvm::Value *object, const Type *static_type, const FieldInfo *f,
                             Span span);
@@ -106,6 +113,8 @@ class Lowering {
   std::map<const ClassInfo *, llvm::StructType *> structs_;
   std::map<const Type *, llvm::GlobalVariable *> markers_;
   std::map<const FuncInfo *, llvm::Function *> functions_;
+  std::map<const FuncInfo *, llvm::Function *> definitions_;
+  const UnitSpec *unit_ = nullptr;  // set by runUnit
   std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
   std::map<std::string, llvm::GlobalVariable *> text_slots_;

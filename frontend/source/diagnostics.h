@@ -75,6 +75,12 @@ class Diagnostics {
   bool hasErrors() const { return errors_ != 0; }
   const std::vector<Diagnostic> &all() const { return diags_; }
 
+  // Forgets every diagnostic reported so far (the REPL reports per input).
+  void clear() {
+    diags_.clear();
+    errors_ = 0;
+  }
+
   // Stop reporting after this many errors (0: no limit); later reports are counted, not kept.
   void setErrorLimit(size_t limit) { limit_ = limit; }
 

@@ -394,6 +394,18 @@ struct Module {
   std::vector<DeclPtr> decls;
 };
 
+// One input of the REPL (parseInput): declarations and statements in the order they were
+// typed. Exactly one of `decl` and `stmt` is set in each item. A module-level `let`/`var` is a
+// declaration (a session variable); an expression on its own is an ExprStmt.
+struct InputItem {
+  DeclPtr decl;
+  StmtPtr stmt;
+};
+struct Input {
+  uint32_t file = Span::kNoFile;
+  std::vector<InputItem> items;
+};
+
 }  // namespace cairn::front::ast
 
 #endif  // CAIRN_FRONTEND_SYNTAX_AST_H

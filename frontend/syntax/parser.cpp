@@ -396,6 +396,27 @@ std::unique_ptr<Module> Parser::parseModule() {
   return module;
 }
 
+std::unique_ptr<Input> Parser::parseInput() {
+  auto input = std::make_unique<Input>();
+  input->file = file_.id();
+  while (true) {
+    while (accept(TokenKind::Newline) || accept(TokenKind::Semi)) {
+    }
+    if (at(TokenKind::Eof)) break;
+    const size_t start = pos_;
+    InputItem item;
+    const bool decl = atDeclStart() || at(TokenKind::KwLet) || at(TokenKind::KwVar);
+    if (decl)
+      item.decl = parseDecl();
+    else
+      item.stmt = parseStmt();
+    if (item.decl || item.stmt) input->items.push_back(std::move(item));
+    finishItem(decl ? SyncMode::Decl : SyncMode::Stmt);
+    if (pos_ == start) advance();  // never loop without consuming
+  }
+  return input;
+}
+
 bool Parser::atDeclStart() const {
   return startsDeclOnly(kind()) || (at(TokenKind::KwFn) && kind(1) == TokenKind::Ident);
 }
@@ -631,6 +652,11 @@ void Parser::parseMember(ClassDecl *cls) {
 std::unique_ptr<ast::Module> parseModule(const SourceFile &file, Diagnostics &diags) {
   parse_detail::Parser parser(file, diags);
   return parser.parseModule();
+}
+
+std::unique_ptr<ast::Input> parseInput(const SourceFile &file, Diagnostics &diags) {
+  parse_detail::Parser parser(file, diags);
+  return parser.parseInput();
 }
 
 }  // namespace cairn::front

@@ -53,6 +53,12 @@ namespace cairn::front {
 // nullptr.
 std::unique_ptr<ast::Module> parseModule(const SourceFile &file, Diagnostics &diags);
 
+// Lexes and parses one input of the REPL: `input = { (decl | stmt) (NEWLINE | ';') }`, where
+// `import`, `class`, `extern`, `fn NAME`, `let` and `var` start declarations and anything else
+// a statement (an expression alone included; the checker decides what it may be). Errors go to
+// `diags`; the result is never nullptr.
+std::unique_ptr<ast::Input> parseInput(const SourceFile &file, Diagnostics &diags);
+
 }  // namespace cairn::front
 
 #endif  // CAIRN_FRONTEND_SYNTAX_PARSER_H

@@ -25,6 +25,7 @@ class Parser {
  public:
   Parser(const SourceFile &file, Diagnostics &diags);
   std::unique_ptr<ast::Module> parseModule();
+  std::unique_ptr<ast::Input> parseInput();
 
   // --- The token cursor (parser.cpp). Never moves past Eof. -------------------------------
   // The token at index i of the file (Eof past the end), lexed on demand. References stay

@@ -275,6 +275,13 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     } else if (page < 1 || page > r.page_count || offset >= kPageSize) {
       audit.Problem("an identity hash names page " + std::to_string(page) + ", offset " +
                     std::to_string(offset) + ", which does not exist (S6)");
+    } else {
+      PageKey fk(KeyKind::kFree, id, page);
+      std::string unused;
+      rocksdb::Status fs = db->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &unused);
+      if (fs.ok())
+        audit.Problem("an identity hash names page " + std::to_string(page) + ", offset " +
+                      std::to_string(offset) + ", which is free (S6)");
     }
   }
   if (!it->status().ok()) {

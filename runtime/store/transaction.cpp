@@ -376,6 +376,20 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
   return Status::Ok();
 }
 
+Status Transaction::IsFree(DatabaseId id, PageNo page, bool *free) {
+  Impl &t = *impl_;
+  TouchedDatabase *db = nullptr;
+  Status s = t.Enter(id, &db);
+  if (!s.ok()) return s;
+  s = t.CheckPageExists(*db, page, "look up");
+  if (!s.ok()) return t.Fail(s);
+  *free = false;
+  if (db->unwritten.count(page)) return Status::Ok();
+  s = t.IsFree(*db, page, free);
+  if (!s.ok()) return t.Fail(s);
+  return Status::Ok();
+}
+
 Status Transaction::FreePage(DatabaseId id, PageNo page) {
   Impl &t = *impl_;
   if (Status w = t.GuardWrite("freeing a page"); !w.ok()) return w;
@@ -398,6 +412,16 @@ Status Transaction::FreePage(DatabaseId id, PageNo page) {
   rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(pk.view().data(), pk.view().size()));
   PageKey fk(KeyKind::kFree, id, page);
   if (rs.ok()) rs = t.txn->Put(rocksdb::Slice(fk.view().data(), fk.view().size()), "");
+  // A free page has no identity hash entries (S6): a later object at the same place is another.
+  if (rs.ok()) {
+    const std::string prefix = IdentityHashPagePrefix(id, page);
+    std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+    std::vector<std::string> keys;
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
+      keys.push_back(it->key().ToString());
+    rs = it->status();
+    for (size_t i = 0; rs.ok() && i < keys.size(); i++) rs = t.txn->Delete(keys[i]);
+  }
   if (!rs.ok()) {
     return t.Fail(
         FromRocks(rs, "freeing " + PageName(*db, page), t.store->options.lock_timeout_ms));

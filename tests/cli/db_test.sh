@@ -104,6 +104,19 @@ expect "check of every database" 0 "third: ok" ""
 run --store "$STORE" db check nothere
 expect "check of a missing database" 1 "" "there is no database 'nothere'"
 
+# Store-level garbage collection. (tests/persist/store_gc_test.cpp collects real objects.)
+run --store "$STORE" db gc second
+expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects), 0 freed; 0 of 0 pages free" ""
+run --store "$STORE" db gc oo7
+expect "gc of pages that are not objects" 1 "" "database 'oo7': the root holds a malformed reference (42)"
+[[ "$ERR" == *"nothing was freed"* ]] || fail "gc of a bad root says nothing was freed"
+run --store "$STORE" db info oo7
+expect "a refused gc frees nothing" 0 "pages     20 (20 in use, 0 free" ""
+run --store "$STORE" db gc
+expect "gc without a name" 2 "" "db gc needs a NAME"
+run --store "$STORE" db gc nothere
+expect "gc of a missing database" 1 "" "there is no database 'nothere'"
+
 # Damage a page behind the store's back: check reports it and fails.
 "$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"
 run --store "$STORE" db check oo7

@@ -135,10 +135,12 @@ void Say(const char *fmt, ...) {
 void SayStats(const char *p, const cairn_persist_stats &s) {
   Say("%scommits=%lu %saborts=%lu %spages_faulted=%lu %swrite_faults=%lu %spages_written=%lu "
       "%spages_accurate=%lu %spages_ambiguous=%lu %spages_large=%lu %sobjects=%lu "
-      "%spages_evicted=%lu %sframes_released=%lu %sresident_pages=%lu %sreserved_frames=%lu\n",
+      "%spages_evicted=%lu %sframes_released=%lu %sresident_pages=%lu %sreserved_frames=%lu "
+      "%sstabilizations=%lu %spages_checked=%lu %spages_rereferenced=%lu\n",
       p, s.commits, p, s.aborts, p, s.pages_faulted, p, s.write_faults, p, s.pages_written, p,
       s.pages_accurate, p, s.pages_ambiguous, p, s.pages_large, p, s.objects_made_persistent, p,
-      s.pages_evicted, p, s.frames_released, p, s.resident_pages, p, s.reserved_frames);
+      s.pages_evicted, p, s.frames_released, p, s.resident_pages, p, s.reserved_frames, p,
+      s.stabilizations, p, s.pages_checked, p, s.pages_rereferenced);
 }
 
 size_t MapCount() {

@@ -2,7 +2,7 @@
 // API, which checksums what it is given): a page with a header of zero, a reference into the
 // middle of an object, past the database's last page, into a free page, an unknown type index,
 // an array longer than its page, a root into an object. Faulting them in gives an error naming
-// the database and the page that holds the bad reference (D7, persist/page_checks.h), through
+// the database and the page that holds the bad reference (D11, persist/page_checks.h), through
 // the fault-error hook, never a SIGSEGV and never a wrong object; the process goes on.
 #include <csetjmp>
 #include <cstring>

@@ -320,6 +320,38 @@ TEST_F(TxnTest, IdentityHashEntries) {
   t->Abort();
 }
 
+TEST_F(TxnTest, FreeingAPageDropsItsIdentityHashes) {
+  MakePages(2);
+  auto t = Begin();
+  ASSERT_TRUE(t->PutIdentityHash(db_, 1, 8, 0x1111).ok());
+  ASSERT_TRUE(t->PutIdentityHash(db_, 2, 8, 0x2222).ok());
+  ASSERT_TRUE(t->Commit().ok());
+  t = Begin();
+  bool free = true;
+  ASSERT_TRUE(t->IsFree(db_, 1, &free).ok());
+  EXPECT_FALSE(free);
+  ASSERT_TRUE(t->FreePage(db_, 1).ok());
+  ASSERT_TRUE(t->IsFree(db_, 1, &free).ok());
+  EXPECT_TRUE(free);
+  ASSERT_TRUE(t->Commit().ok());
+  ExpectClean();  // S6: no entry names a free page
+  t = Begin();
+  std::vector<IdentityHashEntry> seen;
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 1, &seen).ok());
+  EXPECT_TRUE(seen.empty());
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 2, &seen).ok());
+  EXPECT_EQ(seen.size(), 1u);
+  // The page is reused, without the old object's hash.
+  PageNo p = 0;
+  ASSERT_TRUE(t->AllocatePage(db_, &p).ok());
+  EXPECT_EQ(p, 1u);
+  ASSERT_TRUE(t->ListIdentityHashes(db_, 1, &seen).ok());
+  EXPECT_TRUE(seen.empty());
+  Status s = t->IsFree(db_, 9, &free);
+  EXPECT_EQ(s.code(), CAIRN_NOT_FOUND) << s.message();
+  t->Abort();
+}
+
 TEST_F(TxnTest, TypeTable) {
   auto t = Begin();
   uint32_t i1 = 0, i2 = 0, again = 0;

@@ -194,6 +194,11 @@ typedef struct cairn_stats {
   uint64_t heap_pages;        /* pages in use now (objects or reserved for allocation) */
   uint64_t peak_heap_pages;   /* the most pages ever in use at once */
   uint64_t free_pages;        /* pages touched before and free now */
+  uint64_t persistent_pages_scanned; /* persistent pages whose objects collections read: only
+                                        modified ones (a clean page's references are recorded
+                                        when it is loaded, docs/persistence.md) */
+  uint64_t frame_releases; /* collections that also released the frames of persistent pages
+                              nothing reached (Figure 4) */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);

@@ -2,9 +2,10 @@
  *
  * This is the one list the front end's code generator and the runtime agree on (style.md, 10):
  * program start and end, text, printing and conversion to text, runtime errors with source
- * positions, type tests, and the built-in classes Database and Transaction. Everything here
- * is C, so generated code calls it with the C ABI; references are plain `void *` here and
- * `ptr addrspace(1)` in the generated IR (the same bits on x86-64).
+ * positions, type tests, and the built-in classes Database and Transaction; and, for embedders
+ * such as the REPL, the hook that turns a runtime error into a jump back to the embedder.
+ * Everything here is C, so generated code calls it with the C ABI; references are plain `void *`
+ * here and `ptr addrspace(1)` in the generated IR (the same bits on x86-64).
  *
  * Values (docs/language.md):
  *   int    int64_t          float  double          bool   int (0 or 1; `i1` in the IR)
@@ -184,6 +185,20 @@ void cairn_rt_div_zero(const cairn_loc *loc) __attribute__((noreturn)); /* divis
 void cairn_rt_panic(const cairn_loc *loc, void *message_text)
     __attribute__((noreturn)); /* panic: <message> */
 void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((noreturn));
+
+/* For embedders (the REPL): what a runtime error does instead of ending the process. With a hook
+ * set, a runtime error (every cairn_rt_* above, and the database and transaction errors of the
+ * functions below) flushes standard output, aborts the open transaction (nothing of it reaches
+ * a database), and calls hook(loc, message, ctx) without printing anything: the hook reports
+ * the error as it likes, then jumps back into the embedder (siglongjmp to a sigsetjmp made
+ * before the embedder called the compiled code), which goes on using the runtime. The frames it
+ * jumps over are compiled Cairn code and the runtime's error path, which hold no locks and no
+ * resources but a few bytes of heap memory (leaked). If the hook returns, the error is printed
+ * and the process exits with CAIRN_EXIT_RUNTIME_ERROR, as without a hook. loc may be NULL;
+ * message is valid until the hook returns or jumps. NULL (the default) removes the hook.
+ * exit(code) still ends the process. */
+typedef void (*cairn_runtime_error_hook)(const cairn_loc *loc, const char *message, void *ctx);
+void cairn_set_runtime_error_hook(cairn_runtime_error_hook hook, void *ctx);
 
 /* --- Database (docs/language.md, Persistence). Errors are runtime errors at loc, with the
  * runtime's message (cairn_last_error). ---------------------------------------------------- */

@@ -103,6 +103,21 @@ cairn_status cairn_db_get_root(cairn_db *db, void **root);
  * CAIRN_INVALID_ARGUMENT saying where it points. */
 cairn_status cairn_db_set_root(cairn_db *db, void *root);
 
+/* --- Looking into databases (for tools: the REPL, cairn db) --------------------------------- */
+
+/* Calls fn once per database this process has opened or created, in that order. Nothing if the
+ * store is not open. */
+void cairn_db_each_open(void (*fn)(cairn_db *db, void *ctx), void *ctx);
+
+/* Calls fn once per entry of an open database's type table (the types it holds or held objects
+ * of), in index order, with a descriptor made from what the entry keeps: the fingerprint, name,
+ * flags, size, element kind, references, and each field's name, kind, count and offset; since
+ * store format 2 (docs/store-format.md) also each field's declared type (cairn_field.type) and a
+ * STRUCT field's nested layout (a base class). It has no field sizes and no methods, is not
+ * registered, and is valid only until fn returns. Inside or outside a transaction. */
+cairn_status cairn_db_stored_types(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),
+                                   void *ctx);
+
 /* --- Transactions --------------------------------------------------------------------------------
  */
 
@@ -222,13 +237,20 @@ typedef struct cairn_persist_stats {
   uint64_t pages_large;     /* pages of large objects made persistent in place */
   uint64_t objects_made_persistent;
   uint64_t bytes_made_persistent;
-  uint64_t pages_evicted;   /* clean pages unloaded to stay within max_resident_pages */
-  uint64_t frames_released; /* frames of unreached clean pages given up (Figure 4) */
-  uint64_t resident_pages;  /* now: persistent pages loaded */
-  uint64_t reserved_frames; /* now: frames for persistent pages not loaded */
-  uint64_t stabilize_ns;    /* time in stabilization (a collection from the roots) */
-  uint64_t write_ns;        /* time unswizzling and committing to the store */
-  uint64_t fault_ns;        /* time in page faults (reading, swizzling) */
+  uint64_t pages_evicted;      /* clean pages unloaded to stay within max_resident_pages */
+  uint64_t frames_released;    /* frames of unreached clean pages given up (Figure 4) */
+  uint64_t resident_pages;     /* now: persistent pages loaded */
+  uint64_t reserved_frames;    /* now: frames for persistent pages not loaded */
+  uint64_t stabilize_ns;       /* time in stabilization (a collection from the roots) */
+  uint64_t write_ns;           /* time unswizzling and committing to the store */
+  uint64_t fault_ns;           /* time in page faults (reading, swizzling) */
+  uint64_t stabilizations;     /* commits that ran the stabilizer (a collection from the roots).
+                                  One whose modified pages and changed roots refer only to
+                                  persistent objects of their own database, or that changed
+                                  nothing, runs none */
+  uint64_t pages_checked;      /* modified pages read at commit to find whether to stabilize */
+  uint64_t pages_rereferenced; /* touches of loaded clean pages that the residency budget's
+                                  CLOCK hand had made cold (each a trap, no store read) */
 } cairn_persist_stats;
 
 /* Totals since the store was opened. */

@@ -19,7 +19,7 @@
  *   S4. The type table maps each fingerprint to one index in 1..type_count and back, one to one.
  *   S5. A committed transaction's pages, root, page count, free list, type entries and identity
  *       hash entries are all on disk or none of them is (one atomic RocksDB write).
- *   S6. An identity hash entry names a page in 1..page_count and an offset within a page
+ *   S6. An identity hash entry names a page in 1..page_count, in use, and an offset within a page
  *       (below CAIRN_PAGE_SIZE).
  *
  * The transaction state machine (Transaction::state()):
@@ -276,7 +276,11 @@ class Transaction {
   /* Allocates n consecutive pages, *first .. *first + n - 1, at the end of the database (free
    * pages are not reused for runs); they read as zeros until written. Locks the catalogue. */
   Status AllocatePageRun(DatabaseId db, uint64_t n, PageNo *first);
-  /* Puts an in-use page on the free list. Locks the catalogue. */
+  /* *free = whether page `page` (which must exist: CAIRN_NOT_FOUND otherwise) is on the free
+   * list, as of this transaction. */
+  Status IsFree(DatabaseId db, PageNo page, bool *free);
+  /* Puts an in-use page on the free list, and drops its identity hash entries (S6). Locks the
+   * catalogue. */
   Status FreePage(DatabaseId db, PageNo page);
 
   /* The root as of this transaction (its snapshot, or its own SetRoot). */

@@ -48,8 +48,8 @@
 extern "C" {
 #endif
 
-/* Version of the descriptor layout below. */
-#define CAIRN_TYPE_ABI 1u
+/* Version of the descriptor layout below (2: cairn_field.type). */
+#define CAIRN_TYPE_ABI 2u
 
 /* Byte offset of element 0 in an array's payload (the length word comes first). */
 #define CAIRN_ARRAY_DATA_OFFSET 8u
@@ -88,6 +88,12 @@ typedef struct cairn_field {
   uint32_t count;                  /* 1 for a scalar, N for a fixed array T[N] */
   uint32_t size;                   /* bytes of one element of this field */
   const struct cairn_type *nested; /* kind == CAIRN_KIND_STRUCT: the inline struct's layout */
+  const char *type;                /* the field's declared type as the source language writes it
+                                      ("int", "[text]", "List[Connection]", "any"), NUL-terminated,
+                                      or NULL if unknown (C). Neither in the fingerprint nor in the
+                                      same-layout rule: for tools that show or browse data
+                                      without the program's source (a database's type table
+                                      keeps it, docs/store-format.md) */
 } cairn_field;
 
 /* A type descriptor. All pointers are to static, immutable data (T4). */

@@ -52,15 +52,16 @@ namespace cairn {
 /* A scalar or reference field (count > 1: a fixed array of them); its size follows its kind. */
 constexpr cairn_field Field(const char *name, uint32_t offset, cairn_kind kind,
                             uint32_t count = 1) {
-  return cairn_field{name,   offset, static_cast<uint16_t>(kind), 0, count, cairn_kind_size(kind),
-                     nullptr};
+  return cairn_field{name,    offset, static_cast<uint16_t>(kind), 0, count, cairn_kind_size(kind),
+                     nullptr, nullptr};
 }
 
 /* An inline struct field laid out as `nested` (a heap type, or one marked CAIRN_TYPE_LAYOUT). */
 constexpr cairn_field StructField(const char *name, uint32_t offset, const cairn_type &nested,
                                   uint32_t count = 1) {
-  return cairn_field{
-      name, offset, CAIRN_KIND_STRUCT, 0, count, static_cast<uint32_t>(nested.size), &nested};
+  return cairn_field{name,    offset, CAIRN_KIND_STRUCT,
+                     0,       count,  static_cast<uint32_t>(nested.size),
+                     &nested, nullptr};
 }
 
 /* Whether a STRUCT field's nested layout can be read (CAIRN_FP_HAS_NESTED_ in type.h says why
@@ -220,13 +221,22 @@ class TypeBuilder {
 
   /* A scalar or reference field (count > 1: a fixed array of them). */
   TypeBuilder &Add(std::string name, uint32_t offset, cairn_kind kind, uint32_t count = 1) {
-    fields_.push_back(FieldSpec{std::move(name), Field(nullptr, offset, kind, count)});
+    fields_.push_back(FieldSpec{std::move(name), Field(nullptr, offset, kind, count), {}, false});
     return *this;
   }
   /* An inline struct field laid out as `nested` (which must outlive the descriptor). */
   TypeBuilder &AddStruct(std::string name, uint32_t offset, const cairn_type *nested,
                          uint32_t count = 1) {
-    fields_.push_back(FieldSpec{std::move(name), StructField(nullptr, offset, *nested, count)});
+    fields_.push_back(
+        FieldSpec{std::move(name), StructField(nullptr, offset, *nested, count), {}, false});
+    return *this;
+  }
+  /* The declared type of the field added last (cairn_field.type), as the source writes it. */
+  TypeBuilder &Declared(std::string type) {
+    if (!fields_.empty()) {
+      fields_.back().declared = std::move(type);
+      fields_.back().has_declared = true;
+    }
     return *this;
   }
   TypeBuilder &Super(const cairn_type *super) {
@@ -243,12 +253,16 @@ class TypeBuilder {
     auto owned = std::make_unique<Owned>();
     owned->name = name_;
     owned->field_names.reserve(fields_.size());
+    owned->field_types.reserve(fields_.size());
     for (const FieldSpec &f : fields_) {
       owned->field_names.push_back(f.name);
+      owned->field_types.push_back(f.declared);
       owned->fields.push_back(f.field);
     }
-    for (size_t i = 0; i < fields_.size(); i++)
+    for (size_t i = 0; i < fields_.size(); i++) {
       owned->fields[i].name = owned->field_names[i].c_str();
+      if (fields_[i].has_declared) owned->fields[i].type = owned->field_types[i].c_str();
+    }
     owned->refs.resize(CountRefs(owned->fields));
     RefsFromFields(owned->fields, owned->refs.data());
     if (fields_.empty() && elem_kind_ == CAIRN_KIND_REF) owned->refs = {0};
@@ -277,10 +291,13 @@ class TypeBuilder {
   struct FieldSpec {
     std::string name;
     cairn_field field;
+    std::string declared;
+    bool has_declared = false;
   };
   struct Owned {
     std::string name;
     std::vector<std::string> field_names;
+    std::vector<std::string> field_types;
     std::vector<cairn_field> fields;
     std::vector<uint32_t> refs;
     std::vector<void *> methods;

@@ -75,6 +75,19 @@ cairn_status cairn_db_list(void (*fn)(const char *name, void *ctx), void *ctx) {
 
 const char *cairn_db_name(const cairn_db *db) { return db ? db->name.c_str() : ""; }
 
+void cairn_db_each_open(void (*fn)(cairn_db *db, void *ctx), void *ctx) {
+  if (Persistence *p = Persistence::Instance()) p->ForEachOpen(fn, ctx);
+}
+
+cairn_status cairn_db_stored_types(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),
+                                   void *ctx) {
+  Persistence *p;
+  if (cairn_status s = Get("cairn_db_stored_types", &p)) return s;
+  if (!db)
+    return Report(Status(CAIRN_INVALID_ARGUMENT, "cairn_db_stored_types was given no database"));
+  return Report(p->StoredTypes(db, fn, ctx));
+}
+
 cairn_status cairn_db_get_root(cairn_db *db, void **root) {
   Persistence *p;
   if (cairn_status s = Get("cairn_db_get_root", &p)) return s;

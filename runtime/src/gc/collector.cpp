@@ -1,8 +1,11 @@
+// Collector: what both plans share (flip, ambiguous roots, pinned pages, finishing), Collect, and
+// the collection's policy. The tracing loop is gc/trace_loop.h; stabilization, stabilizer.cpp.
 #include "gc/collector.h"
 
 #include <cassert>
 #include <cstring>
 
+#include "gc/trace_loop.h"
 #include "heap/object.h"
 #include "types/type_registry.h"
 #include "util/fatal.h"
@@ -15,18 +18,68 @@ using heap::PageInfo;
 using heap::PageKind;
 using heap::Space;
 
-// --- Both modes --------------------------------------------------------------------------------
+// --- The collection's policy (collector.h's table) ------------------------------------------
 
-void Collector::Begin() {
+struct Collector::CollectPolicy {
+  Collector &c;
+  explicit CollectPolicy(Collector &c) : c(c) {}
+  CollectPolicy(Collector &c, const PageInfo &) : c(c) {}
+
+  static constexpr bool kScanNewPagesFirst = false;  // Cheney: copy pages scanned last
+  Work &work() { return c.collect_; }
+  BumpRegion &region() { return c.copy_; }
+  size_t TakeCopyPage() {
+    size_t i = c.pages_.TakePage(Space::kCurrent);
+    if (i == heap::kNoPage)
+      Fatal(
+          "out of memory during a collection: all %llu MiB of the heap's transient arena are in "
+          "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
+          static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21));
+    return i;
+  }
+  void Copied(const cairn_type *, size_t) {}
+
+  void *Forwarded(void *to) { return to; }
+  void *CopySpace(void *ref, uintptr_t header) { return c.Evacuate(*this, ref, header); }
+  // A pinned page's object stays and is marked, unless the stabilizer copied it out (it was
+  // not pointed into by an ambiguous root), in which case the reference follows it. On a page
+  // the stabilizer made persistent in place, only the marked objects (those ambiguous roots
+  // point into, and those the stabilizer reached) persist (P8): one that only transient objects
+  // reach is copied out like any transient object, so that the page keeps nothing it would have
+  // to write with transient references.
+  void *PinnedPage(size_t i, void *ref) {
+    const uintptr_t header = heap::HeaderOf(ref);
+    if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
+    if (c.table_[i].persistent() && !c.IsMarked(i, ref)) return c.Evacuate(*this, ref, header);
+    if (c.Mark(i, ref)) c.collect_.objects.push_back(ref);
+    return ref;
+  }
+  // Large objects and persistent pages are promoted, never copied.
+  void *LargeObject(size_t head, void *ref) {
+    if (c.table_[head].space == Space::kPrevious) c.Promote(head, &c.collect_);
+    return ref;
+  }
+  void *PersistentPage(size_t head, void *ref) { return LargeObject(head, ref); }
+};
+
+// --- Both plans --------------------------------------------------------------------------------
+
+void Collector::Work::Clear() {
+  objects.clear();
+  pages.clear();
+  clean.clear();
+  regions.clear();
+}
+
+void Collector::Begin(bool release_frames) {
+  release_ = release_frames && hooks_;
   result_ = CollectionResult{};
   result_.peak_pages = pages_.pages_in_use();
+  for (BumpRegion *r : stabilize_.regions) *r = BumpRegion{};  // the others are unused
   copy_ = BumpRegion{};
-  copy_stack_.clear();
-  mark_stack_.clear();
+  collect_.Clear();
+  stabilize_.Clear();
   pinned_.clear();
-  stab_stack_.clear();
-  persistent_copy_.clear();
-  in_place_.clear();
   base_ = pages_.base();
   covered_pages_ = uint32_t(pages_.capacity());
   table_ = pages_.table();
@@ -35,50 +88,65 @@ void Collector::Begin() {
 
 CollectionResult Collector::Finish() {
   // Exact roots after every ambiguous root: a page pinned later must not have lost objects.
-  roots_.ForEachExactSlot([this](void **slot) {
-    if (*slot) *slot = Move(*slot);
+  CollectPolicy p(*this);
+  roots_.ForEachExactSlot([&](void **slot) {
+    if (*slot) *slot = Trace(p, *slot);
   });
-  Closure();
-  copy_.Sync(pages_);
-  if (copy_.page != heap::kNoPage) result_.bytes_copied += pages_.Info(copy_.page).used;
-  for (auto &[db, region] : persistent_copy_) {
-    region.Sync(pages_);
-    if (region.page != heap::kNoPage) result_.bytes_copied += pages_.Info(region.page).used;
-  }
+  Closure<CollectPolicy>(collect_);
+  for (Work *w : {&stabilize_, &collect_})
+    for (BumpRegion *r : w->regions) {
+      r->Sync(pages_);
+      result_.bytes_copied += pages_.Info(r->page).used;
+    }
   if (hashes_)
     hashes_->Relocate([this](uintptr_t a) {
       return reinterpret_cast<uintptr_t>(Survivor(reinterpret_cast<void *>(a)));
     });
   FillDeadPinnedObjects();
-  FreePrevious();
-  pages_.RebuildFreeList();
+  bool strays = FreePrevious();
+  pages_.RebuildFreeList(!release_ && !strays);
+  if (release_) hooks_->FramesReleased();
+  result_.released_frames = release_;
   result_.copy_region = copy_;
   outcome_ = nullptr;
   return result_;
 }
 
-CollectionResult Collector::Collect(const void *stack_top) {
-  Begin();
+CollectionResult Collector::Collect(const void *stack_top, bool release_frames) {
+  Begin(release_frames);
   // Figure 4: modified persistent pages stay, and may reference transient objects.
-  pages_.ForEachTouchedPage([this](size_t i) {
-    const PageInfo &pi = table_[i];
-    if (pi.space == Space::kPrevious && pi.persistent() && pi.modified() &&
-        pi.kind != PageKind::kLargeTail)
-      Promote(i, true);
-  });
+  if (hooks_) {
+    for (uint32_t i : hooks_->ModifiedPages()) {
+      if (table_[i].space == Space::kPrevious) {
+        Promote(i, &collect_);
+      } else {
+        table_[i].scan = 0;
+        collect_.pages.push_back(i);
+      }
+    }
+  }
   roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
   return Finish();
 }
 
+// Every page in use goes to previous space; persistent pages only in a collection that releases
+// frames (the others leave them in current space, where nothing moves them).
 void Collector::Flip() {
-  pages_.ForEachTouchedPage([this](size_t i) {
+  auto flip = [this](size_t i) {
     PageInfo &pi = table_[i];
-    if (pi.space == Space::kCurrent) {
+    if (pi.space == Space::kCurrent && (release_ || !pi.persistent())) {
       pi.space = Space::kPrevious;
       pi.flags &= uint8_t(~heap::kPagePinned);
       pi.scan = 0;
     }
-  });
+  };
+  if (release_) {
+    pages_.ForEachTouchedPage(flip);
+  } else {
+    pages_.ForEachTouchedPage(heap::Arena::kTransient, flip);  // P10: persistent frames above,
+    if (hooks_)                                                // and a failed commit's pages
+      for (uint32_t i : hooks_->StrayPages()) flip(i);
+  }
 }
 
 void Collector::PinAmbiguous(uintptr_t word) {
@@ -97,7 +165,7 @@ void Collector::PinAmbiguous(uintptr_t word) {
     const PageInfo &head = table_[i];
     if (head.space != Space::kPrevious) return;
     result_.pages_pinned += head.large() ? head.run : 1;
-    Promote(i, true);
+    Promote(i, &collect_);
     return;
   }
   if (pi.space == Space::kPrevious) PinPage(i);
@@ -109,7 +177,7 @@ void Collector::PinAmbiguous(uintptr_t word) {
     void *ref = page + o + kWordSize;
     uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
     if (pos <= o + bytes) {
-      MarkPinned(i, ref);
+      if (Mark(i, ref)) collect_.objects.push_back(ref);
       if (pos < o + bytes) return;
     }
     o += bytes;
@@ -143,28 +211,19 @@ void Collector::PinPage(size_t index) {
   result_.pages_promoted++;
 }
 
-void Collector::MarkPinned(size_t index, void *ref) {
-  PinnedPage &pp = pinned_[pages_.Info(index).scan];
+bool Collector::Mark(size_t index, const void *ref) {
+  PinnedPage &pp = pinned_[table_[index].scan];
   size_t w = (uintptr_t(ref) & (kPageSize - 1)) / kWordSize;
   uint64_t bit = uint64_t{1} << (w % 64);
-  if (pp.marks[w / 64] & bit) return;
+  if (pp.marks[w / 64] & bit) return false;
   pp.marks[w / 64] |= bit;
-  mark_stack_.push_back(ref);
+  return true;
 }
 
 bool Collector::IsMarked(size_t index, const void *ref) const {
-  const PinnedPage &pp = pinned_[pages_.Info(index).scan];
+  const PinnedPage &pp = pinned_[table_[index].scan];
   size_t w = (uintptr_t(ref) & (kPageSize - 1)) / kWordSize;
   return pp.marks[w / 64] >> (w % 64) & 1;
-}
-
-// A reference into a pinned page: its object stays and is marked, unless the stabilizer copied it
-// out (it was not pointed into by an ambiguous root), in which case the reference follows it.
-void *Collector::MovePinned(size_t index, void *ref) {
-  uintptr_t header = heap::HeaderOf(ref);
-  if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
-  MarkPinned(index, ref);
-  return ref;
 }
 
 size_t Collector::SlotBytes(void *ref) {
@@ -190,7 +249,7 @@ void *Collector::Survivor(void *ref) {
   uintptr_t header = heap::HeaderOf(ref);
   if (heap::IsForwarded(header)) return heap::ForwardedTo(header);  // copied
   if (pi.space == Space::kPrevious) return nullptr;                 // not reached
-  if (!pi.pinned() || pi.persistent()) return ref;  // a pinned page made persistent keeps all
+  if (!pi.pinned()) return ref;
   return IsMarked(i, ref) ? ref : nullptr;
 }
 
@@ -198,171 +257,42 @@ void Collector::FillDeadPinnedObjects() {
   auto &registry = types::TypeRegistry::Get();
   for (const PinnedPage &pp : pinned_) {
     PageInfo &pi = pages_.Info(pp.index);
-    // A page made persistent in place keeps all its objects (they persist); only the places of
-    // objects copied out of it become fillers. A transient one also loses its dead objects.
-    const bool keep_unmarked = pi.persistent();
+    // Marked objects stay; the places of objects copied out of the page and its dead objects
+    // become fillers, on a page made persistent in place as on a transient one (P8).
     char *page = pages_.PageAddress(pp.index);
     for (uint32_t o = 0; o < pi.used;) {
       void *ref = page + o + kWordSize;
       uint32_t bytes = uint32_t(SlotBytes(ref));  // an object copied out leaves a forwarding word
       size_t w = (o + kWordSize) / kWordSize;
-      bool dead = heap::IsForwarded(heap::HeaderOf(ref)) ||
-                  (!keep_unmarked && !(pp.marks[w / 64] >> (w % 64) & 1));
+      bool dead = heap::IsForwarded(heap::HeaderOf(ref)) || !(pp.marks[w / 64] >> (w % 64) & 1);
       if (dead)
         heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
       o += bytes;
     }
     pi.scan = pi.used;
+    // A persistent page is not flipped by the next collection unless it releases frames: it
+    // must not look pinned to it.
+    if (pi.persistent()) pi.flags &= uint8_t(~heap::kPagePinned);
   }
 }
 
-void Collector::Promote(size_t index, bool scan) {
-  PageInfo &pi = pages_.Info(index);
+void Collector::Promote(size_t index, Work *w) {
+  PageInfo &pi = table_[index];
   assert(pi.space == Space::kPrevious && pi.kind != PageKind::kLargeTail);
   size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
-  for (size_t k = 0; k < n; k++) pages_.Info(index + k).space = Space::kCurrent;
+  for (size_t k = 0; k < n; k++) table_[index + k].space = Space::kCurrent;
   result_.pages_promoted += n;
-  // A persistent page that is not resident has nothing to scan (and must not be read, P9).
-  if (scan && (!pi.persistent() || pi.resident())) copy_stack_.push_back(uint32_t(index));
+  // A persistent page that is not resident has nothing to scan (and must not be read, P9); a
+  // clean one is not read either: the references recorded for it are followed (D10).
+  if (!w || (pi.persistent() && !pi.resident())) return;
+  if (pi.persistent() && !pi.modified())
+    w->clean.push_back(uint32_t(index));
+  else
+    w->pages.push_back(uint32_t(index));
 }
 
-__attribute__((always_inline)) inline void *Collector::Move(void *ref) {
-  uintptr_t off = uintptr_t(ref) - uintptr_t(base_);
-  size_t i = off >> heap::kPageShift;
-  if (i >= covered_pages_) return ref;  // not the heap: the verifier reports it
-  PageInfo &pi = table_[i];
-  if (pi.space != Space::kPrevious) {
-    if (pi.flags & heap::kPagePinned) [[unlikely]]
-      return MovePinned(i, ref);
-    return ref;
-  }
-  if (pi.kind != PageKind::kSmall || pi.persistent()) [[unlikely]]
-    return MoveSlow(ref, pi, i);
-  uintptr_t header = heap::HeaderOf(ref);
-  if (heap::IsForwarded(header)) return heap::ForwardedTo(header);
-  return Copy(ref, header);
-}
-
-void *Collector::MoveSlow(void *ref, PageInfo &pi, size_t index) {
-  // A large object or a persistent page: promoted, never copied.
-  Promote(pi.kind == PageKind::kLargeTail ? index - pi.run : index, true);
-  return ref;
-}
-
-__attribute__((always_inline)) inline void *Collector::Copy(void *ref, uintptr_t header) {
-  const cairn_type *t = heap::TypeOfHeader(header);
-  size_t bytes = heap::ObjectBytes(t, ref);
-  char *dst = copy_.TryAlloc(bytes);
-  if (!dst) [[unlikely]]
-    dst = NewCopyPage(bytes);
-  // Objects here are small (at most kLargeObjectBytes), 8-byte multiples of at least 16 bytes (a
-  // header and a payload of at least one word).
-  const uintptr_t *from = reinterpret_cast<const uintptr_t *>(ref) - 1;
-  uintptr_t *to = reinterpret_cast<uintptr_t *>(dst);
-  const size_t n = bytes / kWordSize;
-  to[0] = header;
-  switch (n) {  // straight-line copies for the common small sizes
-    default:
-      for (size_t w = 6; w < n; w++) to[w] = from[w];
-      [[fallthrough]];
-    case 6:
-      to[5] = from[5];
-      [[fallthrough]];
-    case 5:
-      to[4] = from[4];
-      [[fallthrough]];
-    case 4:
-      to[3] = from[3];
-      [[fallthrough]];
-    case 3:
-      to[2] = from[2];
-      [[fallthrough]];
-    case 2:
-      to[1] = from[1];
-  }
-  void *moved = dst + kWordSize;
-  heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;
-  return moved;
-}
-
-__attribute__((noinline)) char *Collector::NewCopyPage(size_t bytes) {
-  if (copy_.page != heap::kNoPage) {
-    copy_.Sync(pages_);
-    const PageInfo &old = pages_.Info(copy_.page);
-    result_.bytes_copied += old.used;
-    if (old.scan < old.used) copy_stack_.push_back(uint32_t(copy_.page));
-  }
-  size_t i = pages_.TakePage(Space::kCurrent);
-  if (i == heap::kNoPage)
-    Fatal(
-        "out of memory during a collection: all %llu MiB of the heap's transient arena are in "
-        "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
-        static_cast<unsigned long long>(pages_.reserved_bytes() >> 21));
-  if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
-  copy_.Start(pages_, i);
-  char *dst = copy_.TryAlloc(bytes);
-  assert(dst);
-  return dst;
-}
-
-__attribute__((always_inline)) inline void Collector::ScanObject(const cairn_type *t, void *ref) {
-  heap::ForEachRefSlot(t, ref, [this](void **slot) {
-    void *v = *slot;
-    if (!v) return;
-    void *moved = Move(v);
-    if (moved != v) *slot = moved;  // never write a slot that did not change (P9: clean pages)
-  });
-}
-
-void Collector::ScanPage(size_t index) {
-  PageInfo &pi = pages_.Info(index);
-  char *base = pages_.PageAddress(index);
-  if (pi.kind == PageKind::kLargeHead) {
-    void *ref = base + kWordSize;
-    if (pi.scan == 0) ScanObject(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
-    pi.scan = pi.used;
-    return;
-  }
-  for (;;) {
-    // The page being copied into grows while it is scanned.
-    uint32_t end = index == copy_.page ? uint32_t(copy_.ptr - base) : pi.used;
-    if (pi.scan >= end) break;
-    uint32_t scan = pi.scan;
-    do {
-      void *ref = base + scan + kWordSize;
-      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-      scan += uint32_t(heap::ObjectBytes(t, ref));
-      ScanObject(t, ref);
-    } while (scan < end);
-    pi.scan = scan;
-  }
-}
-
-void Collector::Closure() {
-  for (;;) {
-    if (!mark_stack_.empty()) {
-      void *ref = mark_stack_.back();
-      mark_stack_.pop_back();
-      ScanObject(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
-      continue;
-    }
-    if (!copy_stack_.empty()) {
-      size_t i = copy_stack_.back();
-      copy_stack_.pop_back();
-      ScanPage(i);
-      continue;
-    }
-    if (copy_.page != heap::kNoPage &&
-        pages_.Info(copy_.page).scan < uint32_t(copy_.ptr - pages_.PageAddress(copy_.page))) {
-      ScanPage(copy_.page);
-      continue;
-    }
-    break;
-  }
-}
-
-void Collector::FreePrevious() {
-  pages_.ForEachTouchedPage([this](size_t i) {
+bool Collector::FreePrevious() {
+  auto free = [this](size_t i) {
     PageInfo &pi = pages_.Info(i);
     if (pi.kind == PageKind::kLargeTail) return;
     if (pi.space == Space::kPrevious) {
@@ -370,17 +300,27 @@ void Collector::FreePrevious() {
         // Figure 4: a clean persistent page nothing reached gives up its frame.
         assert(!pi.modified());
         size_t n = pi.kind == PageKind::kLargeHead ? pi.run : 1;
-        if (hooks_) hooks_->ForgetFrame(i);
-        if (pi.resident()) pages_.Discard(i, n);
-        if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kNone)
-          pages_.Protect(i, n, heap::Protection::kNone);
+        if (hooks_) hooks_->ReleaseFrame(i);
         result_.frames_released += n;
       }
       pages_.Release(i);
-    } else if (pi.space == Space::kCurrent && (!pi.persistent() || pi.resident())) {
+    } else if (pi.space == Space::kCurrent && !pi.persistent()) {
       result_.live_bytes += pi.used;
     }
-  });
+  };
+  bool strays = false;
+  if (release_) {
+    pages_.ForEachTouchedPage(free);
+  } else {
+    pages_.ForEachTouchedPage(heap::Arena::kTransient, free);
+    if (hooks_)
+      for (uint32_t i : hooks_->StrayPages()) {
+        free(i);
+        strays = true;
+      }
+  }
+  if (hooks_) hooks_->PruneStrayPages();
+  return strays;
 }
 
 }  // namespace cairn::gc

@@ -1,36 +1,63 @@
 // Collector: one mostly-copying collection (Bartlett; Figure 1 of
 // ../shared/papers/mostly-copying-persistence-pm3.txt), with persistent pages handled as
-// Figure 4 describes, and stabilization (Figure 2) as the same closure run from the persistent
-// pages.
+// Figure 4 describes, and stabilization (Figure 2) as the same tracing loop run from the
+// persistent pages with another policy.
+//
+// The tracing loop (gc/trace_loop.h) is written once. It finds a reference's target page in the
+// page table and hands the reference to its policy according to the space the target is in; it
+// scans objects through their descriptors, pages from their scan position on (Cheney), and the
+// pages it copies into as they fill; it copies objects, leaving forwarding words. A policy says
+// what happens in each space (and where copies go, and which work list the kept objects and
+// pages join):
+//
+//   space of the target            | CollectPolicy                | StabilizePolicy (database d)
+//   -------------------------------+------------------------------+-------------------------------
+//   copy space: a small transient  | copied into the collector's  | copied into a new persistent
+//     page in previous space       | transient copy page          | page of d (clustered in scan
+//                                  |                              | order); counted per type
+//   ... an object copied already   | its copy                     | its copy, traced again (its
+//     (forwarding word)            |                              | copy may be another database's)
+//   pinned page: a small page an   | the object is marked, kept,  | an object an ambiguous root
+//     ambiguous root points into   | scanned; on a page made      | points into: its page becomes
+//                                  | persistent in place, an      | persistent in place in d;
+//                                  | unmarked object is copied    | another object is copied into
+//                                  | out to a transient page (P8) | d's pages, or, on a page made
+//                                  |                              | persistent in place in d,
+//                                  |                              | marked, kept, scanned (P8)
+//   large object (transient)       | its run is promoted, scanned | its run becomes persistent in
+//                                  |                              | place in d, scanned
+//   persistent page                | promoted if the collection   | kept as it is; one of another
+//                                  | flipped it (Figure 4), then  | database is an error (no
+//                                  | scanned if modified, or its  | references between databases)
+//                                  | recorded references followed |
+//                                  | if clean (D10)               |
+//
+// Each policy has its own work list (Work): stabilization runs its closure first, from the
+// database roots and the modified persistent pages, then the collection's closure, from the
+// ambiguous roots (which both pin with the same rule, R1) and the exact roots, runs on what the
+// stabilizer left transient. A policy is made for the objects of one page (the stabilizer's
+// database is that page's).
 //
 // Collect():
 //   1. Flip: every page in use moves from current to previous space (P4).
-//   2. Promote every modified persistent page (P9) and push it on the copy stack.
+//   2. Promote every modified persistent page (P9) and queue it on the collection's work list.
 //   3. Promote every page an ambiguous root points into back to current space. A transient
 //      small page is pinned: only the object the root points into (interior pointers included)
-//      is marked live and pushed on the mark stack. A large object's run and a persistent page
-//      are promoted whole and, if resident, pushed. Then update the exact roots.
-//   4. Closure: pop objects from the mark stack and pages from the copy stack and scan their
-//      reference slots through the descriptors. A referenced transient object in previous space
-//      is copied to the collector's current page (leaving a forwarding word), or its run is
-//      promoted if large; a referenced persistent page is promoted (and scanned if resident); a
-//      referenced object on a pinned page is marked and pushed. Ends when both stacks are empty
-//      and the copy page is scanned.
+//      is marked live and queued. A large object's run and a persistent page are promoted whole
+//      and, if resident, queued. Then update the exact roots.
+//   4. Closure with CollectPolicy. Ends when the work list is empty and every copy page is
+//      scanned to its end.
 //   5. Rekey the identity hashes of the objects that moved and drop those of the dead (H2 of
 //      gc/identity_hash.h). Turn the unmarked objects of transient pinned pages into fillers
-//      (P8); give up the frames
-//      of persistent pages still in previous space (clean: nothing reached them); free every
-//      other page still in previous space.
+//      (P8); give up the frames of persistent pages still in previous space (clean: nothing
+//      reached them); free every other page still in previous space.
 //
 // Stabilize() (at commit and checkpoint):
-//   1. Flip; promote every persistent page (Figure 2, lines 18-21); push the modified ones on
-//      the stabilizer's stack.
-//   2. Ambiguous roots as in Collect.
-//   3. Stabilizer closure, from each database's root and its modified pages: a transient object
-//      they reach in previous space, or on a pinned page but not itself pointed into by an
-//      ambiguous root, is copied into a new persistent page of that database (clustered in the
-//      order the scan reaches it); a pinned page holding an object an ambiguous root points
-//      into, or a promoted large object, that they reach becomes persistent in place; a
+//   1. Flip the transient pages only (Figure 2, lines 18-21: every persistent page stays); queue
+//      the modified persistent pages on the stabilizer's work list.
+//   2. Ambiguous roots as in Collect (on the collection's work list).
+//   3. Trace each database's root with StabilizePolicy, then its closure: whatever the roots and
+//      the modified pages reach becomes persistent in their database (the table above); a
 //      reference to another database's object is recorded as an error.
 //   4. Steps 3 (exact roots) to 5 of Collect for the transient objects.
 // After it, every modified persistent page references only persistent objects of its own
@@ -49,6 +76,15 @@
 //       persistent page before it that is not loaded (its objects are not known). A word in a
 //       page in use but past its last object pins the page and no object on it.
 //
+// During either, the loop keeps:
+//   C1. A page's `scan` is the end of what has been scanned of it (a large run: 0 or its bytes);
+//       a page on no work list and not a copy region's page is scanned to its end, or is not
+//       to be scanned (a pinned page's objects are queued one by one instead; `scan` then holds
+//       its slot in the mark table).
+//   C2. A slot is written only if its value changes (P9: clean persistent pages are never
+//       written; no policy changes a reference to a persistent object).
+//   C3. An object is copied at most once: its old header becomes a forwarding word, which every
+//       later reference to it follows.
 // After either: P5 holds (no reference into previous space, no forwarding word in current space);
 // objects referenced by ambiguous roots have not moved and nothing left their pages; the
 // collector's last transient copy page is handed back (the mutator continues allocating in it).
@@ -76,7 +112,9 @@ struct CollectionResult {
   uint64_t live_bytes = 0;       // bytes in current-space pages afterwards
   uint64_t peak_pages = 0;       // the most pages in use at once during the collection
   uint64_t frames_released = 0;  // persistent frames given up (Figure 4)
-  BumpRegion copy_region;        // where the collector stopped copying
+  uint64_t persistent_pages_scanned = 0;  // persistent pages whose objects were read
+  bool released_frames = false;           // this collection decided which frames to release
+  BumpRegion copy_region;                 // where the collector stopped copying
 };
 
 // A database root for stabilization: the slot holding it (updated if its object moves).
@@ -108,41 +146,59 @@ class Collector {
 
   // Runs one collection. stack_top is the lowest stack address to scan (the registers have been
   // spilled above it). The mutator's allocation page must have been retired first (P2).
-  CollectionResult Collect(const void *stack_top);
+  // release_frames: also decide which persistent frames nothing reaches and release them
+  // (Figure 4); otherwise persistent pages are left as they are and only the modified ones are
+  // scanned.
+  CollectionResult Collect(const void *stack_top, bool release_frames);
   // Runs one stabilization (see above).
   CollectionResult Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
                              StabilizeOutcome *outcome);
 
  private:
-  void Begin();
+  // What a closure has kept and not scanned yet; one per policy.
+  struct Work {
+    std::vector<void *> objects;  // objects of pinned pages, marked
+    std::vector<uint32_t> pages;  // pages (run heads) to scan from their `scan` position on (C1)
+    std::vector<uint32_t> clean;  // clean persistent pages kept: their recorded references (D10)
+    std::vector<BumpRegion *> regions;  // the regions its policy copies into, scanned as they fill
+    void Clear();
+  };
+  struct CollectPolicy;    // collector.cpp
+  struct StabilizePolicy;  // stabilizer.cpp
+
+  // The tracing loop (gc/trace_loop.h), the same for every policy P.
+  template <class P>
+  void *Trace(P &p, void *ref);  // the reference's new value
+  template <class P>
+  void ScanObject(P &p, const cairn_type *t, void *ref);
+  template <class P>
+  void ScanPage(size_t index);
+  template <class P>
+  void Closure(Work &w);
+  template <class P>
+  void *Evacuate(P &p, void *ref, uintptr_t header);  // copies a copy-space object (C3)
+  template <class P>
+  char *NewCopyPage(P &p, size_t bytes);
+
+  // Both plans.
+  void Begin(bool release_frames);
   CollectionResult Finish();
   void Flip();
   void PinAmbiguous(uintptr_t word);
   void PinEndOfPage(size_t j);
   void PinPage(size_t index);
-  void MarkPinned(size_t index, void *ref);
+  bool Mark(size_t index, const void *ref);  // false if it was marked already
   bool IsMarked(size_t index, const void *ref) const;
-  void *MovePinned(size_t index, void *ref);
   static size_t SlotBytes(void *ref);  // bytes of the object or forwarded slot at ref
   void *Survivor(void *ref);           // where an object of before the collection is now (H2)
   void FillDeadPinnedObjects();
-  void Promote(size_t index, bool scan);
-  inline void *Move(void *ref);
-  void *MoveSlow(void *ref, heap::PageInfo &pi, size_t index);
-  inline void *Copy(void *ref, uintptr_t header);
-  char *NewCopyPage(size_t bytes);
-  void ScanPage(size_t index);
-  inline void ScanObject(const cairn_type *t, void *ref);
-  void Closure();
-  void FreePrevious();
+  void Promote(size_t index, Work *w);  // keeps a run in place; queues it on w (if any) to scan
+  bool FreePrevious();  // true if it walked pages of the persistent arena the flip took
 
-  // Stabilization.
-  void *StabilizeRef(void *ref, uint8_t db);
+  // Stabilization (stabilizer.cpp).
   void MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous);
-  void *PersistentCopy(void *ref, uintptr_t header, uint8_t db);
-  void StabilizeScanPage(size_t index);
-  void StabilizerClosure();
   void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
+  void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, bool same_page);
 
   heap::PageHeap &pages_;
   const Roots &roots_;
@@ -154,20 +210,18 @@ class Collector {
   uint32_t covered_pages_ = 0;
   heap::PageInfo *table_ = nullptr;
 
-  std::vector<uint32_t> copy_stack_;  // pages with objects still to scan (mover)
-  std::vector<void *> mark_stack_;    // marked objects of pinned pages still to scan
+  bool release_ = false;  // this collection releases unreached persistent frames
   struct PinnedPage {
     size_t index;
     uint64_t marks[heap::kPageSize / heap::kWordSize / 64];  // one bit per word: live object
   };
-  std::vector<PinnedPage> pinned_;  // transient small pages pinned in this collection
-  BumpRegion copy_;
+  std::vector<PinnedPage> pinned_;  // small pages pinned in this collection
   CollectionResult result_;
 
-  // Stabilization state.
-  std::vector<uint32_t> stab_stack_;  // persistent pages still to scan with the stabilizer
-  std::unordered_map<uint8_t, BumpRegion> persistent_copy_;  // per database
-  std::unordered_map<size_t, uint8_t> in_place_;  // pinned pages made persistent in place
+  Work collect_;                     // CollectPolicy's
+  BumpRegion copy_;                  // ... transient copy region
+  Work stabilize_;                   // StabilizePolicy's
+  BumpRegion persistent_copy_[256];  // ... copy regions, per database (PageInfo::db)
   StabilizeOutcome *outcome_ = nullptr;
 };
 

@@ -8,6 +8,7 @@
 
 #include "gc/verifier.h"
 #include "util/clock.h"
+#include "util/env.h"
 #include "util/fatal.h"
 
 namespace cairn::gc {
@@ -15,19 +16,6 @@ namespace cairn::gc {
 GcHeap *GcHeap::instance_ = nullptr;
 
 static constexpr size_t kClearStackBytes = 2048;
-
-namespace {
-
-uint64_t EnvMegabytes(const char *name, uint64_t fallback) {
-  const char *v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char *end = nullptr;
-  unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end || mb == 0) Fatal("%s=%s is not a positive number of MiB", name, v);
-  return uint64_t(mb) << 20;
-}
-
-}  // namespace
 
 Status GcHeap::Init(const cairn_options *opts) {
   HeapOptions o;
@@ -38,11 +26,8 @@ Status GcHeap::Init(const cairn_options *opts) {
   // CAIRN_GC_VERIFY=1 turns verification on; =0 turns it off even in a debug build (the
   // language suite's stress runs collect at every allocation and would otherwise verify the
   // whole heap each time: quadratic in a program's allocations).
-  if (const char *v = std::getenv("CAIRN_GC_VERIFY")) {
-    if (std::strcmp(v, "1") == 0) o.verify = true;
-    if (std::strcmp(v, "0") == 0) o.verify = false;
-  }
-  if (const char *v = std::getenv("CAIRN_GC_TRACE")) o.trace = std::strcmp(v, "1") == 0;
+  o.verify = EnvFlag("CAIRN_GC_VERIFY", o.verify) == 1;
+  o.trace = EnvFlag("CAIRN_GC_TRACE", 0) == 1;
   if (opts) {
     if (opts->reserve_bytes) o.reserve_bytes = opts->reserve_bytes;
     if (opts->min_trigger_bytes) o.min_trigger_bytes = opts->min_trigger_bytes;
@@ -166,8 +151,10 @@ void GcHeap::CollectFrom(const void *stack_top, Pending *p) {
   collecting_ = true;
   uint64_t t0 = NowNs();
   mutator_.Retire(pages_);
-  CollectionResult r = p->outcome ? collector_.Stabilize(stack_top, p->roots, p->outcome)
-                                  : collector_.Collect(stack_top);
+  CollectionResult r =
+      p->outcome
+          ? collector_.Stabilize(stack_top, p->roots, p->outcome)
+          : collector_.Collect(stack_top, persist_hooks_ && persist_hooks_->ReleaseFramesNow());
   mutator_ = r.copy_region;  // continue allocating where the copying stopped
   p->pause = NowNs() - t0;
   collecting_ = false;
@@ -180,6 +167,8 @@ void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   if (pause > stats_.max_pause_ns) stats_.max_pause_ns = pause;
   stats_.bytes_copied += r.bytes_copied;
   stats_.pages_promoted += r.pages_promoted;
+  stats_.persistent_pages_scanned += r.persistent_pages_scanned;
+  stats_.frame_releases += r.released_frames;
   stats_.pages_pinned_last = r.pages_pinned;
   stats_.live_bytes_last = r.live_bytes;
   if (r.peak_pages > stats_.peak_heap_pages) stats_.peak_heap_pages = r.peak_pages;
@@ -218,7 +207,9 @@ uint64_t GcHeap::IdentityHash(const void *ref) {
 
 size_t GcHeap::Verify(size_t max_report) {
   SyncAllocation();
-  return VerifyHeap(pages_, roots_, max_report);
+  size_t problems = VerifyHeap(pages_, roots_, max_report);
+  if (persist_hooks_) problems += persist_hooks_->VerifyFrames(max_report);
+  return problems;
 }
 
 void GcHeap::GetStats(cairn_stats *out) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cairn/status.h"
 
@@ -14,12 +15,34 @@ namespace cairn::gc {
 class PersistHooks {
  public:
   virtual ~PersistHooks() = default;
-  // A clean persistent page (or large run) that nothing reached loses its frame (Figure 4):
-  // forget the frame; the collector then frees it.
-  virtual void ForgetFrame(size_t frame) = 0;
-  // Pages [frame, frame + n) become persistent in database `db` during stabilization: give them
-  // page ids (consecutive for a run) in the open transaction and record them.
-  virtual Status AssignPageIds(uint8_t db, size_t frame, size_t n) = 0;
+  // A clean or reserved persistent page (or large run) that nothing reached loses its frame
+  // (Figure 4): its contents and protection go, it leaves the frame map; the collector then
+  // frees the page.
+  virtual void ReleaseFrame(size_t frame) = 0;
+  // Transient pages [frame, frame + n) become persistent, modified, in database `db` during
+  // stabilization: they get page ids (consecutive for a run) in the open transaction. They are
+  // persistent afterwards even if that fails (the error fails the commit, which makes them
+  // transient again).
+  virtual Status MakePersistent(uint8_t db, size_t frame, size_t n) = 0;
+  // The modified persistent pages (run heads): the only ones that may refer to transient
+  // objects (P9), scanned by every collection.
+  virtual const std::vector<uint32_t> &ModifiedPages() = 0;
+  // The frames (run heads) the objects of the clean resident page at `head` refer to, other
+  // than itself: recorded when it was loaded or written (D10), so that a collection that
+  // releases frames (Figure 4) follows them without reading the page. Null if none.
+  virtual const std::vector<uint32_t> *References(size_t head) = 0;
+  // Transient pages in the persistent arena: pages a failed commit made transient again
+  // (P10). A collection that does not walk the persistent arena flips and frees these too, then
+  // calls PruneStrayPages to forget the ones that are free (or persistent) now.
+  virtual const std::vector<uint32_t> &StrayPages() = 0;
+  virtual void PruneStrayPages() = 0;
+  // Whether this collection should also decide which persistent frames nothing reaches and
+  // release them (Figure 4), and, after one that did, that it is done.
+  virtual bool ReleaseFramesNow() = 0;
+  virtual void FramesReleased() = 0;
+  // Checks the persistent frames' bookkeeping against the page table (D1, D7, D10 of
+  // persist/persistence.h); prints the first max_report problems (0: all), returns how many.
+  virtual size_t VerifyFrames(size_t max_report) = 0;
   // The name of an open database, for messages.
   virtual std::string DatabaseName(uint8_t db) = 0;
   // The identity hash of the persistent object at payload offset `offset` of the page (or large

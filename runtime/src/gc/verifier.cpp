@@ -60,11 +60,13 @@ class Verifier {
     size_t w = (uintptr_t(ref) % kPageSize) / kWordSize;
     return it->second[w / 64] >> (w % 64) & 1;
   }
-  // A reference into a persistent page that is not resident cannot be checked further (P9).
+  // A reference into a persistent page that is not resident, or resident but cold (P11), cannot
+  // be checked further: the verifier does not read such pages (P9).
   bool IntoUnloadedFrame(const void *ref) const {
     if (!pages_.Covers(ref)) return false;
     const PageInfo &pi = pages_.Info(pages_.IndexOf(ref));
-    return pi.space == Space::kCurrent && pi.persistent() && !pi.resident();
+    return pi.space == Space::kCurrent && pi.persistent() &&
+           (!pi.resident() || heap::PageHeap::ProtectionOf(pi) == heap::Protection::kNone);
   }
 
   bool TypeOk(const cairn_type *t) {
@@ -114,7 +116,8 @@ class Verifier {
       heap::Protection want = !pi.resident()  ? heap::Protection::kNone
                               : pi.modified() ? heap::Protection::kReadWrite
                                               : heap::Protection::kRead;
-      if (prot != want || (pi.modified() && !pi.resident()))
+      const bool cold = pi.resident() && !pi.modified() && prot == heap::Protection::kNone;
+      if ((prot != want && !cold) || (pi.modified() && !pi.resident()))
         Report(
             "persistent page %zu (database %u, page id %llu) is %s%s but its protection is "
             "%d (P9)",
@@ -122,7 +125,7 @@ class Verifier {
             static_cast<unsigned long long>(const_cast<heap::PageHeap &>(pages_).PageId(i)),
             pi.resident() ? "resident" : "not resident", pi.modified() ? ", modified" : "",
             int(prot));
-      if (!pi.resident()) return;  // never read a page that is not loaded
+      if (!pi.resident() || cold) return;  // never read a page that is not loaded, or is cold
     } else if (heap::PageHeap::ProtectionOf(pi) != heap::Protection::kReadWrite) {
       Report("transient page %zu is not read-write", i);
     }

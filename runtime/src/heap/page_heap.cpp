@@ -211,8 +211,9 @@ void PageHeap::Release(size_t index) {
   in_use_ -= n;
 }
 
-void PageHeap::RebuildFreeList() {
+void PageHeap::RebuildFreeList(bool transient_only) {
   for (ArenaState &a : arenas_) {
+    if (transient_only && &a != &arenas_[0]) continue;
     a.free.clear();
     for (size_t i = a.hwm; i-- > a.start;)
       if (table_[i].space == Space::kFree) a.free.push_back(uint32_t(i));

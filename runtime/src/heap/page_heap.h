@@ -57,6 +57,12 @@ class PageHeap {
     for (const ArenaState &a : arenas_)
       for (size_t i = a.start; i < a.hwm; i++) f(i);
   }
+  // ... of one arena only.
+  template <class F>
+  void ForEachTouchedPage(Arena arena, F &&f) const {
+    const ArenaState &a = arenas_[size_t(arena)];
+    for (size_t i = a.start; i < a.hwm; i++) f(i);
+  }
 
   // Takes one free page into `space` as an empty small page, zero-filled and read-write.
   // kNoPage when the arena is full.
@@ -73,8 +79,9 @@ class PageHeap {
   // high water mark, so that the next collection copies into memory that is already there
   // instead of taking the kernel's page faults inside its pause. Returns the pages prefaulted.
   size_t Prefault(size_t pages);
-  // Rebuilds the free lists from the page table, lowest pages first; called after a collection.
-  void RebuildFreeList();
+  // Rebuilds the free lists from the page table, lowest pages first; called after a collection
+  // (of the transient arena only, after one that freed no persistent frame).
+  void RebuildFreeList(bool transient_only = false);
 
   // Changes the protection of pages [index, index + n) (one mprotect) and records it in their
   // flags. Fatal if the system refuses (beyond the mapping limit, see docs/persistence.md).

@@ -25,17 +25,29 @@
 //       new object starts zeroed.
 //   P8. A small page pinned by an ambiguous root keeps every object that an ambiguous root points
 //       into, and in an ordinary collection every live object, at its address (stabilization
-//       may copy the others into persistent pages). After the collection its objects that
-//       nothing reached, and the places of objects copied out, are fillers: their header names a
-//       pointer-free descriptor of the same size, so the page stays walkable and dead objects
-//       keep nothing else alive. (Persistent pages are never filled.)
+//       copies the others that a database reaches into persistent pages; a page it makes
+//       persistent in place keeps the objects ambiguous roots point into and those its
+//       database reaches once it is persistent, and its other live objects are copied out, to
+//       transient pages if only transient objects reach them).
+//       After the collection its objects that nothing reached, and the places of objects copied
+//       out, are fillers: their header names a pointer-free descriptor of the same size, so the
+//       page stays walkable and dead objects keep nothing else alive. (No other persistent page
+//       is ever filled.)
 //   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the
-//       first touch faults it in), resident-clean (resident, protection read-only: the first
-//       write traps and marks it modified), resident-modified (resident, modified, read-write).
+//       first touch faults it in), resident-clean (resident, protection read-only, or none while
+//       cold (P11): the first write traps and marks it modified), resident-modified (resident,
+//       modified, read-write).
 //       A clean persistent page references only persistent objects of its own database. The
 //       collector never reads a page that is not resident and never writes a clean one.
 //   P10. Persistent frames come from the persistent arena (the upper half of the reservation),
 //       except transient pages made persistent in place by the stabilizer.
+//   P11. Only resident-clean pages count against the residency budget and only they are
+//       evicted, by CLOCK: kPageReferenced is set when the page is loaded, written back by a
+//       commit or touched again, and cleared when the hand passes it, which also makes the page
+//       "cold" (protection none, contents kept) so that the next touch traps and sets it again
+//       (the hardware's accessed bit is not visible to a process); the hand evicts a page whose
+//       bit it finds clear. A cold page is read by nothing but the mutator (whose touch warms
+//       it): collections never read clean pages (D10 of persist/persistence.h).
 #pragma once
 
 #include <cstddef>
@@ -57,13 +69,18 @@ enum class Space : uint8_t { kFree = 0, kCurrent = 1, kPrevious = 2 };
 enum class PageKind : uint8_t { kSmall = 0, kLargeHead = 1, kLargeTail = 2 };
 
 enum PageFlags : uint8_t {
-  kPagePinned = 1 << 0,    // a small page promoted by an ambiguous root in the last collection
-  kPageDirty = 1 << 1,     // has held data since it was reserved (P7)
-  kPageResident = 1 << 2,  // persistent: its contents are loaded and swizzled (P9)
-  kPageModified = 1 << 3,  // persistent: written since the last commit, or new (P9)
-  kPageProtRead = 1 << 4,  // its protection is read-only (else read-write, or none)
-  kPageProtNone = 1 << 5,  // its protection is none: any access traps
+  kPagePinned = 1 << 0,      // a small page promoted by an ambiguous root in the last collection
+  kPageDirty = 1 << 1,       // has held data since it was reserved (P7)
+  kPageResident = 1 << 2,    // persistent: its contents are loaded and swizzled (P9)
+  kPageModified = 1 << 3,    // persistent: written since the last commit, or new (P9)
+  kPageProtRead = 1 << 4,    // its protection is read-only (else read-write, or none)
+  kPageProtNone = 1 << 5,    // its protection is none: any access traps
+  kPageReferenced = 1 << 6,  // persistent, clean: used since the CLOCK hand last passed (P11)
 };
+
+// The state of a persistent frame (P9), derived from the flags; persistence (persist/frames.cpp)
+// is the one owner of its changes.
+enum class FrameState : uint8_t { kTransient, kReserved, kClean, kModified };
 inline constexpr uint8_t kPageProtMask = kPageProtRead | kPageProtNone;
 
 struct PageInfo {
@@ -81,6 +98,12 @@ struct PageInfo {
   bool persistent() const { return db != 0; }
   bool resident() const { return flags & kPageResident; }
   bool modified() const { return flags & kPageModified; }
+  FrameState frame_state() const {
+    return db == 0       ? FrameState::kTransient
+           : !resident() ? FrameState::kReserved
+           : modified()  ? FrameState::kModified
+                         : FrameState::kClean;
+  }
 };
 static_assert(sizeof(PageInfo) == 16);
 

@@ -11,9 +11,20 @@
 #include "lang/transaction.h"
 
 namespace cairn::lang {
+namespace {
+
+cairn_runtime_error_hook error_hook = nullptr;
+void *error_hook_ctx = nullptr;
+
+}  // namespace
 
 void RuntimeError(const cairn_loc *loc, std::string_view message) {
   std::fflush(stdout);
+  if (error_hook != nullptr) {
+    AbortOpenTransaction();
+    const std::string text(message);
+    error_hook(loc, text.c_str(), error_hook_ctx);  // jumps away, or returns: then as below
+  }
   std::string line;
   if (loc != nullptr) {
     line += loc->file != nullptr ? loc->file : "<unknown>";
@@ -95,5 +106,10 @@ void cairn_rt_panic(const cairn_loc *loc, void *message_text) {
 }
 
 void cairn_rt_error(const cairn_loc *loc, const char *message) { RuntimeError(loc, message); }
+
+void cairn_set_runtime_error_hook(cairn_runtime_error_hook hook, void *ctx) {
+  cairn::lang::error_hook = hook;
+  cairn::lang::error_hook_ctx = ctx;
+}
 
 }  // extern "C"

@@ -10,6 +10,8 @@ namespace cairn::lang {
 
 // Flushes standard output, prints "<file>:<line>:<col>: <message>" on standard error (just the
 // message if loc is NULL), aborts the open transaction and exits with CAIRN_EXIT_RUNTIME_ERROR.
+// With an embedder's hook (cairn_set_runtime_error_hook), it aborts the transaction and calls
+// the hook instead of printing; the hook jumps away (its frames here leak their memory).
 [[noreturn]] void RuntimeError(const cairn_loc *loc, std::string_view message);
 
 // A database or transaction call failed: "database error: <cairn_last_error()>".

@@ -8,6 +8,7 @@
 #include "persist/persistence.h"
 #include "persist/type_layout.h"
 #include "util/clock.h"
+#include "util/env.h"
 
 namespace cairn::persist {
 
@@ -17,17 +18,17 @@ using heap::PageInfo;
 using heap::PageKind;
 using heap::Protection;
 
-// Calls f(head, pages) for every modified persistent page, or large object's run, in page order.
+// Calls f(head, pages) for every modified persistent page, or large object's run, in page order
+// (f may change their state: it walks a copy of the set).
 template <class F>
 void Persistence::ForEachModified(F &&f) {
   heap::PageHeap &pages = heap_->pages();
-  pages.ForEachTouchedPage([&](size_t i) {
+  std::vector<uint32_t> heads = modified_.members();
+  std::sort(heads.begin(), heads.end());
+  for (uint32_t i : heads) {
     const PageInfo &pi = pages.Info(i);
-    if (pi.space == heap::Space::kFree || !pi.persistent() || !pi.modified() ||
-        pi.kind == PageKind::kLargeTail)
-      return;
-    f(i, size_t(pi.kind == PageKind::kLargeHead ? pi.run : 1));
-  });
+    f(size_t(i), size_t(pi.kind == PageKind::kLargeHead ? pi.run : 1));
+  }
 }
 
 Status Persistence::Begin() {
@@ -84,48 +85,72 @@ Status Persistence::Abort() {
 }
 
 void Persistence::DiscardModified() {
+  ForEachModified([&](size_t i, size_t) { Discard(i); });
+}
+
+bool Persistence::NeedsStabilization(uint64_t *checked) {
   heap::PageHeap &pages = heap_->pages();
-  ForEachModified([&](size_t i, size_t n) {
-    pages.Discard(i, n);
-    pages.Protect(i, n, Protection::kNone);
-    for (size_t k = 0; k < n; k++)
-      pages.Info(i + k).flags &= uint8_t(~(heap::kPageResident | heap::kPageModified));
-    resident_pages_ -= n;
-    reserved_frames_ += n;
-  });
+  // True unless ref is an object of a persistent page of database db.
+  auto outside = [&](const void *ref, uint8_t db) {
+    if (!pages.Covers(ref)) return true;
+    const PageInfo &pi = pages.Info(pages.IndexOf(ref));
+    return pi.space == heap::Space::kFree || pi.db != db;
+  };
+  for (auto &d : dbs_)
+    if (d && d->root_dirty && d->root && outside(d->root, d->index)) return true;
+  for (uint32_t head : modified_.members()) {
+    const PageInfo &h = pages.Info(head);
+    ++*checked;
+    bool found = false;
+    char *base = pages.PageAddress(head);
+    const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(kWordSize) : h.used;
+    for (uint32_t o = 0; o < end && !found;) {
+      void *ref = base + o + kWordSize;
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      heap::ForEachRefSlot(t, ref, [&](void **slot) {
+        if (*slot && !found && outside(*slot, h.db)) found = true;
+      });
+      o += uint32_t(heap::ObjectBytes(t, ref));
+    }
+    if (found) return true;
+  }
+  return false;
 }
 
 Status Persistence::WriteCommit(bool stay_open) {
   cairn_persist_stats c{};
-  // 1. Stabilize (Figure 2): what the roots and the modified pages reach becomes persistent.
-  std::vector<gc::StabilizeRoot> roots;
-  for (auto &d : dbs_)
-    if (d && d->root_loaded) roots.push_back(gc::StabilizeRoot{d->index, &d->root});
+  // 1. Stabilize (Figure 2): what the roots and the modified pages reach becomes persistent. If
+  //    they reach only persistent objects of their own databases (P9: so does everything those
+  //    reach), nothing is to become persistent and the stabilizer does not run (D8).
   gc::StabilizeOutcome outcome;
-  c.stabilize_ns = heap_->StabilizeNow(roots, &outcome);
-  Status s = outcome.status;
+  Status s;
+  if (NeedsStabilization(&c.pages_checked)) {
+    std::vector<gc::StabilizeRoot> roots;
+    for (auto &d : dbs_)
+      if (d && d->root_loaded) roots.push_back(gc::StabilizeRoot{d->index, &d->root});
+    c.stabilize_ns = heap_->StabilizeNow(roots, &outcome);
+    c.stabilizations = 1;
+    s = outcome.status;
+  }
   // 2. Unswizzle every modified page into a buffer and write it, the roots and the type entries,
   //    all in one store transaction.
   uint64_t t0 = NowNs();
   std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
   std::vector<PendingHash> hashes;
   if (s.ok()) s = Flush(&c, &new_roots);
-  if (s.ok()) s = WriteIdentityHashes(&hashes);
+  // Only objects the stabilizer made persistent can have identity hashes to record (H3).
+  if (s.ok() && c.stabilizations) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
   if (!s.ok()) {
-    Revert(outcome);
+    Revert(outcome);  // D9
     failed_ = true;
     failure_ = s;
     return s;
   }
   c.write_ns = NowNs() - t0;
+  added_types_.clear();
   // 3. Written: the modified pages are clean again (read-only, P9).
-  heap::PageHeap &pages = heap_->pages();
-  ForEachModified([&](size_t i, size_t n) {
-    for (size_t k = 0; k < n; k++) pages.Info(i + k).flags &= uint8_t(~heap::kPageModified);
-    pages.Protect(i, n, Protection::kRead);
-    resident_fifo_.push_back(uint32_t(i));
-  });
+  ForEachModified([&](size_t i, size_t) { Written(i); });
   for (auto &[db, pref] : new_roots) {
     db->root_pref = pref;
     db->root_dirty = false;
@@ -145,7 +170,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   std::sort(last_types_.begin(), last_types_.end(),
             [](const cairn_type_count &a, const cairn_type_count &b) { return a.bytes > b.bytes; });
   last_ = c;
-  if (const char *v = std::getenv("CAIRN_PERSIST_TRACE"); v && v[0] == '1') {
+  if (EnvFlag("CAIRN_PERSIST_TRACE", 0) == 1) {
     std::fprintf(stderr,
                  "cairn commit: stabilize %.2f ms, write %.2f ms; %llu pages written (%.1f KiB); "
                  "made persistent: %llu objects (%.1f KiB), pages %llu by copying, %llu "
@@ -173,6 +198,8 @@ Status Persistence::WriteCommit(bool stay_open) {
   totals_.bytes_made_persistent += c.bytes_made_persistent;
   totals_.stabilize_ns += c.stabilize_ns;
   totals_.write_ns += c.write_ns;
+  totals_.stabilizations += c.stabilizations;
+  totals_.pages_checked += c.pages_checked;
   if (stay_open) {
     s = store_->BeginTransaction(&txn_);
     if (!s.ok()) {
@@ -181,7 +208,7 @@ Status Persistence::WriteCommit(bool stay_open) {
       return s;
     }
   }
-  EnforceBudgets(SIZE_MAX);
+  EnforceBudgets();
   return Status::Ok();
 }
 
@@ -291,11 +318,29 @@ Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index
     *index = it->second;
     return Status::Ok();
   }
-  Status s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
+  // A type already in the table (written by another program, or in an older encoding) keeps
+  // its entry once its layout is checked; only a new one is added, in the current encoding.
+  // (A lookup that finds nothing would fail the store transaction: the table is listed.)
+  std::vector<store::TypeEntry> entries;
+  Status s = txn_->ListTypes(db.id, &entries);
   if (!s.ok()) return s;
+  const store::TypeEntry *found = nullptr;
+  for (const store::TypeEntry &e : entries)
+    if (e.fingerprint == t->fingerprint) found = &e;
+  if (found != nullptr) {
+    StoredLayout stored;
+    s = DecodeLayout(found->layout, &stored);
+    if (s.ok()) s = CheckLayout(stored, t, db.name);
+    if (!s.ok()) return s;
+    *index = found->index;
+  } else {
+    s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
+    if (!s.ok()) return s;
+  }
   db.index_of[t] = *index;
   if (db.type_by_index.size() <= *index) db.type_by_index.resize(*index + 1, nullptr);
   db.type_by_index[*index] = t;
+  added_types_.push_back(AddedType{&db, t, *index});  // until the commit is written (D4)
   return Status::Ok();
 }
 
@@ -303,25 +348,14 @@ void Persistence::Revert(const gc::StabilizeOutcome &o) {
   // What stabilization made persistent becomes transient again: its objects are intact, only
   // the store transaction (which is failed now) had given them page ids.
   heap::PageHeap &pages = heap_->pages();
-  for (size_t head : o.made_persistent) {
-    PageInfo &h = pages.Info(head);
-    if (!h.persistent()) continue;
-    size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-    frames_.erase(Key(h.db, pages.PageId(head)));
-    for (size_t k = 0; k < n; k++) {
-      pages.Info(head + k).db = 0;
-      pages.Info(head + k).flags &= uint8_t(~(heap::kPageResident | heap::kPageModified));
-      pages.PageId(head + k) = 0;
-    }
-    resident_pages_ -= n;
+  for (size_t head : o.made_persistent)
+    if (pages.Info(head).persistent()) MakeTransient(head);
+  // Type indexes handed out by the failed transaction are not in the table (D4).
+  for (const AddedType &a : added_types_) {
+    a.db->index_of.erase(a.type);
+    a.db->type_by_index[a.index] = nullptr;
   }
-  // Type indexes handed out by the failed transaction are not in the table.
-  for (auto &d : dbs_) {
-    if (!d) continue;
-    d->index_of.clear();
-    d->type_by_index.clear();
-    d->types_loaded = false;
-  }
+  added_types_.clear();
 }
 
 }  // namespace cairn::persist

@@ -10,8 +10,8 @@
 // An error found while loading a page (a type this program lacks or defines otherwise, a damaged
 // page, a store error) is a Status all the way up to HandleFault, which leaves the heap as it was
 // before the touch (the frame reserved again, no access; frames reserved for the pages the failed
-// page names stay reserved, unreferenced, and go at the next collection), marks the open
-// transaction failed and records the error. Only then does the caller (the signal handler,
+// page names stay reserved, unreferenced, and go at a collection that releases frames), marks
+// the open transaction failed and records the error. Only then does the caller (the signal handler,
 // cairn_handle_fault, cairn_make_resident) call ReportFaultError, which runs the embedder's hook
 // or stops the program: no frame between it and the hook owns anything.
 #include <unistd.h>
@@ -34,7 +34,6 @@ using heap::kPageSize;
 using heap::kWordSize;
 using heap::PageInfo;
 using heap::PageKind;
-using heap::Protection;
 
 namespace {
 
@@ -119,8 +118,9 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
   if (pi.space == heap::Space::kFree || !pi.persistent()) return FaultResult::kNotOurs;
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
   const PageInfo &h = pages.Info(head);
-  size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-  if (!h.resident()) {
+  // What the fault means follows from the page's state (D7), whose protection is derived from it.
+  const heap::FrameState state = h.frame_state();
+  if (state == heap::FrameState::kReserved) {
     Status s = Load(head);
     if (!s.ok()) {
       // The heap is as it was before the touch (Load undid its work). The transaction cannot
@@ -135,43 +135,36 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
     }
     // A write that found the page not loaded would trap again at once: make it writable now.
     if (is_write != 1) return FaultResult::kHandled;
-  } else if (heap::PageHeap::ProtectionOf(h) != Protection::kRead) {
+  } else if (state == heap::FrameState::kModified) {
     return FaultResult::kNotOurs;  // loaded and writable: the fault is not about this page
+  } else if (!(h.flags & heap::kPageReferenced)) {
+    Warm(head);  // a cold clean page touched again (P11): readable, its contents are there
+    if (is_write != 1) return FaultResult::kHandled;
   } else if (is_write == 0) {
     return FaultResult::kHandled;  // a read of a loaded page can proceed as it is
   }
   // The first write to a clean page: from now on it is modified and written at commit.
-  pages.Protect(head, n, Protection::kReadWrite);
-  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageModified;
+  Touched(head);
   totals_.write_faults++;
-  EnforceBudgets(head);
+  EnforceBudgets();
   return FaultResult::kHandled;
 }
 
 Status Persistence::Load(size_t head) {
   uint64_t t0 = NowNs();
   heap::PageHeap &pages = heap_->pages();
-  PageInfo &h = pages.Info(head);
+  const PageInfo &h = pages.Info(head);
   const size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-  // The store copies into the frame, so the frame must be writable first (a system call handed
-  // a protected page would fail with EFAULT instead of faulting).
-  pages.Protect(head, n, Protection::kReadWrite);
+  BeginLoad(head);
   Status s = ReadAndSwizzle(head);
   if (!s.ok()) {
-    // Back to reserved: no access, contents dropped (the next touch reads the page again).
-    pages.Discard(head, n);
-    pages.Protect(head, n, Protection::kNone);
-    h.used = 0;
+    LoadFailed(head);  // reserved again: the next touch reads the page again
     return s;
   }
-  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags |= heap::kPageResident;
-  pages.Protect(head, n, Protection::kRead);
-  resident_pages_ += n;
-  reserved_frames_ -= n;
-  resident_fifo_.push_back(uint32_t(head));
+  Loaded(head);
   totals_.pages_faulted += n;
   totals_.fault_ns += NowNs() - t0;
-  EnforceBudgets(head);
+  EnforceBudgets();
   return Status::Ok();
 }
 
@@ -191,7 +184,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
       s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
       if (!s.ok()) {
         if (temp) temp->Abort();
-        // A free page: something refers to it, and that is the damage (D7).
+        // A free page: something refers to it, and that is the damage (D11).
         if (s.code() == CAIRN_NOT_FOUND)
           return BadTarget(db, head, 0, "a page that is free or does not exist");
         return PageFault(db, first + k, s);  // the store's message names the page
@@ -205,7 +198,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
   // Objects lie end to end from offset 0; a zero header word ends them. A large object is alone
   // in its run.
   size_t off = 0;
-  PageChecks::Starts starts;  // D7: where this page's objects start
+  PageChecks::Starts starts;  // D11: where this page's objects start
   while (off + 2 * kWordSize <= (large ? 2 * kWordSize : kPageSize)) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     if (word == 0) break;
@@ -251,7 +244,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     return PageError(
         db, first, CAIRN_CORRUPTION,
         "the first page of a large object holds no object" + Damaged(store_->dir(), db));
-  // D7: every reference into this page that was swizzled before it was read lands on an object.
+  // D11: every reference into this page that was swizzled before it was read lands on an object.
   if (!large) {
     if (uint32_t stray = checks_.Loaded(head, starts, uint32_t(off)))
       return BadTarget(db, head, stray, "where no object starts");
@@ -278,15 +271,21 @@ Status Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame, void
   size_t frame;
   if (it != frames_.end()) {
     frame = it->second;
-    // D7: the reference must agree with what is known of its target.
+    // D11: the reference must agree with what is known of its target.
     const PageInfo &fi = pages.Info(frame);
     if (r.run == 0 && fi.kind == PageKind::kSmall) [[likely]] {
-      if (!fi.resident())
+      if (!fi.resident()) {
         checks_.Expect(frame, r.offset);
-      else if (!checks_.IsStart(frame, r.offset, pages.PageAddress(frame), fi.used)) [[unlikely]]
-        return BadReference(db, pref, from_frame, out,
-                            "points to page " + std::to_string(r.page) + ", offset " +
-                                std::to_string(r.offset) + ", where no object starts");
+      } else {
+        // A cold clean page has no access (P11), and IsStart may walk a page stabilization
+        // filled: it is touched, as a use would.
+        if (fi.frame_state() == heap::FrameState::kClean && !(fi.flags & heap::kPageReferenced))
+          Warm(frame);
+        if (!checks_.IsStart(frame, r.offset, pages.PageAddress(frame), fi.used)) [[unlikely]]
+          return BadReference(db, pref, from_frame, out,
+                              "points to page " + std::to_string(r.page) + ", offset " +
+                                  std::to_string(r.offset) + ", where no object starts");
+      }
     } else if (r.run == 0) {
       return BadReference(db, pref, from_frame, out,
                           "points inside the large object at page " + std::to_string(r.page));
@@ -296,18 +295,8 @@ Status Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame, void
                               std::to_string(r.run) + " page(s), which it is not");
     }
   } else {
-    size_t n = r.run ? r.run : 1;
-    frame = pages.TakeReservedFrames(n, r.run != 0);
-    if (frame == heap::kNoPage)
-      return PageError(db, r.page, CAIRN_OUT_OF_MEMORY,
-                       "the heap's persistent arena has no room for " + std::to_string(n) +
-                           " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
-    for (size_t k = 0; k < n; k++) {
-      pages.Info(frame + k).db = db.index;
-      pages.PageId(frame + k) = r.page + k;
-    }
-    frames_[Key(db.index, r.page)] = uint32_t(frame);
-    reserved_frames_ += n;
+    Status s = ReserveFrames(db, r.page, r.run ? r.run : 1, r.run != 0, &frame);
+    if (!s.ok()) return s;
     checks_.Reset(frame);
     if (r.run == 0) checks_.Expect(frame, r.offset);
   }
@@ -470,50 +459,6 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
     return PageError(db, page, CAIRN_INTERNAL,
                      "type '" + layout.name + "' was refused by the type table and accepted now");
   return PageError(db, page, s.code(), s.message());
-}
-
-void Persistence::Evict(size_t head) {
-  heap::PageHeap &pages = heap_->pages();
-  PageInfo &h = pages.Info(head);
-  size_t n = h.kind == PageKind::kLargeHead ? h.run : 1;
-  pages.Discard(head, n);
-  pages.Protect(head, n, Protection::kNone);
-  for (size_t k = 0; k < n; k++) pages.Info(head + k).flags &= uint8_t(~heap::kPageResident);
-  resident_pages_ -= n;
-  reserved_frames_ += n;
-  totals_.pages_evicted += n;
-}
-
-void Persistence::EnforceBudgets(size_t keep) {
-  heap::PageHeap &pages = heap_->pages();
-  auto over = [&] {
-    return resident_pages_ > options_.max_resident_pages ||
-           pages.protection_boundaries() > options_.max_protection_runs;
-  };
-  size_t attempts = resident_fifo_.size();
-  while (over() && attempts-- > 0 && !resident_fifo_.empty()) {
-    size_t f = resident_fifo_.front();
-    resident_fifo_.pop_front();
-    const PageInfo &pi = pages.Info(f);
-    bool live = pi.space != heap::Space::kFree && pi.persistent() && pi.resident() &&
-                pi.kind != PageKind::kLargeTail;
-    if (!live) continue;               // stale entry: released or evicted
-    if (f == keep || pi.modified()) {  // cannot be evicted now
-      resident_fifo_.push_back(uint32_t(f));
-      continue;
-    }
-    Evict(f);
-  }
-  if (pages.protection_boundaries() > options_.max_protection_runs + 1000)
-    Fatal(
-        "the heap's memory mapping is split in %zu pieces, over the budget of %llu "
-        "(max_protection_runs; the kernel allows vm.max_map_count, usually 65530), and no clean "
-        "persistent page is left to unload: %llu persistent pages are modified in scattered "
-        "places. Commit more often, or raise the budget and vm.max_map_count. Nothing was "
-        "written.",
-        pages.protection_boundaries(),
-        static_cast<unsigned long long>(options_.max_protection_runs),
-        static_cast<unsigned long long>(resident_pages_));
 }
 
 void Persistence::MakeResident(void *p, size_t n) {

@@ -1,4 +1,4 @@
-// The per-frame record of object starts and expected references (D7, page_checks.h).
+// The per-frame record of object starts and expected references (D11, page_checks.h).
 #include "persist/page_checks.h"
 
 #include <sys/mman.h>

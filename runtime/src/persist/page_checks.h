@@ -2,7 +2,7 @@
 // but whose contents are wrong (written by a bug, by hand, or damaged before its checksum was
 // computed) gives an error naming the database and page, never a crash or a wrong object:
 //
-//   D7. A reference swizzled into a persistent frame lands on an object's payload: in a loaded
+//   D11. A reference swizzled into a persistent frame lands on an object's payload: in a loaded
 //       small page, at the start of one of its objects (checked at once); in a reserved one,
 //       recorded here and checked when the page is loaded (a reference into the middle of an
 //       object, or past the page's last object, fails the load); into a large object's run, at

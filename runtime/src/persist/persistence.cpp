@@ -7,6 +7,7 @@
 
 #include "heap/object.h"
 #include "persist/fault_signal.h"
+#include "persist/type_layout.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
@@ -174,6 +175,32 @@ Status Persistence::Drop(const char *name) {
 
 Status Persistence::List(std::vector<std::string> *names) { return store_->ListDatabases(names); }
 
+void Persistence::ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx) {
+  for (auto &d : dbs_)
+    if (d) fn(d.get(), ctx);
+}
+
+Status Persistence::StoredTypes(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),
+                                void *ctx) {
+  std::vector<store::TypeEntry> entries;
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = nullptr;
+  Status s = Reader(&temp, &t);
+  if (s.ok()) s = t->ListTypes(db->id, &entries);
+  if (temp) temp->Abort();
+  if (!s.ok()) return s;
+  for (const store::TypeEntry &e : entries) {
+    StoredLayout layout;
+    s = DecodeLayout(e.layout, &layout);
+    if (!s.ok())
+      return Status(s.code(), "database '" + db->name + "', type table entry " +
+                                  std::to_string(e.index) + ": " + s.message());
+    LayoutImage image(layout, e.fingerprint);
+    fn(image.type(), ctx);
+  }
+  return Status::Ok();
+}
+
 Status Persistence::GetRoot(cairn_db *db, void **root) {
   Status s = NeedTransaction("reading the root", db);
   if (!s.ok()) return s;
@@ -247,37 +274,6 @@ std::string Persistence::NotAnObject(void *p) {
   return "no object is there";
 }
 
-void Persistence::ForgetFrame(size_t frame) {
-  heap::PageHeap &pages = heap_->pages();
-  const heap::PageInfo &pi = pages.Info(frame);
-  frames_.erase(Key(pi.db, pages.PageId(frame)));
-  size_t n = pi.kind == heap::PageKind::kLargeHead ? pi.run : 1;
-  if (pi.resident())
-    resident_pages_ -= n;
-  else
-    reserved_frames_ -= n;
-  totals_.frames_released += n;
-}
-
-Status Persistence::AssignPageIds(uint8_t dbi, size_t frame, size_t n) {
-  cairn_db &db = *dbs_[dbi - 1];
-  if (!txn_ || failed_) return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
-  store::PageNo first = 0;
-  Status s = n == 1 ? txn_->AllocatePage(db.id, &first) : txn_->AllocatePageRun(db.id, n, &first);
-  if (!s.ok()) return s;
-  if (first + n - 1 > kMaxPageId)
-    return Status(CAIRN_UNSUPPORTED, "database '" + db.name +
-                                         "' has more pages than Cairn can "
-                                         "address (2^31 - 1)");
-  heap::PageHeap &pages = heap_->pages();
-  for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
-  frames_[Key(dbi, first)] = uint32_t(frame);
-  checks_.Reset(frame);  // D7: a new page, filled by stabilization
-  checks_.known_pages(dbi) = std::max(checks_.known_pages(dbi), first + n - 1);
-  resident_pages_ += n;
-  return Status::Ok();
-}
-
 void Persistence::MakeResidentForRead(const void *p, size_t n) {
   heap::PageHeap &pages = heap_->pages();
   const uintptr_t end = uintptr_t(p) + n;
@@ -291,8 +287,9 @@ void Persistence::MakeResidentForRead(const void *p, size_t n) {
     size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
     // Loading leaves the page read-only and clean: readable by the kernel, not written at
     // commit. (A write trap would make it modified; cairn_make_resident does that.)
-    if (!pages.Info(head).resident() && HandleFault(addr, 0) == FaultResult::kFailed)
-      ReportFaultError();
+    const heap::PageInfo &h = pages.Info(head);
+    bool readable = h.resident() && heap::PageHeap::ProtectionOf(h) != heap::Protection::kNone;
+    if (!readable && HandleFault(addr, 0) == FaultResult::kFailed) ReportFaultError();
   }
 }
 
@@ -302,8 +299,9 @@ std::string Persistence::DatabaseName(uint8_t db) {
 
 void Persistence::GetStats(cairn_persist_stats *out) const {
   *out = totals_;
-  out->resident_pages = resident_pages_;
-  out->reserved_frames = reserved_frames_;
+  out->resident_pages =
+      in_state_[size_t(heap::FrameState::kClean)] + in_state_[size_t(heap::FrameState::kModified)];
+  out->reserved_frames = in_state_[size_t(heap::FrameState::kReserved)];
 }
 
 size_t Persistence::LastCommitTypes(cairn_type_count *out, size_t max) const {

@@ -15,16 +15,38 @@
 //   D5. A page whose loading failed is reserved again (no access, not resident, used 0), exactly
 //       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
 //       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
-//       them, so the next collection gives them up (Figure 4).
-//   D7. References swizzled into persistent frames land on objects (persist/page_checks.h).
+//       them, so the next collection that releases frames gives them up (Figure 4, D10).
+//   D11. References swizzled into persistent frames land on objects (persist/page_checks.h).
 //   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
 //       written by a commit that made the page persistent), all of that page's committed
 //       entries (gc/identity_hash.h, H3).
+//   D7. Each persistent frame's state (heap::FrameState: reserved, clean, modified) changes only
+//       in frames.cpp, through SetState, which derives from the state its flags, its protection
+//       (reserved: none; clean: read-only, none while cold (P11); modified: read-write; a
+//       reserved frame is read-write only while a page is read into it), the counters
+//       (in_state_: the pages of the page table in each state) and the sets (clock_ holds each
+//       clean page (or run head) once (P11), modified_ each modified one). VerifyFrames checks
+//       D1, D7 and D10 against the page table (with the heap verifier: cairn_verify_heap).
+//   D8. A commit stabilizes only if a modified page or a changed root refers to something other
+//       than a persistent object of its own database; otherwise (nothing changed, or changes
+//       that reach only what is persistent already) the persistent objects are closed under
+//       reference as they are (P9), and the commit writes the modified pages without a
+//       collection.
+//   D9. A commit that fails leaves every counter and table as it was before it: the pages it
+//       made persistent are transient again (MakeTransient), the type-table entries it added
+//       are gone from type_by_index and index_of, totals_ and last_ are unchanged (they are
+//       added to only once the store has written the commit).
+//   D10. refs_ holds, for each clean resident page (or run head), the distinct frames its
+//       objects refer to other than its own, as of when it was loaded or last written; clean
+//       pages do not change (P9), so it stays true until the page is written to, evicted or
+//       released, which drop the entry. Ordinary collections never read clean pages: one that
+//       releases frames (Figure 4) follows these lists instead, and runs only when the frames
+//       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
+//       or fill half the persistent arena.
 #pragma once
 
 #include <csignal>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -34,6 +56,7 @@
 #include "cairn/store.h"
 #include "gc/gc_heap.h"
 #include "gc/persist_hooks.h"
+#include "persist/frame_set.h"
 #include "persist/page_checks.h"
 #include "persist/ref_codec.h"
 
@@ -77,6 +100,10 @@ class Persistence final : public gc::PersistHooks {
   Status Drop(const char *name);
   Status List(std::vector<std::string> *names);
 
+  // Tools (cairn/persist.h, "Looking into databases").
+  void ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx);
+  Status StoredTypes(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx), void *ctx);
+
   Status GetRoot(cairn_db *db, void **root);
   Status SetRoot(cairn_db *db, void *root);
 
@@ -108,9 +135,19 @@ class Persistence final : public gc::PersistHooks {
   void MakeResidentForRead(const void *p, size_t n);
 
   // gc::PersistHooks
-  void ForgetFrame(size_t frame) override;
-  Status AssignPageIds(uint8_t db, size_t frame, size_t n) override;
+  void ReleaseFrame(size_t frame) override;
+  Status MakePersistent(uint8_t db, size_t frame, size_t n) override;
+  const std::vector<uint32_t> &ModifiedPages() override { return modified_.members(); }
+  const std::vector<uint32_t> *References(size_t head) override {
+    auto it = refs_.find(uint32_t(head));
+    return it == refs_.end() ? nullptr : &it->second;
+  }
+  const std::vector<uint32_t> &StrayPages() override { return stray_.members(); }
+  void PruneStrayPages() override;
+  bool ReleaseFramesNow() override;
+  void FramesReleased() override;
   std::string DatabaseName(uint8_t db) override;
+  size_t VerifyFrames(size_t max_report) override;
   uint64_t IdentityHash(size_t head, uint32_t offset) override;
 
  private:
@@ -135,17 +172,34 @@ class Persistence final : public gc::PersistHooks {
   Status PageError(const cairn_db &db, uint64_t page, cairn_status code, const std::string &what);
   // The same for a status whose message names the page already (the store's).
   Status PageFault(const cairn_db &db, uint64_t page, const Status &s);
-  // D7 (page_checks.h): a reference into `frame` (at `offset`, or anywhere if 0) is wrong: `what`
+  // D11 (page_checks.h): a reference into `frame` (at `offset`, or anywhere if 0) is wrong: `what`
   // says how. The error names the page that holds it, when it is still resident.
   Status BadTarget(cairn_db &db, size_t frame, uint32_t offset, const std::string &what);
-  // The reference `pref` at `slot` of frame `from_frame` (SIZE_MAX: the root) is wrong (D7):
+  // The reference `pref` at `slot` of frame `from_frame` (SIZE_MAX: the root) is wrong (D11):
   // `what` says how. Out of line: Swizzle's fast path builds no message.
   [[gnu::noinline]] Status BadReference(const cairn_db &db, uint64_t pref, size_t from_frame,
                                         void **slot, const std::string &what);
-  // Reads the database's page count into checks_ (D7: references past it are damage).
+  // Reads the database's page count into checks_ (D11: references past it are damage).
   Status KnowPageCount(cairn_db &db);
-  void EnforceBudgets(size_t keep);
-  void Evict(size_t head);
+  // Frame states (frames.cpp, D7).
+  void SetFlags(size_t head, size_t n, uint8_t set, uint8_t clear);
+  // The one place a frame's state changes; referenced: a clean page that is not cold (P11).
+  void SetState(size_t head, heap::FrameState to, bool referenced = true);
+  Status ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large, size_t *frame);
+  void BeginLoad(size_t head);      // reserved, made writable for the store to read into
+  void LoadFailed(size_t head);     // ... reserved again as before (D5)
+  void Loaded(size_t head);         // reserved -> clean
+  void Warm(size_t head);           // clean and cold -> clean, touched again (P11)
+  void Cool(size_t head);           // clean -> clean and cold (the CLOCK hand passed, P11)
+  void Touched(size_t head);        // clean -> modified (the first write)
+  void Written(size_t head);        // modified -> clean (committed)
+  void Evict(size_t head);          // clean -> reserved
+  void Discard(size_t head);        // modified -> reserved (aborted)
+  void MakeTransient(size_t head);  // modified (made persistent by a failed commit) -> transient
+  void RecordReferences(size_t head);
+  void NoteRecent(size_t head);
+  bool IsRecent(size_t head) const;
+  void EnforceBudgets();
   // The open transaction, or a new read-only one in *temp.
   Status ReadTransaction(std::unique_ptr<store::Transaction> *temp, store::Transaction **out);
 
@@ -167,6 +221,7 @@ class Persistence final : public gc::PersistHooks {
   void AdoptIdentityHashes(const std::vector<PendingHash> &written);
 
   // Commit (commit.cpp).
+  bool NeedsStabilization(uint64_t *checked);
   Status WriteCommit(bool stay_open);
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots);
   Status Unswizzle(size_t head, std::string *buffer);
@@ -192,12 +247,31 @@ class Persistence final : public gc::PersistHooks {
   std::string fault_database_;
   uint64_t fault_page_ = 0;
   void *fault_address_ = nullptr;
-  std::deque<uint32_t> resident_fifo_;  // loaded pages, oldest first (may hold stale entries)
-  uint64_t resident_pages_ = 0;
-  uint64_t reserved_frames_ = 0;
+  uint64_t in_state_[4] = {};  // D7: pages in each heap::FrameState (the transient slot unused)
+  FrameSet clock_;             // clean pages (run heads), in the order the CLOCK hand visits them
+  FrameSet modified_;          // modified pages (run heads)
+  FrameSet stray_;             // transient pages of the persistent arena (a failed commit's), P10
+  // D10: clean page (run head) -> the frames its objects refer to, other than itself.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
+  // A collection releases unreached frames (Figure 4) once the frames in use reach this.
+  static constexpr uint64_t kReleaseGrowth = 4096;
+  uint64_t next_release_ = kReleaseGrowth;
+  size_t hand_ = 0;
+  // The pages touched last (loaded, written first, touched again): never evicted, so that an
+  // instruction that needs several pages at once makes progress.
+  static constexpr size_t kRecent = 8;
+  uint32_t recent_[kRecent] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+                               UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  size_t recent_next_ = 0;
   cairn_persist_stats totals_{};
   cairn_persist_stats last_{};
   std::vector<cairn_type_count> last_types_;
+  struct AddedType {  // a type-table entry the commit being written added
+    cairn_db *db;
+    const cairn_type *type;
+    uint32_t index;
+  };
+  std::vector<AddedType> added_types_;
 };
 
 }  // namespace cairn::persist

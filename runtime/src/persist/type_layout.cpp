@@ -8,14 +8,8 @@ namespace cairn::persist {
 
 namespace {
 
-constexpr uint8_t kLayoutVersion = 1;        // no nested layouts
-constexpr uint8_t kNestedLayoutVersion = 2;  // each STRUCT field followed by its layout
-
-bool HasStructFields(const cairn_type *t) {
-  for (uint32_t i = 0; i < t->nfields; i++)
-    if (t->fields[i].kind == CAIRN_KIND_STRUCT && t->fields[i].nested) return true;
-  return false;
-}
+// Nested layouts (base classes) deeper than this are refused as damaged.
+constexpr int kMaxNesting = 64;
 
 void PutU32(std::string &s, uint32_t v) {
   for (int i = 0; i < 4; i++) s.push_back(char(v >> (8 * i)));
@@ -67,10 +61,10 @@ class Reader {
 
 }  // namespace
 
-std::string EncodeLayout(const cairn_type *t) {
-  const bool nested = HasStructFields(t);
-  std::string s;
-  s.push_back(char(nested ? kNestedLayoutVersion : kLayoutVersion));
+namespace {
+
+// The body of a layout (everything after the version byte), recursively for nested structs.
+void EncodeBody(std::string &s, const cairn_type *t) {
   PutStr(s, t->name);
   PutU32(s, t->flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT));
   PutU64(s, t->size);
@@ -84,71 +78,80 @@ std::string EncodeLayout(const cairn_type *t) {
     PutU32(s, f.offset);
     PutU32(s, f.kind);
     PutU32(s, f.count);
-    if (nested && f.kind == CAIRN_KIND_STRUCT) {
-      std::string inner = f.nested ? EncodeLayout(f.nested) : std::string();
-      PutU32(s, uint32_t(inner.size()));
-      s += inner;
-    }
+    PutStr(s, f.type);
+    const bool nested = f.kind == CAIRN_KIND_STRUCT && f.nested != nullptr;
+    s.push_back(char(nested ? 1 : 0));
+    if (nested) EncodeBody(s, f.nested);
   }
-  return s;
 }
 
-namespace {
-
-Status DecodeLayoutAt(std::string_view bytes, StoredLayout *out, int depth) {
-  Reader r(bytes);
-  uint8_t version = 0;
+// Reads a body of encoding `version` into *out; false if it is malformed.
+bool DecodeBody(Reader &r, uint8_t version, int depth, StoredLayout *out) {
   uint32_t nrefs = 0, nfields = 0;
-  auto bad = [] { return Status(CAIRN_CORRUPTION, "its encoding is malformed"); };
-  if (!r.U8(&version)) return bad();
-  if (version != kLayoutVersion && version != kNestedLayoutVersion)
-    return Status(CAIRN_UNSUPPORTED, "its layout encoding is version " + std::to_string(version) +
-                                         ", which this version of Cairn does not read (a newer "
-                                         "one wrote it, or it is damaged)");
+  out->version = version;
   if (!r.Str(&out->name) || !r.U32(&out->flags) || !r.U64(&out->size) || !r.U32(&out->elem_kind) ||
       !r.U32(&nrefs) || nrefs > (1u << 20))
-    return bad();
+    return false;
   out->refs.resize(nrefs);
   for (uint32_t &ref : out->refs)
-    if (!r.U32(&ref)) return bad();
-  if (!r.U32(&nfields) || nfields > (1u << 20)) return bad();
+    if (!r.U32(&ref)) return false;
+  if (!r.U32(&nfields) || nfields > (1u << 20)) return false;
   out->fields.resize(nfields);
   for (StoredLayout::Field &f : out->fields) {
     uint32_t kind = 0;
-    if (!r.Str(&f.name) || !r.U32(&f.offset) || !r.U32(&kind) || !r.U32(&f.count)) return bad();
+    if (!r.Str(&f.name) || !r.U32(&f.offset) || !r.U32(&kind) || !r.U32(&f.count)) return false;
     f.kind = uint16_t(kind);
-    if (version == kNestedLayoutVersion && kind == CAIRN_KIND_STRUCT) {
-      std::string inner;
-      if (!r.Str(&inner) || depth > 32) return bad();
-      if (!inner.empty()) {
-        auto nested = std::make_shared<StoredLayout>();
-        Status s = DecodeLayoutAt(inner, nested.get(), depth + 1);
-        if (!s.ok()) return s;
-        f.nested = std::move(nested);
-      }
+    if (version < 2) continue;
+    uint8_t nested = 0;
+    if (!r.Str(&f.type) || !r.U8(&nested) || nested > 1) return false;
+    if (nested) {
+      if (f.kind != CAIRN_KIND_STRUCT || depth >= kMaxNesting) return false;
+      f.nested = std::make_unique<StoredLayout>();
+      if (!DecodeBody(r, version, depth + 1, f.nested.get())) return false;
     }
   }
-  if (!r.done()) return bad();
-  return Status::Ok();
+  return true;
 }
 
 }  // namespace
 
-Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
-  return DecodeLayoutAt(bytes, out, 0);
+std::string EncodeLayout(const cairn_type *t) {
+  std::string s;
+  s.push_back(char(kLayoutVersion));
+  EncodeBody(s, t);
+  return s;
 }
 
-LayoutImage::LayoutImage(const StoredLayout &stored) {
+Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
+  Reader r(bytes);
+  uint8_t version = 0;
+  // The callers name the entry and the database, and say what to do.
+  auto bad = [] { return Status(CAIRN_CORRUPTION, "its encoding is malformed"); };
+  if (!r.U8(&version)) return bad();
+  if (version < 1 || version > kLayoutVersion)
+    return Status(CAIRN_UNSUPPORTED,
+                  "its layout encoding is version " + std::to_string(version) +
+                      ", which this version of Cairn does not read (it reads versions 1 to " +
+                      std::to_string(kLayoutVersion) +
+                      "): a newer Cairn wrote the database (open it with that one), or the entry "
+                      "is damaged");
+  if (!DecodeBody(r, version, 0, out) || !r.done()) return bad();
+  return Status::Ok();
+}
+
+LayoutImage::LayoutImage(const StoredLayout &stored, uint64_t fingerprint) {
   for (const StoredLayout::Field &f : stored.fields) {
     const cairn_type *nested = nullptr;
-    uint32_t size = 0;
+    uint32_t size = 0;  // known only for a nested struct: its layout's
     if (f.nested) {
       nested_.push_back(std::make_unique<LayoutImage>(*f.nested));
       nested = nested_.back()->type();
       size = uint32_t(nested->size);
     }
-    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, size, nested});
+    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, size, nested,
+                                  f.type.empty() ? nullptr : f.type.c_str()});
   }
+  type_.fingerprint = fingerprint;
   type_.abi = CAIRN_TYPE_ABI;
   type_.flags = stored.flags;
   type_.name = stored.name.c_str();

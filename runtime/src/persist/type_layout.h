@@ -2,16 +2,14 @@
 // descriptor matches it.
 //
 // A database records, for every type it holds objects of, the type's fingerprint (the key) and
-// its layout: name, flags, size, element kind, reference offsets and fields, and (encoding
-// version 2) each inline struct field's own layout, so that a nested struct whose scalar fields
-// moved is a mismatch too (the fingerprint ignores offsets). Version 1, without nested layouts,
-// is written for types without inline struct fields (the bytes of every such type are as they
-// always were) and still read: its nested structs are then not compared.
-// (docs/persistence.md, "Types", gives the bytes.) When a program faults in an object, the type
-// index in its header leads to the stored fingerprint; the program must register a descriptor with
-// that fingerprint, and the descriptor's layout must equal the stored one (same size, element kind
-// and reference offsets: offsets can differ between machines even when fingerprints agree).
-// Anything else is an error naming the type, never garbage.
+// its layout: name, flags, size, element kind, reference offsets and fields, and since encoding
+// version 2 each field's declared type and a nested struct's own layout (a base class's fields),
+// so that a tool can show the data without the program's source (docs/store-format.md gives the
+// bytes). Version 1 entries (stores written before) are read as well: they lack those two. When a
+// program faults in an object, the type index in its header leads to the stored fingerprint; the
+// program must register a descriptor with that fingerprint, and the descriptor's layout must equal
+// the stored one (same size, element kind and reference offsets: offsets can differ between
+// machines even when fingerprints agree). Anything else is an error naming the type, never garbage.
 #pragma once
 
 #include <memory>
@@ -24,11 +22,15 @@
 
 namespace cairn::persist {
 
-// The bytes stored for a descriptor (version 1 of the encoding).
+// The encoding EncodeLayout writes; DecodeLayout reads it and every earlier one.
+inline constexpr uint8_t kLayoutVersion = 2;
+
+// The bytes stored for a descriptor (the current version of the encoding).
 std::string EncodeLayout(const cairn_type *t);
 
 // What a stored layout says, decoded.
 struct StoredLayout {
+  uint8_t version = 0;  // of the encoding it was read from
   std::string name;
   uint32_t flags = 0;
   uint64_t size = 0;
@@ -39,19 +41,20 @@ struct StoredLayout {
     uint32_t offset = 0;
     uint16_t kind = 0;
     uint32_t count = 0;
-    std::shared_ptr<const StoredLayout> nested;  // kind STRUCT, encoding version 2
+    std::string type;                      // the declared type ("" : unknown; version 1)
+    std::unique_ptr<StoredLayout> nested;  // a STRUCT field's layout (null: unknown; version 1)
   };
   std::vector<Field> fields;
 };
 
 Status DecodeLayout(std::string_view bytes, StoredLayout *out);
 
-// A stored layout as a descriptor, for the same-layout rule. It has no scalar field sizes (a
-// database does not store them: they follow from the kinds), which the rule then does not
-// compare; nested layouts only from encoding version 2; and no fingerprint.
+// A stored layout as a descriptor, for the same-layout rule and for tools. It has no field sizes
+// (a database stores none), which the rule then does not compare, and no methods; a STRUCT
+// field's nested layout and a field's declared type are there when the entry has them.
 class LayoutImage {
  public:
-  explicit LayoutImage(const StoredLayout &stored);
+  explicit LayoutImage(const StoredLayout &stored, uint64_t fingerprint = 0);
   LayoutImage(const LayoutImage &) = delete;
   LayoutImage &operator=(const LayoutImage &) = delete;
   const cairn_type *type() const { return &type_; }

@@ -8,10 +8,10 @@
 
 int main(void) {
   static const cairn_field fields[] = {
-      {"key", 0, CAIRN_KIND_I64, 0, 1, 8, NULL},
-      {"left", 8, CAIRN_KIND_REF, 0, 1, 8, NULL},
-      {"right", 16, CAIRN_KIND_REF, 0, 1, 8, NULL},
-      {"weight", 24, CAIRN_KIND_F64, 0, 1, 8, NULL},
+      {"key", 0, CAIRN_KIND_I64, 0, 1, 8, NULL, NULL},
+      {"left", 8, CAIRN_KIND_REF, 0, 1, 8, NULL, NULL},
+      {"right", 16, CAIRN_KIND_REF, 0, 1, 8, NULL, NULL},
+      {"weight", 24, CAIRN_KIND_F64, 0, 1, 8, NULL, NULL},
   };
   static const uint32_t refs[] = {8, 16};
   cairn_type tree = {CAIRN_TYPE_ABI, 0, 0, "Tree", 32, 8, CAIRN_KIND_NONE, 2, 4, refs, fields,

@@ -21,7 +21,7 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 # fingerprint_of IR_FILE: the fingerprint in @cairn.type.Tree's initializer.
 fingerprint_of() {
-  sed -n -E 's/^@cairn\.type\.Tree = internal constant %cairn\.type \{ i32 1, i32 0, i64 (-?[0-9]+),.*/\1/p' "$1"
+  sed -n -E 's/^@cairn\.type\.Tree = internal constant %cairn\.type \{ i32 2, i32 0, i64 (-?[0-9]+),.*/\1/p' "$1"
 }
 # from_c NAME FILE FLAGS...: compiles FILE with clang and the plugin, prints the fingerprint.
 from_c() {

@@ -25,16 +25,16 @@ define void @make(i64 %n) {
   ret void
 }
 
-; CHECK-DAG: @cairn.type.Refs = internal constant %cairn.type { i32 1, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 8, i32 1, i32 0, ptr @cairn.type.Refs.refs, ptr null, ptr null, ptr null, i32 0, i32 0 }
+; CHECK-DAG: @cairn.type.Refs = internal constant %cairn.type { i32 2, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 8, i32 1, i32 0, ptr @cairn.type.Refs.refs, ptr null, ptr null, ptr null, i32 0, i32 0 }
 ; CHECK-DAG: @cairn.type.Refs.refs = private constant [1 x i32] zeroinitializer
-; CHECK-DAG: @cairn.type.Longs = internal constant %cairn.type { i32 1, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 5, i32 0, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, i32 0 }
+; CHECK-DAG: @cairn.type.Longs = internal constant %cairn.type { i32 2, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 5, i32 0, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, i32 0 }
 ; An array of structs: elem_kind STRUCT (10), the element's refs and fields.
-; CHECK-DAG: @cairn.type.Pairs = internal constant %cairn.type { i32 1, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 24, i32 8, i32 10, i32 2, i32 3, ptr @cairn.type.Pairs.refs, ptr @cairn.type.Pairs.fields, ptr null, ptr null, i32 0, i32 0 }
+; CHECK-DAG: @cairn.type.Pairs = internal constant %cairn.type { i32 2, i32 1, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 24, i32 8, i32 10, i32 2, i32 3, ptr @cairn.type.Pairs.refs, ptr @cairn.type.Pairs.fields, ptr null, ptr null, i32 0, i32 0 }
 ; CHECK-DAG: @cairn.type.Pairs.refs = private constant [2 x i32] [i32 0, i32 16]
-; CHECK-DAG: @cairn.type.Pairs.fields = private constant [3 x %cairn.field] [%cairn.field { ptr [[FIRST:@cairn.str[.0-9]*]], i32 0, i16 8, i16 0, i32 1, i32 8, ptr null }, %cairn.field { ptr {{@cairn.str[.0-9]*}}, i32 8, i16 4, i16 0, i32 1, i32 4, ptr null }, %cairn.field { ptr {{@cairn.str[.0-9]*}}, i32 16, i16 8, i16 0, i32 1, i32 8, ptr null }]
+; CHECK-DAG: @cairn.type.Pairs.fields = private constant [3 x %cairn.field] [%cairn.field { ptr [[FIRST:@cairn.str[.0-9]*]], i32 0, i16 8, i16 0, i32 1, i32 8, ptr null, ptr null }, %cairn.field { ptr {{@cairn.str[.0-9]*}}, i32 8, i16 4, i16 0, i32 1, i32 4, ptr null, ptr null }, %cairn.field { ptr {{@cairn.str[.0-9]*}}, i32 16, i16 8, i16 0, i32 1, i32 8, ptr null, ptr null }]
 ; CHECK-DAG: [[FIRST]] = private unnamed_addr constant [6 x i8] c"first\00"
 ; Text: ARRAY|TEXT, I8 elements of one byte.
-; CHECK-DAG: @cairn.type.Text = internal constant %cairn.type { i32 1, i32 3, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 1, i32 1, i32 2, i32 0, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, i32 0 }
+; CHECK-DAG: @cairn.type.Text = internal constant %cairn.type { i32 2, i32 3, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 1, i32 1, i32 2, i32 0, i32 0, ptr null, ptr null, ptr null, ptr null, i32 0, i32 0 }
 ; CHECK-DAG: @cairn.module_types = private constant [4 x ptr] [ptr @cairn.type.Refs, ptr @cairn.type.Longs, ptr @cairn.type.Pairs, ptr @cairn.type.Text]
 
 ; CHECK-LABEL: define void @make(

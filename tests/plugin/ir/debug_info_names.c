@@ -32,12 +32,12 @@ CAIRN_REF(struct Labeled) make(void) {
 }
 
 // Label: text at 0, at[2] (16 bytes each) at 8 with refs at 16 and 32, flag at 40: size 48.
-// CHECK-DAG: @cairn.type.Label = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 48, i32 8, i32 0, i32 3, i32 3, ptr @cairn.type.Label.refs, ptr @cairn.type.Label.fields, ptr null,
+// CHECK-DAG: @cairn.type.Label = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 48, i32 8, i32 0, i32 3, i32 3, ptr @cairn.type.Label.refs, ptr @cairn.type.Label.fields, ptr null,
 // CHECK-DAG: @cairn.type.Label.refs = private constant [3 x i32] [i32 0, i32 16, i32 32]
-// CHECK-DAG: @cairn.type.Label.fields = private constant [3 x %cairn.field] [%cairn.field { ptr [[TEXT:@cairn.str[.0-9]*]], i32 0, i16 8, i16 0, i32 1, i32 8, ptr null }, %cairn.field { ptr [[AT:@cairn.str[.0-9]*]], i32 8, i16 10, i16 0, i32 2, i32 16, ptr @cairn.layout.Point }, %cairn.field { ptr [[FLAG:@cairn.str[.0-9]*]], i32 40, i16 2, i16 0, i32 1, i32 1, ptr null }]
+// CHECK-DAG: @cairn.type.Label.fields = private constant [3 x %cairn.field] [%cairn.field { ptr [[TEXT:@cairn.str[.0-9]*]], i32 0, i16 8, i16 0, i32 1, i32 8, ptr null, ptr null }, %cairn.field { ptr [[AT:@cairn.str[.0-9]*]], i32 8, i16 10, i16 0, i32 2, i32 16, ptr @cairn.layout.Point, ptr null }, %cairn.field { ptr [[FLAG:@cairn.str[.0-9]*]], i32 40, i16 2, i16 0, i32 1, i32 1, ptr null, ptr null }]
 // CHECK-DAG: @cairn.layout.Point.fields = private constant [3 x %cairn.field] [%cairn.field { ptr [[X:@cairn.str[.0-9]*]], i32 0, i16 4, {{.*}} }, %cairn.field { ptr {{@cairn.str[.0-9]*}}, i32 4, i16 4, {{.*}} }, %cairn.field { ptr [[LABEL:@cairn.str[.0-9]*]], i32 8, i16 8, {{.*}} }]
 // Labeled extends Label: super, and Label's refs first.
-// CHECK-DAG: @cairn.type.Labeled = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 64, i32 8, i32 0, i32 4, i32 3, ptr @cairn.type.Labeled.refs, ptr @cairn.type.Labeled.fields, ptr @cairn.type.Label,
+// CHECK-DAG: @cairn.type.Labeled = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 64, i32 8, i32 0, i32 4, i32 3, ptr @cairn.type.Labeled.refs, ptr @cairn.type.Labeled.fields, ptr @cairn.type.Label,
 // CHECK-DAG: @cairn.type.Labeled.refs = private constant [4 x i32] [i32 0, i32 16, i32 32, i32 56]
 // NAMED-DAG: [[TEXT]] = private unnamed_addr constant [5 x i8] c"text\00"
 // NAMED-DAG: [[AT]] = private unnamed_addr constant [3 x i8] c"at\00"

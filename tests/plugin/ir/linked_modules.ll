@@ -32,9 +32,9 @@ define ptr @make_b() {
   ret ptr %p
 }
 
-; CHECK: @cairn.type.Node = internal constant %cairn.type { i32 1, i32 0, i64 [[FP:-?[0-9]+]], {{.*}}, ptr @cairn.type.Node.methods, i32 1, i32 0 }
+; CHECK: @cairn.type.Node = internal constant %cairn.type { i32 2, i32 0, i64 [[FP:-?[0-9]+]], {{.*}}, ptr @cairn.type.Node.methods, i32 1, i32 0 }
 ; CHECK: @cairn.type.Node.methods = private constant [1 x ptr] [ptr @Node.show]
-; CHECK: @cairn.type.[[SECOND:Node.[0-9]+]] = internal constant %cairn.type { i32 1, i32 0, i64 [[FP]], {{.*}}, ptr [[METHODS:@cairn.type.Node.methods.[0-9]+]], i32 1, i32 0 }
+; CHECK: @cairn.type.[[SECOND:Node.[0-9]+]] = internal constant %cairn.type { i32 2, i32 0, i64 [[FP]], {{.*}}, ptr [[METHODS:@cairn.type.Node.methods.[0-9]+]], i32 1, i32 0 }
 ; CHECK: [[METHODS]] = private constant [1 x ptr] [ptr @Node.show]
 ; CHECK-LABEL: define ptr @make_a()
 ; CHECK-NEXT: call ptr @cairn_malloc_typed(ptr @cairn.type.Node)

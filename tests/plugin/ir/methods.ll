@@ -74,11 +74,11 @@ define ptr @make() {
 }
 
 ; Operands: ..., super, methods, nmethods, reserved.
-; CHECK-DAG: @cairn.type.Shape = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 16, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Shape.refs, ptr @cairn.type.Shape.fields, ptr null, ptr @cairn.type.Shape.methods, i32 2, i32 0 }
+; CHECK-DAG: @cairn.type.Shape = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 16, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Shape.refs, ptr @cairn.type.Shape.fields, ptr null, ptr @cairn.type.Shape.methods, i32 2, i32 0 }
 ; CHECK-DAG: @cairn.type.Shape.methods = private constant [2 x ptr] [ptr @Shape.name, ptr @Shape.area], align 8
-; CHECK-DAG: @cairn.type.Circle = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 24, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Circle.refs, ptr @cairn.type.Circle.fields, ptr @cairn.type.Shape, ptr @cairn.type.Circle.methods, i32 3, i32 0 }
+; CHECK-DAG: @cairn.type.Circle = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 24, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Circle.refs, ptr @cairn.type.Circle.fields, ptr @cairn.type.Shape, ptr @cairn.type.Circle.methods, i32 3, i32 0 }
 ; CHECK-DAG: @cairn.type.Circle.methods = private constant [3 x ptr] [ptr @Shape.name, ptr @Circle.area, ptr @Circle.scale], align 8
-; CHECK-DAG: @cairn.type.Plain = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 0, i32 0, i32 1, ptr null, ptr @cairn.type.Plain.fields, ptr null, ptr null, i32 0, i32 0 }
+; CHECK-DAG: @cairn.type.Plain = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 8, i32 8, i32 0, i32 0, i32 1, ptr null, ptr @cairn.type.Plain.fields, ptr null, ptr null, i32 0, i32 0 }
 ; CHECK-NOT: !cairn.methods
 
 ; Only the descriptors reach the internal methods; optimization keeps them and the tables.
@@ -88,10 +88,10 @@ define ptr @make() {
 ; O2-DAG: define internal {{.*}}double @Circle.area(
 ; O2-DAG: define internal void @Circle.scale(
 
-; FP: @cairn.type.Shape = internal constant %cairn.type { i32 1, i32 0, i64 [[SHAPE:-?[0-9]+]],
-; FP: @cairn.type.Circle = internal constant %cairn.type { i32 1, i32 0, i64 [[CIRCLE:-?[0-9]+]],
-; FP: @cairn.type.Shape = internal constant %cairn.type { i32 1, i32 0, i64 [[SHAPE]], {{.*}}, ptr null, i32 0, i32 0 }
-; FP: @cairn.type.Circle = internal constant %cairn.type { i32 1, i32 0, i64 [[CIRCLE]], {{.*}}, ptr null, i32 0, i32 0 }
+; FP: @cairn.type.Shape = internal constant %cairn.type { i32 2, i32 0, i64 [[SHAPE:-?[0-9]+]],
+; FP: @cairn.type.Circle = internal constant %cairn.type { i32 2, i32 0, i64 [[CIRCLE:-?[0-9]+]],
+; FP: @cairn.type.Shape = internal constant %cairn.type { i32 2, i32 0, i64 [[SHAPE]], {{.*}}, ptr null, i32 0, i32 0 }
+; FP: @cairn.type.Circle = internal constant %cairn.type { i32 2, i32 0, i64 [[CIRCLE]], {{.*}}, ptr null, i32 0, i32 0 }
 
 ;--- no_methods.ll
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

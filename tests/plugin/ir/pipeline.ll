@@ -32,7 +32,7 @@ define ptr addrspace(1) @push(ptr addrspace(1) %head, i64 %value) {
   ret ptr addrspace(1) %n
 }
 
-; CHECK: @cairn.type.Node = internal constant %cairn.type { i32 1, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 16, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Node.refs
+; CHECK: @cairn.type.Node = internal constant %cairn.type { i32 2, i32 0, i64 {{-?[0-9]+}}, ptr {{@cairn.str[.0-9]*}}, i64 16, i32 8, i32 0, i32 1, i32 2, ptr @cairn.type.Node.refs
 ; ONCE-NOT: @cairn.type.Node.{{[0-9]}} =
 ; ONCE-NOT: cairn.register_types.{{[0-9]}}
 ; CHECK: @cairn.global_roots = private constant [1 x ptr] [ptr @last]

@@ -1,0 +1,355 @@
+// Databases browsed without their source (session.h): when :open opens a database that holds
+// types the session does not define, the session defines them from the database's type table
+// (cairn_db_stored_types): each becomes a class with the stored name, base and fields (their
+// declared types when the table has them, else `any` for a reference), and no methods, so that
+// :root, field access, `for` over arrays and printing work on a database made by any program.
+//
+// A stored type is defined only when Cairn can write it exactly, so that the class gets the
+// stored fingerprint (checked before the classes are kept): fields of kinds int, float, bool and
+// reference, one value each, and a base class as the first field whose own layout the table has
+// (store format 2) or that the table or the session defines by name. Others are listed as not
+// defined: the session can still print their objects if it gets their descriptors some other
+// way (:load of the source), and touching one is otherwise a fault error that ends the input.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "cairn/persist.h"
+#include "fingerprint.h"
+#include "session.h"
+
+namespace cairn::repl {
+namespace {
+
+namespace ast = front::ast;
+
+// A stored layout, copied out of cairn_db_stored_types' callback.
+struct StoredField {
+  std::string name;
+  uint16_t kind = 0;
+  uint32_t count = 1;
+  std::string type;     // declared type ("" : unknown)
+  uint64_t nested = 0;  // a STRUCT field's layout, by fingerprint (0: unknown)
+};
+struct StoredType {
+  uint64_t fingerprint = 0;
+  std::string name;
+  uint32_t flags = 0;
+  uint32_t elem_kind = 0;
+  bool in_table = false;  // an entry of its own (else only a nested layout)
+  std::vector<StoredField> fields;
+};
+
+using StoredTypes = std::map<uint64_t, StoredType>;
+
+uint64_t copyType(const cairn_type *t, bool in_table, StoredTypes *out) {
+  const uint64_t fp = t->fingerprint ? t->fingerprint : cairn_type_fingerprint_compute(t);
+  StoredType &st = (*out)[fp];
+  st.in_table = st.in_table || in_table;
+  if (!st.name.empty()) return fp;
+  st.fingerprint = fp;
+  st.name = t->name;
+  st.flags = t->flags;
+  st.elem_kind = t->elem_kind;
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const cairn_field &f = t->fields[i];
+    StoredField sf;
+    sf.name = f.name ? f.name : "";
+    sf.kind = f.kind;
+    sf.count = f.count;
+    sf.type = f.type ? f.type : "";
+    if (f.kind == CAIRN_KIND_STRUCT && f.nested != nullptr)
+      sf.nested = copyType(f.nested, false, out);
+    st.fields.push_back(sf);
+  }
+  return fp;
+}
+
+bool readTable(cairn_db *db, StoredTypes *out) {
+  auto add = [](const cairn_type *t, void *ctx) {
+    copyType(t, true, static_cast<StoredTypes *>(ctx));
+  };
+  return cairn_db_stored_types(db, add, out) == CAIRN_OK;
+}
+
+bool isPlain(const StoredType &t) { return (t.flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT)) == 0; }
+
+const char *kindWord(uint16_t kind) {
+  switch (kind) {
+    case CAIRN_KIND_I64:
+      return "int";
+    case CAIRN_KIND_F64:
+      return "float";
+    case CAIRN_KIND_BOOL:
+      return "bool";
+    case CAIRN_KIND_REF:
+      return "any";
+    case CAIRN_KIND_I8:
+      return "i8";
+    case CAIRN_KIND_I16:
+      return "i16";
+    case CAIRN_KIND_I32:
+      return "i32";
+    case CAIRN_KIND_F32:
+      return "f32";
+    case CAIRN_KIND_RAW:
+      return "address";
+    case CAIRN_KIND_STRUCT:
+      return "struct";
+    default:
+      return "?";
+  }
+}
+
+// Splits "A, B[C, D]" at its top-level commas.
+std::vector<std::string> splitArgs(const std::string &s) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (!(c == ' ' && cur.empty())) cur += c;
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+ast::TypeExprPtr named(const std::string &name) {
+  auto t = std::make_unique<ast::NamedType>();
+  t->name.name = name;
+  return t;
+}
+
+}  // namespace
+
+// The type a declared type of the table stands for in the session, as syntax; `defining` are the
+// names being defined now. Unknown classes are `any` (still a reference: the same layout).
+static ast::TypeExprPtr typeSyntax(const std::string &declared, uint16_t kind,
+                                   const std::set<std::string> &defining,
+                                   const front::SessionChecker &checker) {
+  if (kind != CAIRN_KIND_REF) return named(kindWord(kind));
+  const std::string &d = declared;
+  if (d.empty() || d == "any") return named("any");
+  if (d == "text") return named("text");
+  if (d.size() >= 2 && d.front() == '[' && d.back() == ']') {
+    auto a = std::make_unique<ast::ArrayType>();
+    a->elem = typeSyntax(d.substr(1, d.size() - 2), CAIRN_KIND_REF, defining, checker);
+    // An array of values: the element kind comes from the word itself.
+    const std::string inner = d.substr(1, d.size() - 2);
+    if (inner == "int" || inner == "float" || inner == "bool") a->elem = named(inner);
+    return a;
+  }
+  if (defining.count(d) || checker.findClass(d) != nullptr) return named(d);
+  // Name[args] of a generic class of the session: its instance.
+  size_t open = d.find('[');
+  if (open != std::string::npos && d.back() == ']' && checker.hasGenericClass(d.substr(0, open))) {
+    auto t = std::make_unique<ast::NamedType>();
+    t->name.name = d.substr(0, open);
+    for (const std::string &arg : splitArgs(d.substr(open + 1, d.size() - open - 2)))
+      t->args.push_back(typeSyntax(arg, CAIRN_KIND_REF, defining, checker));
+    return t;
+  }
+  return named("any");
+}
+
+bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report) {
+  StoredTypes stored;
+  if (!readTable(db, &stored)) {
+    *report =
+        std::string("the type table of '") + db_name + "' could not be read: " + cairn_last_error();
+    return false;
+  }
+  // What the session lacks, and can write.
+  std::map<uint64_t, std::string> why_not;  // fingerprint -> reason it is not defined
+  std::vector<const StoredType *> wanted;
+  for (const auto &[fp, t] : stored) {
+    if (!isPlain(t) || cairn_find_type(fp) != nullptr) continue;
+    if (t.name.rfind("atomic[", 0) == 0) continue;
+    wanted.push_back(&t);
+  }
+  auto expressible = [&](const StoredType &t) -> std::string {
+    for (size_t i = 0; i < t.fields.size(); ++i) {
+      const StoredField &f = t.fields[i];
+      if (f.count != 1) return "field '" + f.name + "' is a fixed array";
+      if (f.kind == CAIRN_KIND_STRUCT) {
+        if (i != 0) return "field '" + f.name + "' is an inline struct";
+        continue;
+      }
+      if (f.kind != CAIRN_KIND_I64 && f.kind != CAIRN_KIND_F64 && f.kind != CAIRN_KIND_BOOL &&
+          f.kind != CAIRN_KIND_REF)
+        return "field '" + f.name + "' is of kind " + kindWord(f.kind) +
+               ", which Cairn cannot write";
+    }
+    return "";
+  };
+  // The base of a type: by the nested layout's fingerprint, else by name (format 1).
+  auto baseOf = [&](const StoredType &t) -> const StoredType * {
+    if (t.fields.empty() || t.fields[0].kind != CAIRN_KIND_STRUCT) return nullptr;
+    if (t.fields[0].nested != 0) return &stored.at(t.fields[0].nested);
+    for (const auto &[fp, o] : stored)
+      if (o.name == t.fields[0].name && isPlain(o)) return &o;
+    return nullptr;
+  };
+  for (const StoredType *t : wanted) {
+    std::string reason = expressible(*t);
+    if (reason.empty() && !t->fields.empty() && t->fields[0].kind == CAIRN_KIND_STRUCT &&
+        baseOf(*t) == nullptr)
+      reason = "its base class '" + t->fields[0].name +
+               "' is not recorded (a database written before store format 2)";
+    if (reason.empty()) {
+      const front::GlobalInfo *g = checker_->findGlobal(t->name);
+      if (g != nullptr || checker_->hasFunction(t->name))
+        reason = "its name is taken by a variable or function of the session";
+      else if (checker_->findClass(t->name) != nullptr || checker_->hasGenericClass(t->name))
+        reason = "the session defines a class '" + t->name + "' with other fields";
+    }
+    if (!reason.empty()) why_not[t->fingerprint] = reason;
+  }
+  // A type whose base is not defined is not either (to a fixed point).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const StoredType *t : wanted) {
+      if (why_not.count(t->fingerprint)) continue;
+      const StoredType *base = baseOf(*t);
+      if (base != nullptr && cairn_find_type(base->fingerprint) == nullptr &&
+          why_not.count(base->fingerprint)) {
+        why_not[t->fingerprint] = "its base class '" + base->name + "' is not defined";
+        changed = true;
+      }
+    }
+  }
+  std::set<std::string> defining;
+  for (const StoredType *t : wanted)
+    if (!why_not.count(t->fingerprint)) defining.insert(t->name);
+
+  // Bases first.
+  std::vector<const StoredType *> order;
+  std::set<uint64_t> placed;
+  std::function<void(const StoredType *)> place = [&](const StoredType *t) {
+    if (placed.count(t->fingerprint) || why_not.count(t->fingerprint)) return;
+    if (!defining.count(t->name) || cairn_find_type(t->fingerprint) != nullptr) return;
+    placed.insert(t->fingerprint);
+    if (const StoredType *b = baseOf(*t)) place(b);
+    order.push_back(t);
+  };
+  for (const StoredType *t : wanted) place(t);
+
+  std::string notes;
+  for (const auto &[fp, reason] : why_not) notes += "\n  " + stored.at(fp).name + ": " + reason;
+  if (!notes.empty()) notes = "\nnot defined from the type table of '" + db_name + "':" + notes;
+  if (order.empty()) {
+    *report = notes.empty() ? "" : notes.substr(1);
+    return true;
+  }
+
+  auto input = std::make_unique<ast::Input>();
+  for (const StoredType *t : order) {
+    auto cls = std::make_unique<ast::ClassDecl>();
+    cls->name.name = t->name;
+    size_t first = 0;
+    if (const StoredType *b = baseOf(*t)) {
+      // The base as the session names it (its own class, or the one defined now).
+      std::string base_name = b->name;
+      for (const front::ClassInfo *c : checker_->classesNamed(b->name))
+        if (fingerprints_.count(c) && fingerprints_.at(c) == b->fingerprint) base_name = c->name;
+      cls->super = named(base_name);
+      first = 1;
+    }
+    for (size_t i = first; i < t->fields.size(); ++i) {
+      const StoredField &f = t->fields[i];
+      ast::FieldDecl fd;
+      fd.name.name = f.name;
+      fd.type = typeSyntax(f.type, f.kind, defining, *checker_);
+      cls->fields.push_back(std::move(fd));
+    }
+    ast::InputItem item;
+    item.decl = std::move(cls);
+    input->items.push_back(std::move(item));
+  }
+  diags_.clear();
+  std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), ".");
+  if (!unit) {
+    printDiagnostics();
+    *report = "the types of '" + db_name + "' could not be defined (the messages above say why)";
+    return false;
+  }
+  // Each class must have exactly the stored fingerprint, or its objects would not be read.
+  std::vector<std::string> defined_names;
+  for (const front::ClassInfo *cls : unit->classes) {
+    for (const StoredType *t : order) {
+      if (t->name != cls->name) continue;
+      if (classFingerprint(cls) != t->fingerprint) {
+        checker_->reject();
+        *report = "internal error: the class made for type '" + t->name + "' of '" + db_name +
+                  "' does not have the stored fingerprint; please report it";
+        return false;
+      }
+      defined_names.push_back(t->name);
+    }
+  }
+  std::sort(defined_names.begin(), defined_names.end());
+  std::string defined;
+  for (const std::string &n : defined_names) defined += (defined.empty() ? "" : ", ") + n;
+  std::vector<std::shared_ptr<Unit>> units;
+  std::shared_ptr<Unit> run_unit;
+  if (!validateClasses(*unit, report) || !compileAndLoad(*unit, &units, &run_unit)) {
+    checker_->reject();
+    return false;
+  }
+  checker_->accept();
+  *report = "defined from the type table of '" + db_name + "': " + defined + notes;
+  return true;
+}
+
+bool Session::typesOf(const std::string &db_name) {
+  cairn_db *db = nullptr;
+  if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+    reportError(cairn_last_error());
+    ++failures_;
+    return true;
+  }
+  StoredTypes stored;
+  if (!readTable(db, &stored)) {
+    reportError(cairn_last_error());
+    ++failures_;
+    return true;
+  }
+  std::vector<std::string> lines;  // sorted by name
+  for (const auto &[fp, t] : stored) {
+    if (!t.in_table || t.name.rfind("atomic[", 0) == 0 || (t.flags & CAIRN_TYPE_TEXT)) continue;
+    std::string line = t.name;
+    if (!isPlain(t)) {
+      lines.push_back(line + " (array)");
+      continue;
+    }
+    size_t first = 0;
+    if (!t.fields.empty() && t.fields[0].kind == CAIRN_KIND_STRUCT) {
+      line += " : " + t.fields[0].name;
+      first = 1;
+    }
+    line += " {";
+    for (size_t i = first; i < t.fields.size(); ++i) {
+      const StoredField &f = t.fields[i];
+      std::string type = f.type.empty() ? kindWord(f.kind) : f.type;
+      if (f.count != 1) type += "[" + std::to_string(f.count) + "]";
+      line += std::string(i == first ? " " : ", ") + f.name + ": " + type;
+    }
+    line += t.fields.size() > first ? " }" : "}";
+    if (cairn_find_type(fp) == nullptr) line += "  (not defined in the session)";
+    lines.push_back(line);
+  }
+  std::sort(lines.begin(), lines.end());
+  for (const std::string &l : lines) std::printf("%s\n", l.c_str());
+  return true;
+}
+
+}  // namespace cairn::repl

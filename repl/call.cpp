@@ -1,0 +1,232 @@
+// :call NAME ARGS (session.h): a compiled function called through libffi, with a call frame
+// built at run time from its signature as the session knows it, and arguments typed at the
+// prompt as literals: integers, floats, true/false, "text" (with the escapes of the language),
+// nil; separated by spaces or commas. The result is printed like any value.
+//
+// It calls the function the way compiled code does: a function of the session through its stub
+// (so the newest body), with the C calling convention of the generated code (int as int64,
+// float as double, bool as one byte, references as pointers). It runs as an input does: in a
+// transaction of its own when the store is open, with runtime errors ending only the call.
+#include <ffi.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cairn/lang.h"
+#include "guard.h"
+#include "session.h"
+
+namespace cairn::repl {
+namespace {
+
+// The words of the argument list; "" and false if a text literal is not closed.
+bool splitWords(const std::string &s, std::vector<std::string> *out) {
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (std::isspace(static_cast<unsigned char>(s[i])) || s[i] == ',')) ++i;
+    if (i == s.size()) break;
+    std::string w;
+    if (s[i] == '"') {
+      w += s[i++];
+      bool closed = false;
+      while (i < s.size()) {
+        char c = s[i++];
+        w += c;
+        if (c == '\\' && i < s.size()) {
+          w += s[i++];
+          continue;
+        }
+        if (c == '"') {
+          closed = true;
+          break;
+        }
+      }
+      if (!closed) return false;
+    } else {
+      while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s[i] != ',')
+        w += s[i++];
+    }
+    out->push_back(w);
+  }
+  return true;
+}
+
+// The bytes of a text literal's contents; false on a bad escape.
+bool unquote(const std::string &w, std::string *out) {
+  for (size_t i = 1; i + 1 < w.size(); ++i) {
+    char c = w[i];
+    if (c != '\\') {
+      *out += c;
+      continue;
+    }
+    char e = w[++i];
+    switch (e) {
+      case 'n':
+        *out += '\n';
+        break;
+      case 't':
+        *out += '\t';
+        break;
+      case 'r':
+        *out += '\r';
+        break;
+      case '0':
+        *out += '\0';
+        break;
+      case '"':
+      case '\\':
+        *out += e;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Session::callFunction(const std::string &arg) {
+  auto fail = [&](const std::string &message) {
+    reportError(message);
+    ++failures_;
+    return true;
+  };
+  std::vector<std::string> words;
+  if (!splitWords(arg, &words) || words.empty())
+    return fail(":call needs a function's name and its arguments, as in :call area 2.5 \"x\"");
+  const front::FuncInfo *f = checker_->findFunction(words[0]);
+  if (f == nullptr)
+    return fail("no function '" + words[0] +
+                "' in the session (:call needs one "
+                "that is not generic)");
+  const size_t n = words.size() - 1;
+  if (n != f->params.size())
+    return fail("'" + f->name + "' takes " + std::to_string(f->params.size()) + " argument" +
+                (f->params.size() == 1 ? "" : "s") + " (" + front::typeName(f->fnType) + "), not " +
+                std::to_string(n));
+
+  // The address code calls it by.
+  std::string symbol = callSymbol(f);
+  if (symbol.empty()) symbol = f->symbol;
+  auto addr = jit_->lookup(symbol);
+  if (!addr) return fail("internal error: " + llvm::toString(addr.takeError()));
+
+  // Argument values, and their types for the call frame. Texts are made on the heap; their
+  // addresses are kept on this stack (values[]), so the collector sees them as roots.
+  union Value {
+    int64_t i;
+    double d;
+    uint8_t b;
+    void *p;
+  };
+  Value values[16];
+  if (n > 16) return fail(":call takes at most 16 arguments");
+  std::vector<ffi_type *> types(n);
+  std::vector<void *> slots(n);
+  for (size_t k = 0; k < n; ++k) {
+    const std::string &w = words[k + 1];
+    const front::Type *t = f->params[k];
+    const std::string want = front::typeName(t);
+    auto wrong = [&] {
+      return fail("argument " + std::to_string(k + 1) + " of '" + f->name + "' is " + want +
+                  ", not '" + w + "'");
+    };
+    char *end = nullptr;
+    switch (t->kind) {
+      case front::TypeKind::Int:
+        errno = 0;
+        values[k].i = std::strtoll(w.c_str(), &end, 0);
+        if (w.empty() || *end != '\0' || errno != 0) return wrong();
+        types[k] = &ffi_type_sint64;
+        break;
+      case front::TypeKind::Float:
+        values[k].d = std::strtod(w.c_str(), &end);
+        if (w.empty() || *end != '\0') return wrong();
+        types[k] = &ffi_type_double;
+        break;
+      case front::TypeKind::Bool:
+        if (w != "true" && w != "false") return wrong();
+        values[k].b = w == "true";
+        types[k] = &ffi_type_uint8;
+        break;
+      case front::TypeKind::Text:
+      case front::TypeKind::Any:
+        if (w == "nil") {
+          values[k].p = nullptr;
+        } else if (w.size() >= 2 && w.front() == '"') {
+          std::string bytes;
+          if (!unquote(w, &bytes)) return wrong();
+          values[k].p = cairn_text_new(bytes.data(), static_cast<int64_t>(bytes.size()));
+        } else {
+          return wrong();
+        }
+        types[k] = &ffi_type_pointer;
+        break;
+      default:
+        if (!t->isRef() || w != "nil")
+          return fail("argument " + std::to_string(k + 1) + " of '" + f->name + "' is " + want +
+                      ": :call takes ints, floats, bools, texts and nil");
+        values[k].p = nullptr;
+        types[k] = &ffi_type_pointer;
+    }
+    slots[k] = &values[k];
+  }
+  ffi_type *ret = &ffi_type_void;
+  switch (f->ret->kind) {
+    case front::TypeKind::Void:
+      break;
+    case front::TypeKind::Int:
+    case front::TypeKind::Transaction:
+      ret = &ffi_type_sint64;
+      break;
+    case front::TypeKind::Float:
+      ret = &ffi_type_double;
+      break;
+    case front::TypeKind::Bool:
+      ret = &ffi_type_uint8;
+      break;
+    default:
+      ret = &ffi_type_pointer;
+  }
+  ffi_cif cif;
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), ret, types.data()) != FFI_OK)
+    return fail("internal error: libffi cannot make a call frame for " +
+                front::typeName(f->fnType));
+
+  if (!beginImplicit()) {
+    ++failures_;
+    return true;
+  }
+  // libffi returns small integers widened to a register's width.
+  ffi_arg result[2] = {0, 0};
+  std::string printed;
+  RuntimeFailure failure;
+  const bool ok = runGuarded(
+      [&] {
+        ffi_call(&cif, reinterpret_cast<void (*)()>(*addr), result, slots.data());
+        if (f->ret->kind == front::TypeKind::Void) return;
+        Value v;
+        if (f->ret->kind == front::TypeKind::Bool)
+          v.b = static_cast<uint8_t>(result[0] & 1);
+        else
+          std::memcpy(&v, result, sizeof v);
+        PrintOptions po;
+        po.depth = depth_;
+        Printer printer(po, [this](const void *obj, int64_t *len) { return lengthOf(obj, len); });
+        printed = printer.value(f->ret, &v);
+      },
+      &failure);
+  if (ok && f->ret->kind != front::TypeKind::Void) std::printf("%s\n", printed.c_str());
+  if (!ok) {
+    reportRuntimeFailure(failure);
+    ++failures_;
+  }
+  endImplicit(ok);
+  return true;
+}
+
+}  // namespace cairn::repl

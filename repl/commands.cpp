@@ -1,0 +1,351 @@
+// The REPL's commands (':' inputs) and completion (session.h).
+#include <algorithm>
+#include <cctype>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cairn/lang.h"
+#include "session.h"
+
+namespace cairn::repl {
+namespace {
+
+struct CommandInfo {
+  const char *name;
+  const char *args;
+  const char *help;
+};
+
+// The one list of commands (for :help and completion).
+constexpr CommandInfo kCommands[] = {
+    {":help", "", "this list"},
+    {":open", "NAME",
+     "open database NAME (defining its stored types the session lacks) and "
+     "bind it to the name NAME"},
+    {":create", "NAME", "create database NAME, open it and bind it to the name NAME"},
+    {":dbs", "", "the store's databases (those open in this session marked so)"},
+    {":root", "[NAME]", "print the root of database NAME (default: the one opened last)"},
+    {":types", "[NAME]", "the session's classes, or the types stored in database NAME"},
+    {":begin", "", "begin a transaction that spans inputs (until :commit or :abort)"},
+    {":commit", "", "commit the transaction begun with :begin"},
+    {":abort", "", "abort the transaction begun with :begin"},
+    {":load", "FILE", "the declarations of a Cairn file into the session"},
+    {":type", "EXPR", "the type of an expression (nothing runs)"},
+    {":call", "NAME ARGS", "call a function with literal arguments, through libffi"},
+    {":show", "EXPR [DEPTH]", "print a value DEPTH levels of objects deep (default 3)"},
+    {":stats", "", "heap and persistence figures"},
+    {":gc", "", "run a collection"},
+    {":quit", "", "end the session (also end of input, Ctrl-D)"},
+};
+
+bool isIdentifier(const std::string &s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  static const char *const kKeywords[] = {
+      "and", "as",  "atomic",   "break",  "class", "continue", "else", "extern", "false",
+      "fn",  "for", "if",       "import", "in",    "is",       "let",  "new",    "nil",
+      "not", "or",  "override", "return", "self",  "true",     "var",  "while"};
+  for (const char *k : kKeywords)
+    if (s == k) return false;
+  return true;
+}
+
+std::string trim(const std::string &s) {
+  size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+// A database name as a Cairn text literal.
+std::string textLiteral(const std::string &s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string mib(uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return b;
+}
+
+}  // namespace
+
+bool Session::runCommand(const std::string &text) {
+  std::string line = trim(text);
+  size_t space = line.find_first_of(" \t\n");
+  const std::string name = line.substr(0, space);
+  const std::string arg = space == std::string::npos ? "" : trim(line.substr(space));
+  auto fail = [&](const std::string &message) {
+    reportError(message);
+    ++failures_;
+    return true;
+  };
+  auto needArg = [&](const char *what) {
+    return fail(name + " needs " + what + " (:help lists the commands)");
+  };
+
+  if (name == ":quit" || name == ":q" || name == ":exit") return false;
+  if (name == ":help" || name == ":h" || name == ":?") {
+    std::printf(
+        "Type a declaration, a statement or an expression; its value is printed.\n"
+        "An input goes on over several lines while a bracket is open or a line ends\n"
+        "in an operator or ','; a blank line ends it. Commands:\n");
+    for (const CommandInfo &c : kCommands) {
+      std::string head = std::string(c.name) + (c.args[0] ? " " : "") + c.args;
+      std::printf("  %-22s %s\n", head.c_str(), c.help);
+    }
+    return true;
+  }
+  if (name == ":type") {
+    if (arg.empty()) return needArg("an expression");
+    Code code;
+    code.text = arg;
+    code.type_only = true;
+    runCode(code);
+    return true;
+  }
+  if (name == ":show") {
+    if (arg.empty()) return needArg("an expression");
+    Code code;
+    code.text = arg;
+    code.depth = 3;
+    // A last word that is a number is the depth.
+    size_t sp = arg.find_last_of(" \t");
+    if (sp != std::string::npos) {
+      std::string last = arg.substr(sp + 1);
+      if (!last.empty() && std::all_of(last.begin(), last.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+          })) {
+        code.depth = std::atoi(last.c_str());
+        code.text = trim(arg.substr(0, sp));
+      }
+    }
+    runCode(code);
+    return true;
+  }
+  if (name == ":call") return callFunction(arg);
+  if (name == ":load") {
+    if (arg.empty()) return needArg("a file");
+    std::ifstream in(arg);
+    if (!in) return fail("cannot read '" + arg + "': " + std::strerror(errno));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    Code code;
+    code.text = ss.str();
+    code.source_name = arg;
+    std::filesystem::path p(arg);
+    code.import_root = p.has_parent_path() ? p.parent_path().string() : ".";
+    runCode(code);
+    return true;
+  }
+  if (name == ":open" || name == ":create") {
+    if (arg.empty()) return needArg("a database name");
+    const bool create = name == ":create";
+    if (!create) {
+      // Opened here first, so that its stored types the session lacks can be defined before
+      // any code of the session reads it.
+      cairn_db *db = nullptr;
+      if (cairn_db_open(arg.c_str(), &db) != CAIRN_OK) return fail(cairn_last_error());
+      std::string report;
+      if (!defineStoredTypes(arg, db, &report)) return fail(report);
+      if (!report.empty()) std::printf("%s\n", report.c_str());
+    }
+    const std::string call =
+        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
+    Code code;
+    // Bound to its name when that is a name the session may use for it.
+    const front::GlobalInfo *g = checker_->findGlobal(arg);
+    bool bind = isIdentifier(arg) &&
+                (g != nullptr ? g->type == types_.databaseType()
+                              : checker_->findClass(arg) == nullptr &&
+                                    !checker_->hasFunction(arg) && !checker_->hasGenericClass(arg));
+    code.text = bind ? "let " + arg + " = " + call : call;
+    code.quiet = true;
+    if (!runCode(code)) return true;
+    last_db_ = arg;
+    if (bind)
+      std::printf("%s database '%s' as %s\n", create ? "created" : "opened", arg.c_str(),
+                  arg.c_str());
+    else
+      std::printf("%s database '%s'\n", create ? "created" : "opened", arg.c_str());
+    return true;
+  }
+  if (name == ":root") {
+    std::string db = arg.empty() ? last_db_ : arg;
+    if (db.empty()) return fail(":root needs a database name (none is open)");
+    Code code;
+    code.text = "Database.open(" + textLiteral(db) + ").root";
+    runCode(code);
+    return true;
+  }
+  if (name == ":dbs") {
+    std::vector<std::string> names;
+    auto add = [](const char *n, void *ctx) {
+      static_cast<std::vector<std::string> *>(ctx)->push_back(n);
+    };
+    if (cairn_db_list(add, &names) != CAIRN_OK) return fail(cairn_last_error());
+    std::vector<std::string> open;
+    cairn_db_each_open(
+        [](cairn_db *db, void *ctx) {
+          static_cast<std::vector<std::string> *>(ctx)->push_back(cairn_db_name(db));
+        },
+        &open);
+    if (names.empty()) std::printf("(no databases in %s)\n", cairn_store_dir());
+    for (const std::string &n : names)
+      std::printf("%s%s\n", n.c_str(),
+                  std::find(open.begin(), open.end(), n) != open.end() ? " (open)" : "");
+    return true;
+  }
+  if (name == ":begin") {
+    if (explicit_txn_ || cairn_txn_is_open()) return fail("a transaction is open already");
+    if (cairn_store_dir() == nullptr && cairn_store_open(nullptr) != CAIRN_OK)
+      return fail(std::string("the store could not be opened: ") + cairn_last_error());
+    if (cairn_txn_begin() != CAIRN_OK) return fail(cairn_last_error());
+    explicit_txn_ = true;
+    std::printf("transaction begun\n");
+    return true;
+  }
+  if (name == ":commit" || name == ":abort") {
+    if (!explicit_txn_) return fail("no transaction was begun with :begin");
+    explicit_txn_ = false;
+    if (!cairn_txn_is_open()) return fail("the transaction is not open any more");
+    if (name == ":commit") {
+      if (cairn_txn_commit() != CAIRN_OK) {
+        std::string why = cairn_last_error();
+        cairn_txn_abort();
+        return fail("commit failed, nothing of the transaction was written: " + why);
+      }
+      std::printf("committed\n");
+    } else {
+      if (cairn_txn_abort() != CAIRN_OK) return fail(cairn_last_error());
+      std::printf("aborted\n");
+    }
+    return true;
+  }
+  if (name == ":gc") {
+    cairn_collect();
+    cairn_stats s;
+    cairn_get_stats(&s);
+    std::printf("collected: %s live, %" PRIu64 " pages in use\n", mib(s.live_bytes_last).c_str(),
+                s.heap_pages);
+    return true;
+  }
+  if (name == ":stats") {
+    cairn_stats s;
+    cairn_get_stats(&s);
+    std::printf("heap: %" PRIu64
+                " collections (%.1f ms in all, longest %.1f ms), %s allocated, "
+                "%s live after the last, %" PRIu64 " pages in use (peak %" PRIu64 ")\n",
+                s.collections, s.total_pause_ns / 1e6, s.max_pause_ns / 1e6,
+                mib(s.bytes_allocated).c_str(), mib(s.live_bytes_last).c_str(), s.heap_pages,
+                s.peak_heap_pages);
+    if (cairn_store_dir() != nullptr) {
+      cairn_persist_stats p;
+      cairn_persist_get_stats(&p);
+      std::printf("store %s: %" PRIu64 " commits, %" PRIu64 " aborts, %" PRIu64
+                  " pages faulted in (%.1f ms), %" PRIu64 " written (%s), %" PRIu64
+                  " objects made persistent, %" PRIu64 " pages resident\n",
+                  cairn_store_dir(), p.commits, p.aborts, p.pages_faulted, p.fault_ns / 1e6,
+                  p.pages_written, mib(p.bytes_written).c_str(), p.objects_made_persistent,
+                  p.resident_pages);
+    } else {
+      std::printf("store: not open\n");
+    }
+    return true;
+  }
+  if (name == ":types") {
+    if (!arg.empty()) return typesOf(arg);
+    std::vector<std::string> names = checker_->names();
+    int shown = 0;
+    for (const std::string &n : names) {
+      const front::ClassInfo *c = checker_->findClass(n);
+      if (c == nullptr) continue;
+      std::string line = c->name;
+      if (c->super) line += " : " + c->super->name;
+      line += " {";
+      bool first = true;
+      for (const front::FieldInfo *f : c->fields) {
+        line += std::string(first ? " " : ", ") + f->name + ": " + front::typeName(f->type);
+        first = false;
+      }
+      line += first ? "}" : " }";
+      std::printf("%s\n", line.c_str());
+      ++shown;
+    }
+    if (shown == 0) std::printf("(no classes)\n");
+    return true;
+  }
+  return fail("unknown command '" + name + "' (:help lists the commands)");
+}
+
+std::vector<std::string> Session::complete(const std::string &line, size_t cursor, size_t *start) {
+  cursor = std::min(cursor, line.size());
+  size_t b = cursor;
+  while (b > 0 && (std::isalnum(static_cast<unsigned char>(line[b - 1])) || line[b - 1] == '_'))
+    --b;
+  *start = b;
+  const std::string word = line.substr(b, cursor - b);
+  std::vector<std::string> out;
+  auto offer = [&](const std::string &c) {
+    if (c.compare(0, word.size(), word) == 0 && std::find(out.begin(), out.end(), c) == out.end())
+      out.push_back(c);
+  };
+  if (b > 0 && line[b - 1] == ':' && line.find_first_not_of(" \t") == b - 1) {
+    *start = b - 1;
+    for (const CommandInfo &c : kCommands)
+      if (std::strncmp(c.name + 1, word.c_str(), word.size()) == 0) out.push_back(c.name);
+    return out;
+  }
+  if (b > 0 && line[b - 1] == '.') {
+    // Fields and methods of what is before the dot, by its static type.
+    size_t e = b - 1;
+    size_t a = e;
+    int depth = 0;
+    while (a > 0) {
+      char c = line[a - 1];
+      if (c == ')' || c == ']') {
+        ++depth;
+      } else if (c == '(' || c == '[') {
+        if (depth == 0) break;
+        --depth;
+      } else if (depth == 0 &&
+                 !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) {
+        break;
+      }
+      --a;
+    }
+    const std::string receiver = line.substr(a, e - a);
+    if (receiver.empty()) return out;
+    const front::Type *t = typeOf(receiver);
+    if (t == nullptr) return out;
+    if (t->kind == front::TypeKind::Class) {
+      for (const front::FieldInfo *f : t->cls->fields) offer(f->name);
+      for (const front::FuncInfo *m : t->cls->vtable) offer(m->name);
+    } else if (t->kind == front::TypeKind::Database) {
+      offer("root");
+      offer("name");
+    } else if (t->kind == front::TypeKind::Transaction) {
+      for (const char *m : {"commit", "abort", "chain", "checkpoint", "isOpen"}) offer(m);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  for (const std::string &n : checker_->names()) offer(n);
+  for (const char *k : {"Database", "Transaction", "let", "var", "fn", "class", "if", "while",
+                        "for", "atomic", "import", "return", "new", "nil", "true", "false"})
+    offer(k);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace cairn::repl

@@ -1,0 +1,589 @@
+// The REPL's session: code inputs (session.h).
+#include "session.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cairn/lang.h"
+#include "fingerprint.h"
+#include "guard.h"
+#include "lexer/lexer.h"
+#include "lower/emit.h"
+#include "lower/lower.h"
+#include "syntax/parser.h"
+#include "txn_scan.h"
+
+namespace cairn::repl {
+namespace {
+
+using front::FunctionRole;
+
+// The message of a module whose types the runtime refused (cairn_set_module_error_handler).
+std::string refused_types;
+
+void onModuleError(cairn_status, const char *message, void *) {
+  if (refused_types.empty()) refused_types = message;
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016" PRIx64, v);
+  return b;
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options) : options_(std::move(options)) {
+  front::SessionOptions so;
+  so.search_paths = options_.search_paths;
+  so.stdlib_dir = options_.stdlib_dir;
+  checker_ = std::make_unique<front::SessionChecker>(sources_, diags_, types_, so);
+}
+
+Session::~Session() = default;
+
+bool Session::start() {
+  if (!options_.store_dir.empty()) setenv("CAIRN_STORE", options_.store_dir.c_str(), 1);
+  if (cairn_init(nullptr) != CAIRN_OK) {
+    std::fprintf(stderr, "cairn: the heap could not be set up: %s\n", cairn_last_error());
+    return false;
+  }
+  std::string error;
+  jit_ = Jit::create(&error);
+  if (!jit_) {
+    std::fprintf(stderr, "cairn: the JIT could not be set up: %s\n", error.c_str());
+    return false;
+  }
+  installGuardHooks();
+  cairn_set_module_error_handler(onModuleError, nullptr);
+  return true;
+}
+
+// --- Input ----------------------------------------------------------------------------------
+
+bool Session::isComplete(const std::string &text) {
+  // A blank line ends any input, so that a mistake never leaves the prompt waiting.
+  if (text.size() >= 2 && text.compare(text.size() - 2, 2, "\n\n") == 0) return true;
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || text[first] == ':') return true;
+  front::SourceManager sources;
+  front::Diagnostics diags(sources);
+  const front::SourceFile &file = sources.add("<input>", text);
+  std::vector<front::Token> tokens = front::tokenize(file, diags);
+  for (const front::Diagnostic &d : diags.all())
+    if (d.id == front::DiagId::UnterminatedComment) return false;
+  int depth = 0;
+  front::TokenKind last = front::TokenKind::Eof;
+  for (const front::Token &t : tokens) {
+    switch (t.kind) {
+      case front::TokenKind::LParen:
+      case front::TokenKind::LBracket:
+      case front::TokenKind::LBrace:
+        ++depth;
+        break;
+      case front::TokenKind::RParen:
+      case front::TokenKind::RBracket:
+      case front::TokenKind::RBrace:
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+    if (t.kind != front::TokenKind::Newline && t.kind != front::TokenKind::Eof) last = t.kind;
+  }
+  if (depth > 0) return false;
+  switch (last) {
+    case front::TokenKind::Eof:
+    case front::TokenKind::Ident:
+    case front::TokenKind::Int:
+    case front::TokenKind::Float:
+    case front::TokenKind::Text:
+    case front::TokenKind::KwTrue:
+    case front::TokenKind::KwFalse:
+    case front::TokenKind::KwNil:
+    case front::TokenKind::KwSelf:
+    case front::TokenKind::KwReturn:
+    case front::TokenKind::KwBreak:
+    case front::TokenKind::KwContinue:
+    case front::TokenKind::RParen:
+    case front::TokenKind::RBracket:
+    case front::TokenKind::RBrace:
+    case front::TokenKind::Semi:
+    case front::TokenKind::Invalid:
+      return true;
+    default:
+      return false;  // an operator, ',', '.', '->', a keyword that needs more
+  }
+}
+
+bool Session::handle(const std::string &text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return true;
+  bool go_on = true;
+  if (text[first] == ':') {
+    go_on = runCommand(text.substr(first));
+  } else {
+    Code code;
+    code.text = text;
+    runCode(code);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  return go_on;
+}
+
+void Session::printDiagnostics() {
+  std::fflush(stdout);
+  diags_.print(stderr, options_.color);
+  std::fflush(stderr);
+}
+
+void Session::reportError(const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fflush(stderr);
+}
+
+void Session::reportRuntimeFailure(const RuntimeFailure &f) {
+  std::fflush(stdout);
+  std::string where;
+  if (!f.file.empty())
+    where = f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.col) + ": ";
+  std::fprintf(stderr, "%s%s: %s\n", where.c_str(), f.fault ? "fault error" : "runtime error",
+               f.message.c_str());
+  // The line of the input with a caret under the place, when the place is an input's.
+  for (uint32_t id = 0; id < sources_.size() && !f.file.empty(); ++id) {
+    const front::SourceFile &file = sources_.file(id);
+    if (file.path() != f.file || f.line == 0) continue;
+    std::string_view line = file.lineText(f.line);
+    std::string number = std::to_string(f.line);
+    std::fprintf(stderr, "   %s | %.*s\n", number.c_str(), static_cast<int>(line.size()),
+                 line.data());
+    std::fprintf(stderr, "   %s | %s^\n", std::string(number.size(), ' ').c_str(),
+                 std::string(f.col > 0 ? f.col - 1 : 0, ' ').c_str());
+    break;
+  }
+  std::fflush(stderr);
+}
+
+bool Session::runCode(const Code &code) {
+  ++inputs_;
+  const std::string name =
+      code.source_name.empty() ? "<input " + std::to_string(inputs_) + ">" : code.source_name;
+  const front::SourceFile &file = sources_.add(name, code.text);
+  diags_.clear();
+  std::unique_ptr<front::ast::Input> input = front::parseInput(file, diags_);
+  if (diags_.hasErrors()) {
+    printDiagnostics();
+    ++failures_;
+    return false;
+  }
+  std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), code.import_root);
+  if (!diags_.all().empty()) printDiagnostics();
+  if (!unit) {
+    ++failures_;
+    return false;
+  }
+  if (code.type_only) {
+    if (unit->value != nullptr) {
+      std::printf("%s\n", front::typeName(unit->value->type).c_str());
+    } else if (unit->run != nullptr && unit->run->body->stmts.size() == 1 &&
+               unit->run->body->stmts[0]->kind == front::sem::StmtKind::Expr) {
+      std::printf("no value\n");
+    } else {
+      checker_->reject();
+      reportError(":type needs an expression");
+      ++failures_;
+      return false;
+    }
+    checker_->reject();
+    return true;
+  }
+  std::string why;
+  if (!validateClasses(*unit, &why)) {
+    checker_->reject();
+    reportError(why);
+    ++failures_;
+    return false;
+  }
+  std::vector<std::shared_ptr<Unit>> units;
+  std::shared_ptr<Unit> run_unit;
+  if (!compileAndLoad(*unit, &units, &run_unit)) {
+    checker_->reject();
+    ++failures_;
+    return false;
+  }
+  checker_->accept();
+  if (unit->run == nullptr) return true;
+  if (!runInput(*unit, run_unit, code.depth, code.quiet)) {
+    ++failures_;
+    return false;
+  }
+  return true;
+}
+
+const front::Type *Session::typeOf(const std::string &expr) {
+  const front::SourceFile &file = sources_.add("<completion>", expr);
+  diags_.clear();
+  std::unique_ptr<front::ast::Input> input = front::parseInput(file, diags_);
+  if (diags_.hasErrors()) {
+    diags_.clear();
+    return nullptr;
+  }
+  std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), ".");
+  diags_.clear();
+  if (!unit) return nullptr;
+  const front::Type *t = unit->value ? unit->value->type : nullptr;
+  checker_->reject();
+  return t;
+}
+
+// --- Compiling ----------------------------------------------------------------------------
+
+std::string Session::callSymbol(const front::FuncInfo *f) {
+  if (f->owner != nullptr) {
+    uint64_t fp;
+    auto it = fingerprints_.find(f->owner);
+    fp = it != fingerprints_.end() ? it->second : classFingerprint(f->owner);
+    return f->owner->name + "#" + hex(fp) + "." + f->name + " " + front::typeName(f->fnType);
+  }
+  if (f->module == checker_->module() && f->decl != nullptr && f->literal == nullptr &&
+      f->type_args.empty() && !f->is_extern)
+    return f->module->name + "." + f->name + " " + front::typeName(f->fnType);
+  return "";
+}
+
+bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
+  for (const front::ClassInfo *cls : unit.classes) {
+    const uint64_t fp = classFingerprint(cls);
+    auto current = latest_class_.find(cls->name);
+    const front::ClassInfo *latest = current == latest_class_.end() ? nullptr : current->second;
+    for (const front::ClassInfo *p : checker_->classesNamed(cls->name)) {
+      auto known = fingerprints_.find(p);
+      if (known == fingerprints_.end()) continue;  // made by this input
+      if (known->second != fp) continue;
+      // The same layout: one canonical descriptor, one method table for both (plugin.md).
+      std::string differs;
+      if (p->vtable.size() != cls->vtable.size()) {
+        differs = "it has " + std::to_string(cls->vtable.size()) + " methods, " +
+                  std::to_string(p->vtable.size()) + " before";
+      } else {
+        for (size_t i = 0; i < p->vtable.size() && differs.empty(); ++i) {
+          const front::FuncInfo *a = p->vtable[i];
+          const front::FuncInfo *b = cls->vtable[i];
+          if (a->name != b->name || front::typeName(a->fnType) != front::typeName(b->fnType) ||
+              a->owner->name != b->owner->name)
+            differs = "method " + std::to_string(i + 1) + " was '" + a->owner->name + "." +
+                      a->name + "' of type " + front::typeName(a->fnType) + ", now '" +
+                      b->owner->name + "." + b->name + "' of type " + front::typeName(b->fnType);
+        }
+      }
+      if (!differs.empty()) {
+        *why = "class '" + cls->name +
+               "' is defined again with the same fields but other methods (" + differs +
+               "); its objects share one method table in a session, so a redefinition may "
+               "change method bodies only: keep the methods' names, order and types, or give "
+               "the class another name";
+        return false;
+      }
+    }
+    // Other fields: a new type. Refused while an open database holds objects of the current
+    // definition: the session would no longer have a class to read them with by that name.
+    if (latest != nullptr && fingerprints_.at(latest) != fp) {
+      const std::string db = databaseHolding(fingerprints_.at(latest));
+      if (!db.empty()) {
+        *why = "class '" + cls->name + "' has instances stored in database '" + db +
+               "' (its type table holds '" + cls->name +
+               "' as defined now), so it cannot be defined again with other fields: objects of "
+               "the new definition could not be stored beside them, nor the old ones read by "
+               "that name. Keep the definition, or give the new class another name";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+std::string Session::databaseHolding(uint64_t fingerprint) {
+  if (cairn_store_dir() == nullptr) return "";
+  struct Search {
+    uint64_t fingerprint;
+    std::string found;
+  } search{fingerprint, ""};
+  cairn_db_each_open(
+      [](cairn_db *db, void *ctx) {
+        auto *s = static_cast<Search *>(ctx);
+        if (!s->found.empty()) return;
+        struct Hit {
+          uint64_t fingerprint;
+          bool hit = false;
+        } hit{s->fingerprint};
+        cairn_db_stored_types(
+            db,
+            [](const cairn_type *t, void *c) {
+              auto *h = static_cast<Hit *>(c);
+              h->hit = h->hit || t->fingerprint == h->fingerprint;
+            },
+            &hit);
+        if (hit.hit) s->found = cairn_db_name(db);
+      },
+      &search);
+  return search.found;
+}
+
+bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr<Unit>> *units,
+                             std::shared_ptr<Unit> *run_unit) {
+  const std::string tag = "@" + std::to_string(unit.number);
+  // Which function goes where (see session.h).
+  front::UnitSpec permanent;
+  permanent.name = "input" + tag;
+  permanent.classes = unit.classes;
+  permanent.array_types = unit.array_types;
+  for (const front::GlobalInfo *g : unit.globals) permanent.globals.push_back(g);
+  std::vector<front::UnitSpec> specs;
+  std::map<const front::ClassInfo *, size_t> method_spec;
+  std::vector<const front::FuncInfo *> stubbed;
+  const front::sem::Function *run = nullptr;
+  for (const front::CheckedFunction &cf : unit.functions) {
+    const front::sem::Function *fn = cf.fn.get();
+    switch (cf.role) {
+      case FunctionRole::Fixed:
+        permanent.functions.push_back(fn);
+        break;
+      case FunctionRole::Run:
+        run = fn;
+        break;
+      case FunctionRole::Function: {
+        front::UnitSpec s;
+        s.name = "fn " + fn->info->name + tag;
+        s.functions.push_back(fn);
+        specs.push_back(std::move(s));
+        stubbed.push_back(fn->info);
+        break;
+      }
+      case FunctionRole::Method: {
+        auto it = method_spec.find(fn->info->owner);
+        if (it == method_spec.end()) {
+          front::UnitSpec s;
+          s.name = "methods " + fn->info->owner->name + tag;
+          specs.push_back(std::move(s));
+          it = method_spec.emplace(fn->info->owner, specs.size() - 1).first;
+        }
+        specs[it->second].functions.push_back(fn);
+        stubbed.push_back(fn->info);
+        break;
+      }
+    }
+  }
+  specs.insert(specs.begin(), std::move(permanent));
+  if (run != nullptr) {
+    front::UnitSpec s;
+    s.name = "run" + tag;
+    s.functions.push_back(run);
+    specs.push_back(std::move(s));
+  }
+  // The new classes' fingerprints are known before their methods' stubs are named.
+  for (const front::ClassInfo *cls : unit.classes) fingerprints_[cls] = classFingerprint(cls);
+
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  llvm::orc::ThreadSafeContext tsctx(std::move(ctx));
+  std::vector<std::unique_ptr<llvm::Module>> modules;
+  front::LowerOptions lo;
+  front::EmitOptions eo;
+  eo.opt_level = options_.opt_level;
+  auto fail = [&](const std::string &message) {
+    for (const front::ClassInfo *cls : unit.classes) fingerprints_.erase(cls);
+    reportError(message);
+    return false;
+  };
+  for (front::UnitSpec &s : specs) {
+    s.call_symbol = [this](const front::FuncInfo *f) { return callSymbol(f); };
+    s.init_symbol = s.name + ".init";
+    std::unique_ptr<llvm::Module> m = front::lowerUnit(s, sources_, *tsctx.getContext(), lo);
+    m->setTargetTriple(jit_->triple());
+    m->setDataLayout(jit_->dataLayout());
+    std::string error;
+    if (!front::optimizeModule(*m, jit_->targetMachine(), eo, &error))
+      return fail("internal error while compiling the input: " + error);
+    modules.push_back(std::move(m));
+  }
+  for (const front::FuncInfo *f : stubbed)
+    if (llvm::Error e = jit_->ensureStub(callSymbol(f)))
+      return fail("internal error: " + llvm::toString(std::move(e)));
+
+  // Into the JIT, then the constructors: the permanent unit's first (its classes are then
+  // registered, with their method tables, before any other unit registers them), the run unit's
+  // last.
+  refused_types.clear();
+  for (std::unique_ptr<llvm::Module> &m : modules) {
+    std::shared_ptr<Unit> u;
+    if (llvm::Error e = jit_->add(llvm::orc::ThreadSafeModule(std::move(m), tsctx), &u))
+      return fail("internal error: " + llvm::toString(std::move(e)));
+    units->push_back(u);
+  }
+  auto discard = [&](const std::string &message) {
+    for (auto &u : *units) llvm::consumeError(jit_->remove(*u));
+    return fail(message);
+  };
+  for (auto &u : *units) {
+    if (llvm::Error e = jit_->runConstructors(*u))
+      return discard("the input could not be linked: " + llvm::toString(std::move(e)));
+    if (!refused_types.empty()) return discard(refused_types);
+  }
+  for (auto &u : *units) {
+    auto init = jit_->lookup(u->name + ".init");
+    if (!init) return discard("internal error: " + llvm::toString(init.takeError()));
+    reinterpret_cast<void (*)()>(*init)();
+  }
+  // Each class's descriptor has the fingerprint the session worked out for it.
+  for (const front::ClassInfo *cls : unit.classes) {
+    const cairn_type *t = cairn_find_type(fingerprints_[cls]);
+    if (t == nullptr || cls->name != t->name)
+      reportError("internal error: class '" + cls->name +
+                  "' got a fingerprint other than the session expected (" +
+                  hex(fingerprints_[cls]) + "); please report it");
+  }
+  // The stubs lead to the new bodies; a unit no stub leads into any more is removed.
+  for (const front::FuncInfo *f : stubbed) {
+    const std::string key = callSymbol(f);
+    auto addr = jit_->lookup(f->symbol);
+    if (!addr) return discard("internal error: " + llvm::toString(addr.takeError()));
+    std::shared_ptr<Unit> body;
+    for (size_t i = 0; i < specs.size(); ++i)
+      for (const front::sem::Function *fn : specs[i].functions)
+        if (fn->info == f) body = (*units)[i];
+    if (llvm::Error e = jit_->pointStub(key, *addr))
+      return discard("internal error: " + llvm::toString(std::move(e)));
+    std::shared_ptr<Unit> old = stub_target_[key];
+    stub_target_[key] = body;
+    ++stubs_into_[body.get()];
+    if (old && --stubs_into_[old.get()] == 0) {
+      stubs_into_.erase(old.get());
+      llvm::consumeError(jit_->remove(*old));
+    }
+  }
+  permanent_.push_back(units->front());
+  if (run != nullptr) *run_unit = units->back();
+  for (const front::CheckedFunction &cf : unit.functions)
+    txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+  for (const front::ClassInfo *cls : unit.classes) latest_class_[cls->name] = cls;
+  return true;
+}
+
+std::string Session::factsKey(const front::FuncInfo *f) {
+  std::string key = callSymbol(f);
+  return key.empty() ? f->symbol : key;
+}
+
+bool Session::beginsTransactions(const front::FuncInfo *f) {
+  std::set<std::string> seen;
+  std::vector<std::string> work{factsKey(f)};
+  while (!work.empty()) {
+    std::string key = work.back();
+    work.pop_back();
+    if (!seen.insert(key).second) continue;
+    auto it = txn_facts_.find(key);
+    if (it == txn_facts_.end()) continue;
+    if (it->second.begins) return true;
+    for (const front::FuncInfo *callee : it->second.calls) work.push_back(factsKey(callee));
+  }
+  return false;
+}
+
+// --- Running ------------------------------------------------------------------------------
+
+bool Session::beginImplicit() {
+  implicit_txn_ = false;
+  if (explicit_txn_ || cairn_store_dir() == nullptr || cairn_txn_is_open()) return true;
+  if (cairn_txn_begin() != CAIRN_OK) {
+    reportError(std::string("the input's transaction could not begin: ") + cairn_last_error());
+    return false;
+  }
+  implicit_txn_ = true;
+  return true;
+}
+
+void Session::endImplicit(bool ok) {
+  if (!implicit_txn_) return;
+  implicit_txn_ = false;
+  if (!cairn_txn_is_open()) return;  // the runtime aborted it (S3)
+  if (ok) {
+    if (cairn_txn_commit() == CAIRN_OK) return;
+    reportError(std::string("the input's transaction could not commit: ") + cairn_last_error() +
+                "; nothing of it was written");
+    ++failures_;
+  }
+  cairn_txn_abort();
+}
+
+bool Session::lengthOf(const void *obj, int64_t *len) {
+  const cairn_type *t = cairn_type_of(obj);
+  for (const front::ClassInfo *cls : checker_->classesNamed(t->name)) {
+    auto fp = fingerprints_.find(cls);
+    if (fp == fingerprints_.end() || fp->second != t->fingerprint) continue;
+    const front::FuncInfo *m = cls->findMethod("len");
+    if (m == nullptr || !m->params.empty() || m->ret->kind != front::TypeKind::Int) return false;
+    if (t->methods == nullptr || static_cast<uint32_t>(m->slot) >= t->nmethods) return false;
+    *len = reinterpret_cast<int64_t (*)(const void *)>(t->methods[m->slot])(obj);
+    return true;
+  }
+  return false;
+}
+
+bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
+                       bool quiet) {
+  const bool own_transactions = beginsTransactions(unit.run->info);
+  if (!own_transactions && !beginImplicit()) {
+    llvm::consumeError(jit_->remove(*run_unit));
+    return false;
+  }
+  auto run = jit_->lookup(unit.run->info->symbol);
+  uint64_t value_addr = 0;
+  if (run && unit.value != nullptr) {
+    auto v = jit_->lookup(unit.value->symbol);
+    if (v)
+      value_addr = *v;
+    else
+      llvm::consumeError(v.takeError());
+  }
+  if (!run) {
+    reportError("internal error: " + llvm::toString(run.takeError()));
+    endImplicit(false);
+    return false;
+  }
+  std::string printed;
+  RuntimeFailure failure;
+  const bool ok = runGuarded(
+      [&] {
+        reinterpret_cast<void (*)()>(*run)();
+        if (value_addr != 0 && !quiet) {
+          PrintOptions po;
+          po.depth = depth >= 0 ? depth : depth_;
+          Printer printer(po, [this](const void *obj, int64_t *len) { return lengthOf(obj, len); });
+          printed = printer.value(unit.value->type, reinterpret_cast<const void *>(value_addr));
+        }
+      },
+      &failure);
+  if (value_addr != 0 && unit.value->type->isRef()) {
+    // The value's global lets go of it (it stays a root of the permanent unit).
+    std::memset(reinterpret_cast<void *>(value_addr), 0, sizeof(void *));
+  }
+  if (ok && value_addr != 0 && !quiet) std::printf("%s\n", printed.c_str());
+  if (!ok) {
+    reportRuntimeFailure(failure);
+    if (explicit_txn_ && !cairn_txn_is_open()) {
+      explicit_txn_ = false;
+      reportError("the transaction begun with :begin was aborted");
+    }
+  }
+  endImplicit(ok);
+  llvm::consumeError(jit_->remove(*run_unit));
+  return ok;
+}
+
+}  // namespace cairn::repl

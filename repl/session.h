@@ -1,0 +1,141 @@
+// The REPL's session: the compiler plus a session (style.md, 17). Each input is parsed, checked
+// in the session's scope (frontend/check/session.h), lowered into units (JIT modules), run by
+// the JIT in this process, and its value printed (printer.h); `:` commands manage databases,
+// transactions and the session itself (commands.cpp). docs/repl.md describes it for users.
+//
+// Where an input's code goes (one resource tracker per unit, jit.h):
+//   - a permanent unit: its classes (heap types, registered by the unit's constructor), array
+//     types, globals, generic instances and function literals; never removed (T4 of
+//     cairn/type.h: descriptors live as long as the process; globals are roots);
+//   - one unit per function declared at the prompt, and one per class for its methods: called
+//     through stubs (one per function and signature, one per method of a class layout), so a
+//     redefinition with the same signature points the stub at the new body, and the old unit is
+//     removed once no stub leads into it;
+//   - a run unit with the input's statements, removed once they have run.
+//
+// Invariants:
+//   S1. Nothing of an input runs unless all of it checked, compiled and registered; an input
+//       that fails before running leaves the session as it was (the checker's reject()).
+//   S2. Without `:begin`, an input that runs code does so in a transaction of its own when the
+//       store is open and the input does not begin transactions itself (atomic,
+//       Transaction.begin(), in its statements or in the functions and methods they call by
+//       name: txn_scan.h); it commits when the input succeeds and is aborted when it fails.
+//   S3. A runtime error (or an error while faulting a page in) ends only the input: the
+//       runtime aborted its transaction, the definitions made so far stay, the prompt returns.
+#ifndef CAIRN_REPL_SESSION_H
+#define CAIRN_REPL_SESSION_H
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cairn/persist.h"
+#include "check/session.h"
+#include "jit.h"
+#include "printer.h"
+#include "source/diagnostics.h"
+#include "source/source.h"
+#include "txn_scan.h"
+
+namespace cairn::repl {
+
+struct SessionOptions {
+  std::string store_dir;                  // --store DIR ("" : $CAIRN_STORE, else ./cairn.store)
+  std::vector<std::string> search_paths;  // --path DIR, for imports
+  std::string stdlib_dir;
+  int opt_level = 2;   // of the code compiled for each input
+  bool color = false;  // diagnostics in colour
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options);
+  ~Session();
+
+  // Sets up the runtime and the JIT. Prints the reason and returns false if it cannot.
+  bool start();
+
+  // Handles one complete input: code, or a command starting with ':'. Returns false when the
+  // session should end (:quit).
+  bool handle(const std::string &text);
+
+  // Whether `text` (the lines typed so far) is a complete input, or continues on the next line
+  // (brackets open, a line ending in an operator or ',', an unfinished comment).
+  static bool isComplete(const std::string &text);
+
+  // Completions of the word before the cursor: names in scope, fields and methods after '.',
+  // commands after ':'. `*start` gets where the word begins.
+  std::vector<std::string> complete(const std::string &line, size_t cursor, size_t *start);
+
+  // Inputs that failed (compile, runtime or command errors) so far.
+  int failures() const { return failures_; }
+
+ private:
+  friend class Commands;
+  struct Code {
+    std::string text;               // the source
+    std::string import_root = ".";  // where its imports are searched first
+    std::string source_name;        // for messages ("" : <input N>)
+    bool type_only = false;         // :type: check, print the type, run nothing
+    int depth = -1;                 // :show: printing depth (-1: the default)
+    bool quiet = false;             // print no value (commands that run code)
+  };
+  bool runCode(const Code &code);
+  bool runCommand(const std::string &text);
+  // :call NAME ARGS (call.cpp).
+  bool callFunction(const std::string &arg);
+  // :types NAME: the types stored in a database (browse.cpp).
+  bool typesOf(const std::string &db);
+  // :open: defines the types of an open database that the session lacks from its type table
+  // (browse.cpp). *report says what was defined and what not; false on an error.
+  bool defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report);
+  // The static type of an expression, checked and not run (nullptr if it has errors, which are
+  // not reported): for completion after '.'.
+  const front::Type *typeOf(const std::string &expr);
+
+  // Compile-time pieces (session.cpp).
+  bool validateClasses(const front::InputUnit &unit, std::string *why);
+  // The name of an open database whose type table holds the fingerprint ("" if none).
+  std::string databaseHolding(uint64_t fingerprint);
+  std::string callSymbol(const front::FuncInfo *f);
+  bool compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr<Unit>> *units,
+                      std::shared_ptr<Unit> *run_unit);
+  bool runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
+                bool quiet);
+  void reportRuntimeFailure(const struct RuntimeFailure &f);
+  void reportError(const std::string &message);
+  void printDiagnostics();
+  bool lengthOf(const void *obj, int64_t *len);
+
+  // Transactions (S2).
+  // Whether f's code, or code it calls, begins transactions (txn_scan.h).
+  bool beginsTransactions(const front::FuncInfo *f);
+  std::string factsKey(const front::FuncInfo *f);
+  bool beginImplicit();
+  void endImplicit(bool ok);
+
+  SessionOptions options_;
+  front::SourceManager sources_;
+  front::Diagnostics diags_{sources_};
+  front::TypeContext types_;
+  std::unique_ptr<front::SessionChecker> checker_;
+  std::unique_ptr<Jit> jit_;
+  int inputs_ = 0;
+  int failures_ = 0;
+  int depth_ = 1;                                 // printing depth (:show changes it for one value)
+  bool explicit_txn_ = false;                     // :begin
+  bool implicit_txn_ = false;                     // this input's own transaction is open (S2)
+  std::string last_db_;                           // the database :open or :create named last
+  std::vector<std::shared_ptr<Unit>> permanent_;  // never removed
+  std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
+  std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
+  std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
+  std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
+  std::map<std::string, TxnFacts> txn_facts_;                     // by call symbol, the newest
+};
+
+}  // namespace cairn::repl
+
+#endif  // CAIRN_REPL_SESSION_H

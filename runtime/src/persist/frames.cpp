@@ -1,0 +1,439 @@
+// The one owner of a persistent frame's state (P9, P11, D1, D7). A frame's state
+// (heap::FrameState: reserved, clean, modified; transient before stabilization makes a page
+// persistent and after a failed commit makes it transient again) changes only in SetState, which
+// derives from the new state, together:
+//   - the flags: resident (clean, modified), modified, referenced (clean and not cold, P11);
+//   - the protection (ProtectionFor): reserved none; clean read-only, none while cold (P11);
+//     modified and transient read-write. The one exception: a reserved frame is read-write
+//     while the store reads a page into it (BeginLoad, then Loaded or LoadFailed), inside the
+//     fault handler, with the mutator stopped;
+//   - the contents: a loaded page that becomes reserved gives its memory back (read again at
+//     the next touch);
+//   - the counters (in_state_: the pages of the page table in each state) and the sets (clock_
+//     holds each clean page, modified_ each modified one; refs_ has entries for clean pages only,
+//     recorded whenever a page becomes clean).
+// The named transitions below add what belongs to each: the frame map and page ids, statistics,
+// the recent pages. VerifyFrames checks all of it against the page table.
+//
+//   (no frame) --ReserveFrames--> kReserved --Loaded--> kClean --Touched(write)--> kModified
+//                                                     (cold <-> Warm: P11)
+//        ^                          |   ^                 |  ^                         |
+//        +------ReleaseFrame--------+   +----Evict--------+  +-------Written-----------+
+//        |     (Figure 4: not reached)  +----Discard (abort: changes dropped)----------+
+//   transient page --MakePersistent (stabilization)--> kModified --MakeTransient (commit
+//                                                                   failed)--> transient page
+#include <algorithm>
+#include <cassert>
+#include <cstdarg>
+#include <cstdio>
+
+#include "heap/object.h"
+#include "persist/persistence.h"
+#include "util/fatal.h"
+
+namespace cairn::persist {
+
+using heap::FrameState;
+using heap::PageInfo;
+using heap::PageKind;
+using heap::Protection;
+
+namespace {
+
+size_t RunOf(const PageInfo &h) { return h.kind == PageKind::kLargeHead ? h.run : 1; }
+
+bool IsLoaded(FrameState s) { return s == FrameState::kClean || s == FrameState::kModified; }
+
+// The protection of a frame in state s (D7); `referenced`: a clean page that is not cold (P11).
+Protection ProtectionFor(FrameState s, bool referenced) {
+  switch (s) {
+    case FrameState::kReserved:
+      return Protection::kNone;
+    case FrameState::kClean:
+      return referenced ? Protection::kRead : Protection::kNone;  // cold (P11)
+    case FrameState::kModified:
+    case FrameState::kTransient:
+      break;
+  }
+  return Protection::kReadWrite;
+}
+
+}  // namespace
+
+void Persistence::SetFlags(size_t head, size_t n, uint8_t set, uint8_t clear) {
+  heap::PageHeap &pages = heap_->pages();
+  for (size_t k = 0; k < n; k++) {
+    PageInfo &pi = pages.Info(head + k);
+    pi.flags = uint8_t((pi.flags & ~clear) | set);
+  }
+}
+
+void Persistence::SetState(size_t head, FrameState to, bool referenced) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  const size_t n = RunOf(h);
+  const FrameState from = h.frame_state();
+  if (from != to) {
+    if (from != FrameState::kTransient) in_state_[size_t(from)] -= n;
+    if (to != FrameState::kTransient) in_state_[size_t(to)] += n;
+    if (from == FrameState::kClean) {
+      clock_.Remove(head);
+      refs_.erase(uint32_t(head));
+    }
+    if (from == FrameState::kModified) modified_.Remove(head);
+    if (to == FrameState::kClean) clock_.Add(head);
+    if (to == FrameState::kModified) modified_.Add(head);
+  }
+  if (to == FrameState::kReserved && IsLoaded(from)) pages.Discard(head, n);
+  const bool ref_bit = to == FrameState::kClean && referenced;
+  SetFlags(head, n,
+           uint8_t((IsLoaded(to) ? heap::kPageResident : 0) |
+                   (to == FrameState::kModified ? heap::kPageModified : 0) |
+                   (ref_bit ? heap::kPageReferenced : 0)),
+           heap::kPageResident | heap::kPageModified | heap::kPageReferenced);
+  const Protection prot = ProtectionFor(to, ref_bit);
+  if (heap::PageHeap::ProtectionOf(h) != prot) pages.Protect(head, n, prot);
+  if (to == FrameState::kClean && from != FrameState::kClean) RecordReferences(head);
+}
+
+Status Persistence::ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large,
+                                  size_t *frame) {
+  heap::PageHeap &pages = heap_->pages();
+  size_t f = pages.TakeReservedFrames(n, large);  // protection none, as kReserved has
+  if (f == heap::kNoPage)
+    return PageError(db, first, CAIRN_OUT_OF_MEMORY,
+                     "the heap's persistent arena has no room for " + std::to_string(n) +
+                         " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
+  for (size_t k = 0; k < n; k++) {
+    pages.Info(f + k).db = db.index;
+    pages.PageId(f + k) = first + k;
+  }
+  frames_[Key(db.index, first)] = uint32_t(f);
+  in_state_[size_t(FrameState::kReserved)] += n;
+  *frame = f;
+  return Status::Ok();
+}
+
+void Persistence::BeginLoad(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  assert(pages.Info(head).frame_state() == FrameState::kReserved);
+  // The store copies into the frame, so it must be writable first (a system call handed a
+  // protected page fails with EFAULT instead of faulting).
+  pages.Protect(head, RunOf(pages.Info(head)), Protection::kReadWrite);
+}
+
+void Persistence::LoadFailed(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &h = pages.Info(head);
+  assert(h.frame_state() == FrameState::kReserved);
+  // Reserved as before the touch (D5): contents dropped, no access; the next touch reads it again.
+  pages.Discard(head, RunOf(h));
+  h.used = 0;
+  SetState(head, FrameState::kReserved);
+}
+
+void Persistence::Loaded(size_t head) {
+  assert(heap_->pages().Info(head).frame_state() == FrameState::kReserved);
+  SetState(head, FrameState::kClean);
+  NoteRecent(head);
+}
+
+void Persistence::Warm(size_t head) {
+  const PageInfo &h = heap_->pages().Info(head);
+  assert(h.frame_state() == FrameState::kClean);
+  SetState(head, FrameState::kClean);
+  NoteRecent(head);
+  totals_.pages_rereferenced += RunOf(h);
+}
+
+void Persistence::Cool(size_t head) {
+  assert(heap_->pages().Info(head).frame_state() == FrameState::kClean);
+  SetState(head, FrameState::kClean, false);
+}
+
+void Persistence::Touched(size_t head) {
+  assert(heap_->pages().Info(head).frame_state() == FrameState::kClean);
+  SetState(head, FrameState::kModified);
+  NoteRecent(head);
+}
+
+void Persistence::Written(size_t head) {
+  assert(heap_->pages().Info(head).frame_state() == FrameState::kModified);
+  SetState(head, FrameState::kClean);
+}
+
+void Persistence::Evict(size_t head) {
+  const PageInfo &h = heap_->pages().Info(head);
+  assert(h.frame_state() == FrameState::kClean);
+  SetState(head, FrameState::kReserved);
+  totals_.pages_evicted += RunOf(h);
+}
+
+void Persistence::Discard(size_t head) {
+  assert(heap_->pages().Info(head).frame_state() == FrameState::kModified);
+  SetState(head, FrameState::kReserved);
+}
+
+void Persistence::ReleaseFrame(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  const size_t n = RunOf(h);
+  switch (h.frame_state()) {
+    case FrameState::kReserved:
+      break;
+    case FrameState::kClean:
+      SetState(head, FrameState::kReserved);
+      break;
+    default:
+      Fatal("internal error: releasing the frame of a %s persistent page",
+            h.modified() ? "modified" : "transient");
+  }
+  // The frame leaves persistence reserved (protection none, as free frames of the persistent
+  // arena keep); the collector frees its page next, which ends its database and page id.
+  in_state_[size_t(FrameState::kReserved)] -= n;
+  frames_.erase(Key(h.db, pages.PageId(head)));
+  totals_.frames_released += n;
+}
+
+Status Persistence::MakePersistent(uint8_t dbi, size_t frame, size_t n) {
+  heap::PageHeap &pages = heap_->pages();
+  cairn_db &db = *dbs_[dbi - 1];
+  assert(pages.Info(frame).frame_state() == FrameState::kTransient &&
+         RunOf(pages.Info(frame)) == n);
+  // The page is persistent from here on, whatever the store says: the closure goes on with it,
+  // and a failed commit makes it transient again (MakeTransient).
+  SetState(frame, FrameState::kModified);
+  for (size_t k = 0; k < n; k++) {
+    pages.Info(frame + k).db = dbi;
+    pages.PageId(frame + k) = 0;
+  }
+  stray_.Remove(frame);
+  if (!txn_ || failed_) return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
+  store::PageNo first = 0;
+  Status s = n == 1 ? txn_->AllocatePage(db.id, &first) : txn_->AllocatePageRun(db.id, n, &first);
+  if (!s.ok()) return s;
+  if (first + n - 1 > kMaxPageId)
+    return Status(CAIRN_UNSUPPORTED, "database '" + db.name +
+                                         "' has more pages than Cairn can "
+                                         "address (2^31 - 1)");
+  for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
+  frames_[Key(dbi, first)] = uint32_t(frame);
+  checks_.Reset(frame);  // D11: a new page, filled by stabilization
+  checks_.known_pages(dbi) = std::max(checks_.known_pages(dbi), first + n - 1);
+  return Status::Ok();
+}
+
+void Persistence::MakeTransient(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &h = pages.Info(head);
+  const size_t n = RunOf(h);
+  assert(h.frame_state() == FrameState::kModified);
+  if (pages.PageId(head)) frames_.erase(Key(h.db, pages.PageId(head)));
+  SetState(head, FrameState::kTransient);
+  for (size_t k = 0; k < n; k++) {
+    pages.Info(head + k).db = 0;
+    pages.PageId(head + k) = 0;
+  }
+  // A page the stabilizer took from the persistent arena is a transient page there now: the
+  // collections that walk the transient arena only must know it (P10).
+  if (pages.ArenaOf(head) == heap::Arena::kPersistent) stray_.Add(head);
+}
+
+void Persistence::PruneStrayPages() {
+  heap::PageHeap &pages = heap_->pages();
+  std::vector<uint32_t> gone;
+  for (uint32_t i : stray_.members()) {
+    const PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree || pi.persistent()) gone.push_back(i);
+  }
+  for (uint32_t i : gone) stray_.Remove(i);
+}
+
+namespace {
+
+class FrameReport {
+ public:
+  explicit FrameReport(size_t max_report) : max_report_(max_report) {}
+  __attribute__((format(printf, 2, 3))) void operator()(const char *fmt, ...) {
+    problems_++;
+    if (max_report_ && problems_ > max_report_) return;
+    std::fputs("cairn: frame verifier: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+  }
+  size_t problems() const { return problems_; }
+
+ private:
+  size_t max_report_, problems_ = 0;
+};
+
+const char *StateName(FrameState s) {
+  switch (s) {
+    case FrameState::kReserved:
+      return "reserved";
+    case FrameState::kClean:
+      return "clean";
+    case FrameState::kModified:
+      return "modified";
+    case FrameState::kTransient:
+      break;
+  }
+  return "transient";
+}
+
+}  // namespace
+
+size_t Persistence::VerifyFrames(size_t max_report) {
+  heap::PageHeap &pages = heap_->pages();
+  FrameReport report(max_report);
+  uint64_t counted[4] = {};
+  size_t heads = 0, clean_heads = 0, modified_heads = 0, unnumbered = 0;
+  pages.ForEachTouchedPage([&](size_t i) {
+    const PageInfo &h = pages.Info(i);
+    if (h.space == heap::Space::kFree || !h.persistent() || h.kind == PageKind::kLargeTail) return;
+    const FrameState s = h.frame_state();
+    const size_t n = RunOf(h);
+    const unsigned long long id = pages.PageId(i);
+    counted[size_t(s)] += n;
+    heads++;
+    clean_heads += s == FrameState::kClean;
+    modified_heads += s == FrameState::kModified;
+    const bool referenced = h.flags & heap::kPageReferenced;
+    if (referenced && s != FrameState::kClean)
+      report("frame %zu (database %u, page %llu) is %s but marked referenced (P11)", i, h.db, id,
+             StateName(s));
+    const Protection want = ProtectionFor(s, referenced);
+    for (size_t k = 0; k < n; k++) {
+      const PageInfo &pi = pages.Info(i + k);
+      if (pi.frame_state() != s ||
+          (pi.flags & heap::kPageReferenced) != (h.flags & heap::kPageReferenced))
+        report("page %zu of the run at frame %zu has flags %#x, its head %#x (D7)", k, i, pi.flags,
+               h.flags);
+      if (heap::PageHeap::ProtectionOf(pi) != want)
+        report("frame %zu (database %u, page %llu) is %s%s but its protection is %d, not %d (D7)",
+               i + k, h.db, id, StateName(s), referenced ? "" : ", not referenced",
+               int(heap::PageHeap::ProtectionOf(pi)), int(want));
+    }
+    if (clock_.Contains(i) != (s == FrameState::kClean))
+      report("frame %zu (database %u, page %llu) is %s but %s the CLOCK ring (D7)", i, h.db, id,
+             StateName(s), clock_.Contains(i) ? "in" : "not in");
+    if (modified_.Contains(i) != (s == FrameState::kModified))
+      report("frame %zu (database %u, page %llu) is %s but %s the modified set (D7)", i, h.db, id,
+             StateName(s), modified_.Contains(i) ? "in" : "not in");
+    if (s != FrameState::kClean && refs_.count(uint32_t(i)))
+      report("frame %zu (database %u, page %llu) is %s but has recorded references (D10)", i, h.db,
+             id, StateName(s));
+    if (id == 0 && s == FrameState::kModified) {
+      unnumbered++;  // made persistent by a commit that is failing: transient again (D9)
+      return;
+    }
+    auto it = frames_.find(Key(h.db, id));
+    if (it == frames_.end() || it->second != i)
+      report("frame %zu (database %u, page %llu) is not the frame map's entry for its page (D1)", i,
+             h.db, id);
+  });
+  for (FrameState s : {FrameState::kReserved, FrameState::kClean, FrameState::kModified})
+    if (counted[size_t(s)] != in_state_[size_t(s)])
+      report("the page table has %llu %s persistent pages, the counter says %llu (D7)",
+             static_cast<unsigned long long>(counted[size_t(s)]), StateName(s),
+             static_cast<unsigned long long>(in_state_[size_t(s)]));
+  if (clock_.size() != clean_heads || modified_.size() != modified_heads)
+    report(
+        "the CLOCK ring holds %zu frames and the modified set %zu; the page table has %zu clean "
+        "and %zu modified pages or runs (D7)",
+        clock_.size(), modified_.size(), clean_heads, modified_heads);
+  if (frames_.size() != heads - unnumbered)
+    report("the frame map has %zu entries for %zu persistent frames (D1)", frames_.size(),
+           heads - unnumbered);
+  return report.problems();
+}
+
+// --- The CLOCK ring of clean pages (P11) -----------------------------------------------------
+
+void Persistence::RecordReferences(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  std::vector<uint32_t> out;
+  char *base = pages.PageAddress(head);
+  const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(heap::kWordSize) : h.used;
+  for (uint32_t o = 0; o < end;) {
+    void *ref = base + o + heap::kWordSize;
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      if (!*slot || !pages.Covers(*slot)) return;
+      size_t i = pages.IndexOf(*slot);
+      const PageInfo &pi = pages.Info(i);
+      if (pi.kind == PageKind::kLargeTail) i -= pi.run;
+      if (i != head && (out.empty() || out.back() != i)) out.push_back(uint32_t(i));
+    });
+    o += uint32_t(heap::ObjectBytes(t, ref));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (out.empty())
+    refs_.erase(uint32_t(head));
+  else
+    refs_[uint32_t(head)] = std::move(out);
+}
+
+bool Persistence::ReleaseFramesNow() {
+  uint64_t in_use =
+      in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
+  return in_use >= next_release_ || in_use > heap_->pages().capacity() / 4;
+}
+
+void Persistence::FramesReleased() {
+  uint64_t in_use =
+      in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
+  next_release_ = std::max(2 * in_use, in_use + kReleaseGrowth);
+}
+
+void Persistence::NoteRecent(size_t head) {
+  recent_[recent_next_] = uint32_t(head);
+  recent_next_ = (recent_next_ + 1) % kRecent;
+}
+
+bool Persistence::IsRecent(size_t head) const {
+  for (uint32_t r : recent_)
+    if (r == head) return true;
+  return false;
+}
+
+void Persistence::EnforceBudgets() {
+  heap::PageHeap &pages = heap_->pages();
+  auto over = [&] {
+    return in_state_[size_t(FrameState::kClean)] > options_.max_resident_pages ||
+           pages.protection_boundaries() > options_.max_protection_runs;
+  };
+  // Two turns of the hand clear every bit and then find it clear; pages touched by the current
+  // instruction (the most recent few) are never taken.
+  size_t steps = 2 * clock_.size() + 1;
+  while (over() && steps-- > 0 && !clock_.empty()) {
+    if (hand_ >= clock_.size()) hand_ = 0;
+    size_t f = clock_[hand_];
+    PageInfo &pi = pages.Info(f);
+    if (IsRecent(f)) {
+      hand_++;
+    } else if (pi.flags & heap::kPageReferenced) {
+      Cool(f);  // the next touch traps and sets the bit again (Warm)
+      hand_++;
+    } else {
+      Evict(f);  // its place in the ring now holds another page: the hand stays
+    }
+  }
+  if (pages.protection_boundaries() > options_.max_protection_runs + 1000)
+    Fatal(
+        "the heap's memory mapping is split in %zu pieces, over the budget of %llu "
+        "(max_protection_runs; the kernel allows vm.max_map_count, usually 65530), and no clean "
+        "persistent page is left to unload: %llu persistent pages are modified in scattered "
+        "places. Commit more often, or raise the budget and vm.max_map_count. Nothing was "
+        "written.",
+        pages.protection_boundaries(),
+        static_cast<unsigned long long>(options_.max_protection_runs),
+        static_cast<unsigned long long>(in_state_[size_t(FrameState::kModified)]));
+}
+
+}  // namespace cairn::persist

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Drives `cairn repl` through a pseudo-terminal: the real line editor (llvm::LineEditor over
+libedit), its prompts, Tab completion of names in scope, of fields after '.', and of commands,
+and history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
+last line of the first).
+
+Usage: terminal_test.py --cairn PATH_TO_CAIRN
+Exit status 0 when it behaved so, 1 with a report otherwise.
+"""
+
+import argparse
+import os
+import pty
+import select
+import shutil
+import sys
+import tempfile
+import time
+
+TIMEOUT_S = float(os.environ.get("CAIRN_REPL_TEST_TIMEOUT", "120"))
+
+
+class Session:
+    def __init__(self, cairn, store, history):
+        env = dict(os.environ)
+        env["CAIRN_HISTORY"] = history
+        env["TERM"] = "xterm"
+        env.pop("CAIRN_STORE", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(cairn, [cairn, "repl", "--store", store], env)
+        self.out = b""
+        self.pos = 0  # where the next read_until looks from
+
+    def read_until(self, text, what):
+        """Reads until `text` (bytes) has appeared after the current position, and moves the
+        position past it."""
+        start = self.pos
+        deadline = time.time() + TIMEOUT_S
+        while text not in self.out[start:]:
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError(f"{what}: {text!r} did not appear; the terminal showed:\n"
+                                     + self.out[start:].decode(errors="replace"))
+            r, _, _ = select.select([self.fd], [], [], left)
+            if r:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"{what}: the session ended before {text!r}:\n"
+                                         + self.out[start:].decode(errors="replace"))
+                self.out += chunk
+        self.pos = self.out.index(text, start) + len(text)
+        if text.endswith(b"> "):
+            time.sleep(0.1)  # a prompt: let the editor set the terminal up for the line
+        return True
+
+    def type(self, keys):
+        os.write(self.fd, keys)
+
+    def end(self):
+        # Ctrl-D at an empty prompt. Typed before the editor has put the terminal in its mode
+        # for the new line, a key can be dropped with the pending input: then it is typed again.
+        self.type(b"\x04")
+        deadline = time.time() + TIMEOUT_S
+        again = time.time() + 2
+        tail = b""
+        while time.time() < deadline:
+            if time.time() > again:
+                self.type(b"\x04")
+                again = time.time() + 2
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:
+                r, _, _ = select.select([self.fd], [], [], 0.2)
+                if r:
+                    tail += os.read(self.fd, 4096)
+            except OSError:
+                pass
+        state = ""
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                state = f.read()
+            with open(f"/proc/{self.pid}/wchan") as f:
+                state += " wchan=" + f.read()
+        except OSError:
+            pass
+        raise AssertionError("the session did not end after Ctrl-D; it showed "
+                             + repr(tail) + "; state: " + state)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cairn", required=True)
+    a = ap.parse_args()
+    cairn = os.path.abspath(a.cairn)
+    tmp = tempfile.mkdtemp(prefix="cairn-repl-terminal-")
+    history = os.path.join(tmp, "history")
+    store = os.path.join(tmp, "store")
+    try:
+        s = Session(cairn, store, history)
+        s.read_until(b"cairn> ", "the first prompt")
+        s.type(b"let answer_value = 42\r")
+        s.read_until(b"cairn> ", "the prompt after a declaration")
+        # An input over two lines: the continuation prompt.
+        s.type(b"answer_value +\r")
+        s.read_until(b"...> ", "the continuation prompt")
+        s.type(b"1\r")
+        s.read_until(b"43", "the value of a two-line input")
+        s.read_until(b"cairn> ", "the prompt after a value")
+        # Tab completes a name in scope.
+        s.type(b"answer_v\t")
+        s.read_until(b"alue", "the completion of answer_v")
+        s.type(b"\r")
+        s.read_until(b"42", "the value of the completed name")
+        s.read_until(b"cairn> ", "the prompt")
+        # ... a field after '.'.
+        s.type(b"class Pt { xcoord: int; ycoord: int }\r")
+        s.read_until(b"cairn> ", "the prompt after a class")
+        s.type(b"let pt = new Pt { xcoord: 5, ycoord: 6 }\r")
+        s.read_until(b"cairn> ", "the prompt after a variable")
+        s.type(b"pt.yc\t")
+        s.read_until(b"oord", "the completion of a field")
+        s.type(b"\r")
+        s.read_until(b"6", "the field's value")
+        s.read_until(b"cairn> ", "the prompt")
+        # ... a command.
+        s.type(b":hel\t")
+        s.read_until(b"p", "the completion of :hel")
+        s.type(b"\r")
+        s.read_until(b":quit", "the help text")
+        s.read_until(b"cairn> ", "the prompt after :help")
+        s.type(b"\"hist\" + \"ory\"\r")
+        s.read_until(b"\"history\"", "the last input's value")
+        s.read_until(b"cairn> ", "the prompt")
+        status = s.end()
+        if status != 0:
+            raise AssertionError(f"the first session exited with {status}")
+
+        # A second session: the Up arrow recalls the first session's last line.
+        s = Session(cairn, store, history)
+        s.read_until(b"cairn> ", "the second session's prompt")
+        s.type(b"\x1b[A")
+        s.read_until(b"ory\"", "the recalled line")
+        s.type(b"\r")
+        s.read_until(b"\"history\"", "the recalled line's value")
+        s.read_until(b"cairn> ", "the prompt")
+        status = s.end()
+        if status != 0:
+            raise AssertionError(f"the second session exited with {status}")
+    except AssertionError as e:
+        print(f"terminal_test: {e}")
+        return 1
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
