@@ -108,10 +108,15 @@ expect "check of a missing database" 1 "" "there is no database 'nothere'"
 run --store "$STORE" db gc second
 expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects), 0 freed; 0 of 0 pages free" ""
 run --store "$STORE" db gc oo7
-expect "gc of pages that are not objects" 1 "" "database 'oo7': the root holds a malformed reference (42)"
+expect "gc of a list of pages all reached" 0 "oo7: 20 pages reached from the root (20 objects), 0 freed" ""
+run --store "$STORE" db create badroot
+"$FIXTURE" "$STORE" badroot fill 3 || fail "fixture fill badroot"
+"$FIXTURE" "$STORE" badroot root 42 || fail "fixture root"
+run --store "$STORE" db gc badroot
+expect "gc of a bad root" 1 "" "database 'badroot': the root holds a malformed reference (42)"
 [[ "$ERR" == *"nothing was freed"* ]] || fail "gc of a bad root says nothing was freed"
-run --store "$STORE" db info oo7
-expect "a refused gc frees nothing" 0 "pages     20 (20 in use, 0 free" ""
+run --store "$STORE" db info badroot
+expect "a refused gc frees nothing" 0 "pages     3 (3 in use, 0 free" ""
 run --store "$STORE" db gc
 expect "gc without a name" 2 "" "db gc needs a NAME"
 run --store "$STORE" db gc nothere

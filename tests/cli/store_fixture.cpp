@@ -12,6 +12,8 @@
 //   cairn-store-fixture DIR NAME misref P    rewrite page P (through the store: its checksum is
 //                                            right) so that its reference points 8 bytes into
 //                                            page P - 1's object
+//   cairn-store-fixture DIR NAME root R      set the root of NAME to the raw value R (through the
+//                                            store: a malformed reference, if R is one)
 //   cairn-store-fixture DIR wal-damage       flip one byte in the middle of the newest log
 //   cairn-store-fixture DIR foreign          make DIR/db a RocksDB database of another program
 //   cairn-store-fixture DIR hold             open the store, print "ready PID", hold it until
@@ -90,6 +92,18 @@ int Fill(const std::string &dir, const std::string &name, int n, bool one_commit
       if (s.ok()) s = store->BeginTransaction(&t);
     }
   }
+  if (s.ok()) s = t->Commit();
+  return s.ok() ? 0 : Fail(s);
+}
+
+int SetRawRoot(const std::string &dir, const std::string &name, uint64_t root) {
+  std::unique_ptr<Store> store;
+  cairn::Status s = Store::Open(dir, StoreOptions(), &store);
+  DatabaseId db = 0;
+  if (s.ok()) s = store->FindDatabase(name, &db);
+  std::unique_ptr<Transaction> t;
+  if (s.ok()) s = store->BeginTransaction(&t);
+  if (s.ok()) s = t->SetRoot(db, root);
   if (s.ok()) s = t->Commit();
   return s.ok() ? 0 : Fail(s);
 }
@@ -201,12 +215,16 @@ int main(int argc, char **argv) {
   if (argc == 5 && std::strcmp(argv[3], "corrupt") == 0) {
     return Corrupt(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
   }
+  if (argc == 5 && std::strcmp(argv[3], "root") == 0) {
+    return SetRawRoot(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
+  }
   if (argc == 5 && std::strcmp(argv[3], "misref") == 0) {
     return Misref(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
   }
-  std::fprintf(stderr,
-               "usage: %s DIR NAME fill|commits N | DIR NAME corrupt|misref PAGE | "
-               "DIR wal-damage | DIR foreign | DIR hold\n",
-               argv[0]);
+  std::fprintf(
+      stderr,
+      "usage: %s DIR NAME fill|commits N | DIR NAME corrupt|misref PAGE | DIR NAME root R | "
+      "DIR wal-damage | DIR foreign | DIR hold\n",
+      argv[0]);
   return 2;
 }
