@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cairn/graph_check.h"
 #include "cairn/store.h"
 #include "cairn/store_gc.h"
 #include "driver/cli.h"
@@ -21,18 +22,29 @@ constexpr char kDbUsage[] =
     "  list           the names of the store's databases, one a line\n"
     "  create NAME    create an empty database (and the store, if it does not exist)\n"
     "  info NAME      a database's page count, free pages, root and type table size\n"
-    "  check [NAME]   read every page of NAME (or of every database), verify checksums and\n"
-    "                 the catalogue; exit status 0 only when all is clean\n"
+    "  check [NAME]   read every page of NAME (or of every database): checksums, the\n"
+    "                 catalogue, and the objects (every type known, every reference and the\n"
+    "                 root pointing at an object); report all the damage found, and the\n"
+    "                 pages nothing reaches; then every table file of the store whole;\n"
+    "                 exit status 0 only when all is clean\n"
     "  gc NAME        free the pages of NAME that its root no longer reaches (one atomic\n"
     "                 write: a crash leaves all of it or nothing)\n"
     "  drop NAME      delete a database and everything in it\n"
+    "  recover        open a store whose write-ahead log is damaged, as of the last commit\n"
+    "                 before the damage: the commits after it are lost (a copy of the log\n"
+    "                 is kept, and what was lost is reported)\n"
     "\n"
+    "list, info and check only read the store (a user who may only read it can run them).\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
-Status OpenStore(const GlobalOptions &options, bool create, std::unique_ptr<Store> *s) {
+// create, gc and drop write; list, info and check only read (so they work on a store the user may
+// only read, and never write into a directory that turns out not to be a store).
+Status OpenStore(const GlobalOptions &options, bool create, bool read_only,
+                 std::unique_ptr<Store> *s) {
   StoreOptions o;
   o.create_if_missing = create;
+  o.read_only = read_only;
   return Store::Open(store::ResolveStoreDir(options.store_flag), o, s);
 }
 
@@ -76,14 +88,26 @@ int Check(Store &s, std::vector<std::string> names) {
   for (const auto &name : names) {
     store::CheckReport r;
     Status st = s.Check(name, &r);
+    if (st.ok()) st = persist::CheckObjectGraph(s, name, &r);
     if (!st.ok()) {
       exit = ReportError(st);
       continue;
     }
+    std::string graph;
+    if (r.graph_checked) {
+      char line[256];
+      std::snprintf(
+          line, sizeof line,
+          "; %" PRIu64 " objects, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
+          " pages in use (%.1f%%) unreachable from the root",
+          r.objects, r.references, r.pages_unreached, r.pages_in_use,
+          r.pages_in_use ? 100.0 * double(r.pages_unreached) / double(r.pages_in_use) : 0.0);
+      graph = line;
+    }
     if (r.clean()) {
       std::printf("%s: ok (%" PRIu64 " pages: %" PRIu64 " read and verified, %" PRIu64
-                  " free; %" PRIu64 " types)\n",
-                  name.c_str(), r.page_count, r.pages_read, r.free_pages, r.types);
+                  " free; %" PRIu64 " types%s)\n",
+                  name.c_str(), r.page_count, r.pages_read, r.free_pages, r.types, graph.c_str());
       continue;
     }
     exit = kExitError;
@@ -93,12 +117,70 @@ int Check(Store &s, std::vector<std::string> names) {
     if (r.problem_count > r.problems.size()) {
       std::printf("  ... and %" PRIu64 " more\n", r.problem_count - r.problems.size());
     }
+    if (!graph.empty()) std::printf("  (%s)\n", graph.substr(2).c_str());
+    if (r.unverifiable_refs) {
+      std::printf("  %" PRIu64 " reference%s into damaged pages could not be checked\n",
+                  r.unverifiable_refs, r.unverifiable_refs == 1 ? "" : "s");
+    }
     std::fprintf(stderr,
-                 "cairn: database '%s' in store %s is damaged; restore it from a copy (pages "
-                 "that failed their checksum cannot be trusted)\n",
+                 "cairn: database '%s' in store %s is damaged (the problems are listed above); "
+                 "restore it from a copy\n",
                  name.c_str(), s.dir().c_str());
   }
-  return exit;
+  // The table files whole: damage where no page read goes (older versions, which compactions
+  // read) stops every write of the store.
+  std::vector<std::string> problems;
+  uint64_t files = 0;
+  Status st = s.CheckFiles(&problems, &files);
+  if (!st.ok()) return ReportError(st);
+  if (problems.empty()) {
+    std::printf("store files: ok (%" PRIu64 " table file%s read whole)\n", files,
+                files == 1 ? "" : "s");
+    return exit;
+  }
+  std::printf("store files: %zu of %" PRIu64 " table files damaged\n", problems.size(), files);
+  for (const auto &p : problems) std::printf("  %s\n", p.c_str());
+  std::fprintf(stderr,
+               "cairn: store %s has damaged table files (listed above); restore the store from a "
+               "copy\n",
+               s.dir().c_str());
+  return kExitError;
+}
+
+int Recover(const GlobalOptions &options) {
+  std::string dir = store::ResolveStoreDir(options.store_flag);
+  store::RecoveryReport r;
+  Status st = Store::Recover(dir, StoreOptions(), &r);
+  if (!st.ok()) return ReportError(st);
+  if (r.obsolete_logs_removed > 0) {
+    std::printf("store %s: removed %" PRIu64
+                " obsolete write-ahead log%s (their writes were already in the table files)\n",
+                dir.c_str(), r.obsolete_logs_removed, r.obsolete_logs_removed == 1 ? "" : "s");
+  }
+  if (!r.damaged) {
+    std::printf("store %s: its write-ahead log is intact; nothing to recover\n", dir.c_str());
+    return kExitOk;
+  }
+  std::printf("store %s: the write-ahead log %s was damaged at byte %" PRIu64 " (%s)\n",
+              dir.c_str(), r.log_file.c_str(), r.damage_offset, r.damage.c_str());
+  std::printf("a copy of the logs as they were is in %s\n", r.kept_copy.c_str());
+  std::printf("recovered as of the last commit before the damage; lost: the commits in the %" PRIu64
+              " damaged bytes (one or more) and %" PRIu64 " intact commit%s after them (%" PRIu64
+              " bytes of log from the damage on)\n",
+              r.damaged_bytes, r.commits_lost, r.commits_lost == 1 ? "" : "s", r.bytes_lost);
+  for (const auto &d : r.databases) {
+    std::string what;
+    auto add = [&](const std::string &w) { what += (what.empty() ? "" : ", ") + w; };
+    if (d.created) add("its creation (it does not exist now)");
+    if (d.page_writes)
+      add(std::to_string(d.page_writes) + " page write" + (d.page_writes == 1 ? "" : "s"));
+    if (d.pages_freed)
+      add(std::to_string(d.pages_freed) + " page" + (d.pages_freed == 1 ? "" : "s") + " freed");
+    if (d.catalogue && !d.created) add("changes to its root or type table");
+    std::printf("  database '%s': %s\n", d.name.c_str(), what.c_str());
+  }
+  std::printf("run `cairn db check --store %s` to audit the recovered databases\n", dir.c_str());
+  return kExitOk;
 }
 
 int Gc(Store &s, const std::string &name) {
@@ -140,7 +222,7 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
     if (o.rfind("-", 0) == 0) return ReportUsage("unknown option '" + o + "'", "cairn db");
   }
   size_t want_min = 1, want_max = 1;
-  if (cmd == "list") {
+  if (cmd == "list" || cmd == "recover") {
     want_min = want_max = 0;
   } else if (cmd == "check") {
     want_min = 0;
@@ -159,8 +241,10 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
     Status st = store::ValidateDatabaseName(n);
     if (!st.ok()) return ReportError(st);
   }
+  if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
-  Status st = OpenStore(options, cmd == "create", &s);
+  const bool reads_only = cmd == "list" || cmd == "info" || cmd == "check";
+  Status st = OpenStore(options, cmd == "create", reads_only, &s);
   if (!st.ok()) return ReportError(st);
   if (cmd == "list") return List(*s);
   if (cmd == "create") return Create(*s, operands[0]);

@@ -44,25 +44,39 @@ class SnapshotGuard {
 
 std::string_view View(const rocksdb::Slice &s) { return std::string_view(s.data(), s.size()); }
 
+// A read that failed, in a problem line (the report is what the user reads: no advice to run
+// the check they are running).
+std::string Failed(const rocksdb::Status &s) {
+  if (s.IsCorruption())
+    return std::string("the store's files are damaged there (RocksDB: ") +
+           (s.getState() ? s.getState() : "corruption") + ")";
+  return s.ToString();
+}
+
 }  // namespace
 
 Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   *report = CheckReport();
   report->database = std::string(name);
   Auditor audit(report);
-  SnapshotGuard snap(db.get());
+  rocksdb::DB *const rdb = reader;  // the transaction DB, or the read-only one
+  SnapshotGuard snap(rdb);
   rocksdb::ReadOptions ro;
   ro.snapshot = snap.get();
   ro.verify_checksums = true;
   ro.fill_cache = false;
 
   std::string value, problem;
-  rocksdb::Status rs = db->Get(ro, NameKey(name), &value);
+  rocksdb::Status rs = rdb->Get(ro, NameKey(name), &value);
   if (rs.IsNotFound()) {
     Status v = ValidateDatabaseName(name);
     if (!v.ok()) return v;
     return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + dir +
                                        " (`cairn db list` shows what there is)");
+  }
+  if (rs.IsCorruption()) {
+    audit.Problem("catalogue: the name entry cannot be read: " + Failed(rs));
+    return Status::Ok();
   }
   if (!rs.ok()) return FromRocks(rs, "reading the catalogue entry of " + Quoted(name));
   uint64_t id = 0;
@@ -70,8 +84,12 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     audit.Problem("catalogue: the name entry is damaged: " + problem);
     return Status::Ok();
   }
-  rs = db->Get(ro, DatabaseKey(id), &value);
+  rs = rdb->Get(ro, DatabaseKey(id), &value);
   DatabaseRecord r;
+  if (rs.IsCorruption()) {
+    audit.Problem("catalogue: the database record cannot be read: " + Failed(rs));
+    return Status::Ok();
+  }
   if (!rs.ok() && !rs.IsNotFound()) return FromRocks(rs, "reading the record of " + Quoted(name));
   if (rs.IsNotFound()) {
     audit.Problem("catalogue: the name entry points to database #" + std::to_string(id) +
@@ -91,7 +109,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   // S1, S2, S3: every page 1..page_count is stored (and verifies) or free, not both. The 'P'
   // and 'F' keys are both in page order, so one merged walk finds gaps and overlaps without
   // memory per page.
-  std::unique_ptr<rocksdb::Iterator> pages(db->NewIterator(ro)), frees(db->NewIterator(ro));
+  std::unique_ptr<rocksdb::Iterator> pages(rdb->NewIterator(ro)), frees(rdb->NewIterator(ro));
   const std::string page_prefix = DatabasePrefix(KeyKind::kPage, id);
   const std::string free_prefix = DatabasePrefix(KeyKind::kFree, id);
   pages->Seek(page_prefix);
@@ -144,13 +162,38 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
       frees->Next();
     }
   }
-  for (rocksdb::Iterator *it : {pages.get(), frees.get()}) {
-    if (!it->status().ok()) {
-      // RocksDB's own block checksums failed: the walk stopped there.
-      audit.Problem("reading " + Quoted(name) + " after page " + std::to_string(expect - 1) + ": " +
-                    FromRocks(it->status(), "the store's files").message());
-      expect = kEnd;
+  if (!pages->status().ok() || !frees->status().ok()) {
+    // RocksDB's own block checksums failed and the walk stopped there. What follows is read key
+    // by key: a damaged block fails only the reads of the keys in it, so every page that can be
+    // read is still checked and every one that cannot is reported.
+    for (uint64_t p = expect; p <= r.page_count; ++p) {
+      PageKey pk(KeyKind::kPage, id, p), fk(KeyKind::kFree, id, p);
+      rocksdb::PinnableSlice v;
+      rocksdb::Status ps = rdb->Get(ro, rdb->DefaultColumnFamily(),
+                                    rocksdb::Slice(pk.view().data(), pk.view().size()), &v);
+      if (ps.ok()) {
+        ++report->pages_read;
+        std::string why;
+        if (!DecodePage(std::string_view(v.data(), v.size()), id, p, nullptr, &why))
+          audit.Problem("page " + std::to_string(p) + " is damaged: " + why + " (S3)");
+        continue;
+      }
+      if (!ps.IsNotFound()) {
+        audit.Problem("page " + std::to_string(p) + " cannot be read: " + Failed(ps));
+        continue;
+      }
+      std::string ignored;
+      rocksdb::Status fs =
+          rdb->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &ignored);
+      if (fs.ok()) {
+        ++report->free_pages;
+      } else if (fs.IsNotFound()) {
+        missing(p, p);
+      } else {
+        audit.Problem("page " + std::to_string(p) + " cannot be read: " + Failed(fs));
+      }
     }
+    expect = kEnd;
   }
   if (expect != kEnd) missing(expect, r.page_count);
   if (report->free_pages != r.free_pages) {
@@ -159,7 +202,7 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
                   " (S2)");
   }
 
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
+  std::unique_ptr<rocksdb::Iterator> it(rdb->NewIterator(ro));
   auto scan = [&](KeyKind kind, auto &&visit) {
     std::string prefix = DatabasePrefix(kind, id);
     for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
@@ -172,8 +215,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
       visit(n, View(it->value()));
     }
     if (!it->status().ok()) {
-      audit.Problem("reading the type table of " + Quoted(name) + ": " +
-                    FromRocks(it->status(), "the store's files").message());
+      audit.Problem("the type table of " + Quoted(name) +
+                    " cannot all be read: " + Failed(it->status()));
     }
   };
 
@@ -242,8 +285,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     }
   }
   if (!it->status().ok()) {
-    audit.Problem("reading the identity hashes of " + Quoted(name) + ": " +
-                  FromRocks(it->status(), "the store's files").message());
+    audit.Problem("the identity hashes of " + Quoted(name) +
+                  " cannot all be read: " + Failed(it->status()));
   }
   return Status::Ok();
 }

@@ -13,7 +13,16 @@ namespace cairn::store {
 // Database options: create when asked, default compression and compaction, two background
 // jobs (the machines we target are small), a short info log. Point-in-time WAL recovery (the
 // default): after a crash, the store is as of the last complete commit in the log.
+// (avoid_flush_during_recovery cannot be had: TransactionDB turns it off, so every open that
+// recovers writes from the log flushes them into a level-0 table file.)
 rocksdb::Options MakeRocksOptions(bool create_if_missing);
+
+// At a clean close with at least this many level-0 table files, wait for RocksDB's compactions
+// to finish. Each open adds one or two level-0 files, and a close (or a kill) cancels the
+// compaction that would merge them: a store used by short-lived processes, none of which lived
+// as long as a compaction, piled them up until RocksDB stalled writes at 20 and the next open
+// waited for a compaction of the whole store (docs/store-format.md, "Recovery and its cost").
+inline constexpr uint64_t kLevel0CompactAtClose = 16;
 
 // sync = (durability == kSync); the WAL is always written.
 rocksdb::WriteOptions MakeWriteOptions(Durability durability);

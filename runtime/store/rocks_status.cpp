@@ -5,7 +5,8 @@
 
 namespace cairn::store {
 
-Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms) {
+Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms,
+                 std::string_view damage_advice) {
   if (s.ok()) return Status::Ok();
   std::string w(what);
   std::string detail = s.getState() != nullptr ? s.getState() : "";
@@ -17,8 +18,8 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   if (s.IsTimedOut()) {
     return Status(CAIRN_BUSY, w + ": locked by another transaction and not released within " +
                                   std::to_string(lock_timeout_ms) +
-                                  " ms (StoreOptions::lock_timeout_ms); abort this transaction "
-                                  "and retry it");
+                                  " ms (the store's lock timeout); abort this transaction and "
+                                  "retry it");
   }
   if (s.IsBusy()) {
     return Status(CAIRN_BUSY, w + ": another transaction committed a change to it after this "
@@ -28,8 +29,10 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   if (s.IsNotFound()) return Status(CAIRN_NOT_FOUND, w + ": not found");
   if (s.IsCorruption()) {
     return Status(CAIRN_CORRUPTION,
-                  w + ": the store's files are damaged (RocksDB: " + detail +
-                      "); run `cairn db check` and restore the store from a copy");
+                  w + ": the store's files are damaged (RocksDB: " + detail + "); " +
+                      (damage_advice.empty()
+                           ? std::string("run `cairn db check` and restore the store from a copy")
+                           : std::string(damage_advice)));
   }
   if (s.IsIOError()) {
     return Status(CAIRN_IO_ERROR, w + ": " + detail +

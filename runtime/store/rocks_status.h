@@ -13,7 +13,9 @@ namespace cairn::store {
 
 // Converts a failed RocksDB status into a cairn::Status whose message starts with `what` (for
 // example "writing page 5 of database 'oo7'") and ends with what to do. `lock_timeout_ms` is
-// quoted when the failure is a lock timeout. An OK status converts to OK.
+// quoted when the failure is a lock timeout. After damage (Corruption) the message ends with
+// `damage_advice` when given (DamageAdvice, when the database is known), else "run `cairn db
+// check` and restore the store from a copy". An OK status converts to OK.
 //
 //   RocksDB                      Cairn
 //   Busy (deadlock)              CAIRN_DEADLOCK
@@ -25,7 +27,8 @@ namespace cairn::store {
 //   NotSupported                 CAIRN_UNSUPPORTED
 //   Aborted (memory limit)       CAIRN_OUT_OF_MEMORY
 //   anything else                CAIRN_INTERNAL
-Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms = 0);
+Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms = 0,
+                 std::string_view damage_advice = {});
 
 }  // namespace cairn::store
 

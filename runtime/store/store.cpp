@@ -1,17 +1,23 @@
 // Opening a store, and defining, dropping and listing its databases.
 #include <rocksdb/iterator.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <cassert>
+#include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include "catalogue.h"
+#include "fork_guard.h"
 #include "keys.h"
 #include "rocks_options.h"
 #include "rocks_status.h"
 #include "store_impl.h"
+#include "wal_scan.h"
 
 namespace cairn::store {
 namespace fs = std::filesystem;
@@ -38,16 +44,76 @@ bool LooksFresh(const std::string &dir) {
 
 uint64_t NowUnix() { return static_cast<uint64_t>(std::time(nullptr)); }
 
+// A directory with DIR/db/CURRENT but no lock file was never opened by Cairn: it may be another
+// program's RocksDB database. Before anything is written to it (the lock file, RocksDB's own
+// files), make sure it holds a Cairn store header, or nothing at all.
+Status ProbeNeverOpened(const std::string &dir) {
+  std::error_code ec;
+  if (fs::exists(fs::path(dir) / kLockFileName, ec)) return Status::Ok();
+  rocksdb::Options o;
+  rocksdb::DB *raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, dir + "/" + kRocksSubdir, &raw);
+  if (!s.ok()) {
+    return Status(CAIRN_INVALID_ARGUMENT,
+                  "directory " + dir + " is not a Cairn store: its " + kRocksSubdir +
+                      "/ cannot be opened as one (RocksDB: " + s.ToString() +
+                      "); nothing was changed. Give the right store with --store DIR");
+  }
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::string value;
+  rocksdb::Status h = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  it->SeekToFirst();
+  const bool empty = !it->Valid();
+  it.reset();
+  db->Close().PermitUncheckedError();
+  if (h.ok() || empty) return Status::Ok();
+  return Status(CAIRN_INVALID_ARGUMENT,
+                "directory " + dir + " is not a Cairn store: its " + kRocksSubdir +
+                    "/ holds a RocksDB database without a Cairn store header (another "
+                    "program's?); nothing was changed. Give the right store with --store DIR");
+}
+
 }  // namespace
 
 std::string Quoted(std::string_view name) { return "database '" + std::string(name) + "'"; }
 
+bool Store::Impl::forked() const { return reader && ProcessGeneration() != generation; }
+
+Status Store::Impl::Writable(const std::string &what) const {
+  if (Status u = Usable(); !u.ok()) return u;
+  if (!options.read_only) return Status::Ok();
+  return Status(CAIRN_MISUSE, what + ": store " + dir + " is open read-only");
+}
+
+Status Store::Impl::Usable() const {
+  if (!forked()) return Status::Ok();
+  return Status(CAIRN_MISUSE, "store " + dir + " was opened by process " + std::to_string(opener) +
+                                  ", and this process (" + std::to_string(getpid()) +
+                                  ") is a child it made with fork(): a child may not use its "
+                                  "parent's store (its commits would overwrite the parent's). "
+                                  "Use the store in the parent, or exec() a program that opens "
+                                  "it once the parent has closed it");
+}
+
 Store::Impl::~Impl() {
+  if (forked()) {
+    // RocksDB's threads are the parent's: closing would wait for them forever (F1).
+    for (auto &t : spare) (void)t.release();
+    (void)db.release();
+    (void)read_only_db.release();
+    return;
+  }
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
   spare.clear();
   if (db) {
+    FinishCompactions();
     db->Close().PermitUncheckedError();
     db.reset();
+  }
+  if (read_only_db) {
+    read_only_db->Close().PermitUncheckedError();
+    read_only_db.reset();
   }
 }
 
@@ -71,14 +137,28 @@ void Store::Impl::RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn) 
   if (spare.size() < 4) spare.push_back(std::move(txn));
 }
 
-Status Store::Impl::OpenRocks(bool create) {
+std::string Store::Impl::rocks_dir() const { return dir + "/" + kRocksSubdir; }
+
+Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
   rocksdb::Options o = MakeRocksOptions(create);
+  // The log was scanned (wal_scan.h): without damage, only an incomplete last record may be
+  // dropped, and RocksDB's tolerant mode must agree. Recovery accepts the loss after damage.
+  o.wal_recovery_mode = accept_wal_loss ? rocksdb::WALRecoveryMode::kPointInTimeRecovery
+                                        : rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  if (options.read_only) {
+    rocksdb::DB *raw = nullptr;
+    rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, rocks_dir(), &raw);
+    if (!s.ok()) return OpenError(s);
+    read_only_db.reset(raw);
+    reader = raw;
+    return Status::Ok();
+  }
   rocksdb::TransactionDB *raw = nullptr;
-  std::string path = dir + "/" + kRocksSubdir;
   rocksdb::Status s =
-      rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), path, &raw);
-  if (!s.ok()) return FromRocks(s, "opening store " + dir);
+      rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), rocks_dir(), &raw);
+  if (!s.ok()) return OpenError(s);
   db.reset(raw);
+  reader = raw;
   write_options = MakeWriteOptions(options.durability);
   txn_options = MakeTransactionOptions(options);
   return Status::Ok();
@@ -86,17 +166,18 @@ Status Store::Impl::OpenRocks(bool create) {
 
 Status Store::Impl::ReadOrWriteHeader() {
   std::string value;
-  rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
+  rocksdb::Status s = reader->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.IsNotFound()) {
     // A new store, or one whose creation was interrupted before its first write: then it is
     // empty. Anything else without a header is not ours to touch.
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    std::unique_ptr<rocksdb::Iterator> it(reader->NewIterator(rocksdb::ReadOptions()));
     it->SeekToFirst();
     if (it->Valid()) {
       return Status(CAIRN_CORRUPTION, "store " + dir +
-                                          " holds data but has no store header (key 'S'); it "
-                                          "is damaged or not a Cairn store");
+                                          " holds data but no Cairn store header: it is another "
+                                          "program's database, or damaged");
     }
+    if (options.read_only) return Status::Ok();  // empty: nothing to read, nothing written
     StoreHeader h;
     h.page_size = kPageSize;
     h.created_unix = NowUnix();
@@ -108,7 +189,8 @@ Status Store::Impl::ReadOrWriteHeader() {
   StoreHeader h;
   std::string problem;
   if (!DecodeStoreHeader(value, &h, &problem)) {
-    return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem);
+    return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem +
+                                        "; restore the store from a copy");
   }
   if (h.format_version != kStoreFormatVersion) {
     return Status(CAIRN_UNSUPPORTED,
@@ -125,26 +207,49 @@ Status Store::Impl::ReadOrWriteHeader() {
 }
 
 // RocksDB's TransactionDB (7.8) keeps the write-ahead logs it recovered at open until a flush
-// that follows a write. A store used by short-lived processes (each exits, or is killed, before
-// its memtable fills) would keep every log it ever wrote and replay them all at every open. So
-// when more than one log is left after recovery, rewrite the (unchanged) store header and flush:
-// the recovered data goes to a table file and the old logs are deleted.
-Status Store::Impl::ReleaseOldLogs() {
+// that follows a write, and reads them all again at every open. A store used by short-lived
+// processes (each exits, or is killed, before its memtable fills) would keep every log it ever
+// wrote. So when more than one log is left after recovery (or after `cairn db recover`, always),
+// rewrite the (unchanged) store header and flush: the old logs are deleted. The flush does not
+// wait for a write stall to clear (allow_write_stall): the open never waits for a compaction.
+Status Store::Impl::ReleaseOldLogs(bool always) {
   std::error_code ec;
   int logs = 0;
   for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
     if (e.path().extension() == ".log") ++logs;
   }
-  if (logs <= 1) return Status::Ok();
+  if ((logs <= 1 && !always) || options.read_only) return Status::Ok();
   std::string value;
   rocksdb::Status s = db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (s.ok()) s = db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), value);
-  if (s.ok()) s = db->Flush(rocksdb::FlushOptions());
+  rocksdb::FlushOptions f;
+  f.allow_write_stall = true;
+  if (s.ok()) s = db->Flush(f);
   return FromRocks(s, "flushing the recovered log of store " + dir);
 }
 
+// RocksDB starts a compaction when level 0 has 4 table files, but a close cancels it, and so
+// does a kill: processes that each live less than a compaction never finish one. Waiting for it
+// at a clean close once level 0 is crowded keeps level 0 below the write stall. Bounded (a
+// compaction that cannot run must not hang the exit): after a minute it is cancelled as usual.
+void Store::Impl::FinishCompactions() {
+  std::string level0;  // a string property: GetIntProperty does not know it
+  if (!db->GetProperty("rocksdb.num-files-at-level0", &level0) ||
+      std::strtoull(level0.c_str(), nullptr, 10) < kLevel0CompactAtClose)
+    return;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (std::chrono::steady_clock::now() < give_up) {
+    uint64_t pending = 0, running = 0, flushes = 0;
+    db->GetIntProperty("rocksdb.compaction-pending", &pending);
+    db->GetIntProperty("rocksdb.num-running-compactions", &running);
+    db->GetIntProperty("rocksdb.num-running-flushes", &flushes);
+    if (pending == 0 && running == 0 && flushes == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 Status Store::Impl::LoadRegistry() {
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  std::unique_ptr<rocksdb::Iterator> it(reader->NewIterator(rocksdb::ReadOptions()));
   std::string prefix = DatabasePrefix(KeyKind::kName, 0);
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     std::string name = it->key().ToString().substr(1);
@@ -152,7 +257,8 @@ Status Store::Impl::LoadRegistry() {
     std::string problem;
     if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id, &problem)) {
       return Status(CAIRN_CORRUPTION, "the catalogue entry of " + Quoted(name) + " in store " +
-                                          dir + " is damaged: " + problem);
+                                          dir + " is damaged: " + problem +
+                                          "; restore the store from a copy");
     }
     by_name[name] = id;
     by_id[id].name = name;
@@ -185,13 +291,19 @@ const StoreOptions &Store::options() const { return impl_->options; }
 
 Status Store::Open(const std::string &dir, const StoreOptions &options,
                    std::unique_ptr<Store> *store) {
+  return OpenStore(dir, options, nullptr, store);
+}
+
+// Open, and Recover when `recovery` is not null.
+Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
+                        RecoveryReport *recovery, std::unique_ptr<Store> *store) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
   bool is_store = exists && IsStore(dir);
   if (exists && !fs::is_directory(dir, ec)) {
     return Status(CAIRN_INVALID_ARGUMENT, dir + " is not a directory, so not a Cairn store");
   }
-  if (!is_store && !options.create_if_missing) {
+  if (!is_store && (!options.create_if_missing || recovery != nullptr)) {
     if (!exists) {
       return Status(CAIRN_NOT_FOUND, "store " + dir +
                                          " does not exist (`cairn db create NAME` makes it; or "
@@ -211,24 +323,63 @@ Status Store::Open(const std::string &dir, const StoreOptions &options,
                                                 "an empty or new directory");
     }
   }
+  if (is_store && !options.read_only) {
+    Status p = ProbeNeverOpened(dir);
+    if (!p.ok()) return p;
+  }
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->options = options;
-  Status s = StoreLock::Acquire(dir, &impl->lock);
+  impl->opener = getpid();
+  Status s = options.read_only ? StoreLock::AcquireShared(dir, &impl->lock)
+                               : StoreLock::Acquire(dir, &impl->lock);
   if (!s.ok()) return s;
-  s = impl->OpenRocks(!is_store);
+  impl->generation = impl->lock ? impl->lock->generation() : NoteStoreOpened(-1);
+  WalScan scan;
+  if (is_store) {
+    // Before RocksDB reads the log (and, in point-in-time recovery, would drop everything after
+    // damage in it and then delete it): damage is refused here, with nothing written. Only the
+    // logs RocksDB will replay: damage in an obsolete one loses nothing.
+    uint64_t first_live = 0;
+    if (!FirstLiveLog(impl->rocks_dir(), &first_live)) first_live = 0;
+    s = ScanWal(impl->rocks_dir(), &scan, first_live);
+    if (!s.ok()) return s;
+    if (scan.FirstDamaged() != nullptr && recovery == nullptr) return WalDamageError(dir, scan);
+    // TransactionDB reads the obsolete logs too, and fails on damage in one: a writing open
+    // deletes them (a read-only one, a plain RocksDB, skips them).
+    if (scan.skipped > 0 && !options.read_only) {
+      uint64_t removed = 0;
+      s = RemoveObsoleteLogs(impl->rocks_dir(), first_live, &removed);
+      if (!s.ok()) return s;
+      if (recovery != nullptr) recovery->obsolete_logs_removed = removed;
+    }
+  }
+  bool recovering = recovery != nullptr && scan.FirstDamaged() != nullptr;
+  if (recovering) {
+    s = impl->KeepLogs(scan, recovery);
+    if (!s.ok()) return s;
+  }
+  s = impl->OpenRocks(!is_store, recovering);
   if (!s.ok()) return s;
   s = impl->ReadOrWriteHeader();
   if (!s.ok()) return s;
-  s = impl->ReleaseOldLogs();
+  s = impl->ReleaseOldLogs(recovering);
   if (!s.ok()) return s;
   s = impl->LoadRegistry();
   if (!s.ok()) return s;
+  if (recovering) impl->DescribeLoss(scan, recovery);
   store->reset(new Store(std::move(impl)));
   return Status::Ok();
 }
 
+Status Store::Recover(const std::string &dir, const StoreOptions &options, RecoveryReport *report) {
+  *report = RecoveryReport();
+  std::unique_ptr<Store> store;
+  return OpenStore(dir, options, report, &store);
+}
+
 Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
+  if (Status u = impl_->Writable("creating " + Quoted(name)); !u.ok()) return u;
   Status v = ValidateDatabaseName(name);
   if (!v.ok()) return v;
   Impl &im = *impl_;
@@ -246,7 +397,8 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
   StoreHeader h;
   std::string problem;
   if (!DecodeStoreHeader(value, &h, &problem)) {
-    return Status(CAIRN_CORRUPTION, "the header of store " + im.dir + " is damaged: " + problem);
+    return Status(CAIRN_CORRUPTION, "the header of store " + im.dir + " is damaged: " + problem +
+                                        "; restore the store from a copy");
   }
   DatabaseRecord r;
   r.id = h.next_database_id++;
@@ -268,6 +420,7 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
 }
 
 Status Store::DropDatabase(std::string_view name) {
+  if (Status u = impl_->Writable("dropping " + Quoted(name)); !u.ok()) return u;
   Impl &im = *impl_;
   std::lock_guard<std::mutex> ddl(im.ddl_mu);
   DatabaseId id = 0;
@@ -315,6 +468,7 @@ Status Store::DropDatabase(std::string_view name) {
 }
 
 Status Store::ListDatabases(std::vector<std::string> *names) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   std::lock_guard<std::mutex> g(impl_->mu);
   names->clear();
   for (const auto &[name, id] : impl_->by_name) names->push_back(name);
@@ -322,6 +476,7 @@ Status Store::ListDatabases(std::vector<std::string> *names) {
 }
 
 Status Store::FindDatabase(std::string_view name, DatabaseId *id) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   std::lock_guard<std::mutex> g(impl_->mu);
   auto n = impl_->by_name.find(name);
   if (n == impl_->by_name.end()) {
@@ -340,13 +495,13 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
   Status s = FindDatabase(name, &id);
   if (!s.ok()) return s;
   std::string value;
-  rocksdb::Status rs = impl_->db->Get(rocksdb::ReadOptions(), DatabaseKey(id), &value);
+  rocksdb::Status rs = impl_->reader->Get(rocksdb::ReadOptions(), DatabaseKey(id), &value);
   if (!rs.ok()) return FromRocks(rs, "reading the record of " + Quoted(name));
   DatabaseRecord r;
   std::string problem;
   if (!DecodeDatabaseRecord(value, &r, &problem)) {
     return Status(CAIRN_CORRUPTION, "the record of " + Quoted(name) + " is damaged: " + problem +
-                                        "; run `cairn db check " + std::string(name) + "`");
+                                        "; " + DamageAdvice(impl_->dir, name));
   }
   info->name = r.name;
   info->id = r.id;
@@ -359,6 +514,7 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
 }
 
 Status Store::Check(std::string_view name, CheckReport *report) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   return impl_->Check(name, report);
 }
 

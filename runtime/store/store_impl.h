@@ -23,6 +23,7 @@
 
 #include "cairn/store.h"
 #include "store_lock.h"
+#include "wal_scan.h"
 
 namespace cairn::store {
 
@@ -32,8 +33,13 @@ class Store::Impl {
 
   std::string dir;
   StoreOptions options;
-  std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it
-  std::unique_ptr<rocksdb::TransactionDB> db;
+  long opener = 0;                  // the pid that opened it
+  std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it (null: read-only
+                                    // without a lock file to take)
+  std::unique_ptr<rocksdb::TransactionDB> db;  // null when read-only
+  std::unique_ptr<rocksdb::DB> read_only_db;   // when read-only
+  rocksdb::DB *reader = nullptr;               // db or read_only_db: every plain read
+  uint64_t generation = 0;                     // the process generation it was opened in
   rocksdb::WriteOptions write_options;
   rocksdb::TransactionOptions txn_options;
   std::atomic<int> open_transactions{0};
@@ -48,6 +54,13 @@ class Store::Impl {
   std::vector<std::unique_ptr<rocksdb::Transaction>> spare;  // ended, for reuse (at most 4)
   std::unordered_map<DatabaseId, Entry> by_id;
 
+  // OK unless this process is a child made by fork() after the store was opened (F1 in
+  // fork_guard.h): then CAIRN_MISUSE saying so.
+  Status Usable() const;
+  bool forked() const;
+  // Usable, and not read-only: else CAIRN_MISUSE saying so (`what`: "creating database 'x'").
+  Status Writable(const std::string &what) const;
+
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);
   void Release(DatabaseId id);
@@ -58,15 +71,29 @@ class Store::Impl {
   // Takes back an ended (committed or rolled back) RocksDB transaction for reuse.
   void RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn);
 
-  Status OpenRocks(bool create);
+  std::string rocks_dir() const;  // DIR/db
+  // Opens RocksDB; `accept_wal_loss`: point-in-time recovery (drops what follows damage in the
+  // log) instead of refusing damage.
+  Status OpenRocks(bool create, bool accept_wal_loss);
+  // A failed RocksDB open as a Status that says what to do (recovery.cpp).
+  Status OpenError(const rocksdb::Status &s) const;
   Status ReadOrWriteHeader();
-  Status ReleaseOldLogs();
+  // Flushes the recovered log into a table file when more than one log is left (or `always`).
+  Status ReleaseOldLogs(bool always);
+  void FinishCompactions();  // at close, when level 0 is crowded
+  // Recovery (recovery.cpp): copies the logs aside before RocksDB drops the damaged part, and
+  // describes what is lost once the registry is loaded.
+  Status KeepLogs(const WalScan &scan, RecoveryReport *report);
+  void DescribeLoss(const WalScan &scan, RecoveryReport *report);
   Status LoadRegistry();
   Status Check(std::string_view name, CheckReport *report);
 };
 
 // "database 'name'", for messages.
 std::string Quoted(std::string_view name);
+
+// The error for a store whose write-ahead log is damaged (recovery.cpp).
+Status WalDamageError(const std::string &dir, const WalScan &scan);
 
 }  // namespace cairn::store
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "fork_guard.h"
+
 namespace cairn::store {
 namespace {
 
@@ -27,15 +29,56 @@ long ReadHolder(int fd) {
   return 0;
 }
 
+Status Busy(const std::string &dir, long pid) {
+  if (pid == static_cast<long>(getpid())) {
+    return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + std::to_string(pid) +
+                                  " (this process: it is already open here; use that Store)");
+  }
+  if (pid <= 0) {
+    return Status(CAIRN_BUSY, "store " + dir +
+                                  " is in use by another process, which is reading it (wait "
+                                  "for it to finish, or use another store)");
+  }
+  return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + std::to_string(pid) +
+                                " (wait for it to finish, or use another store)");
+}
+
 }  // namespace
+
+Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLock> *lock) {
+  lock->reset();
+  std::string path = dir + "/" + kLockFileName;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == EACCES) return Status::Ok();  // read without a lock
+    return Status(CAIRN_IO_ERROR,
+                  "cannot open the lock file " + path + ": " + std::strerror(errno));
+  }
+  while (flock(fd, LOCK_SH | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    int err = errno;
+    long pid = err == EWOULDBLOCK ? ReadHolder(fd) : 0;
+    close(fd);
+    if (err == EWOULDBLOCK) return Busy(dir, pid);
+    return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
+  }
+  lock->reset(new StoreLock(fd, false));
+  return Status::Ok();
+}
 
 Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lock) {
   std::string path = dir + "/" + kLockFileName;
   int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return Status(CAIRN_IO_ERROR, "cannot open the lock file " + path + ": " +
-                                      std::strerror(errno) + " (check the permissions of " + dir +
-                                      ")");
+    const int err = errno;
+    if (err == EACCES || err == EROFS || err == EPERM) {
+      return Status(CAIRN_IO_ERROR, "store " + dir + " cannot be written (opening " + path +
+                                        " for writing: " + std::strerror(err) +
+                                        "); get write permission to " + dir +
+                                        ", or only read it with `cairn db list`, `info` or "
+                                        "`check`");
+    }
+    return Status(CAIRN_IO_ERROR, "cannot open the lock file " + path + ": " + std::strerror(err));
   }
   while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     if (errno == EINTR) continue;
@@ -43,13 +86,7 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
     if (err == EWOULDBLOCK) {
       long pid = ReadHolder(fd);
       close(fd);
-      if (pid == static_cast<long>(getpid())) {
-        return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + std::to_string(pid) +
-                                      " (this process: it is already open here; use that Store)");
-      }
-      std::string who = pid > 0 ? std::to_string(pid) : std::string("(pid not known yet)");
-      return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + who +
-                                    " (wait for it to finish, or use another store)");
+      return Busy(dir, pid);
     }
     close(fd);
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
@@ -61,11 +98,20 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
     close(fd);
     return Status(CAIRN_IO_ERROR, "cannot write the lock file " + path + ": " + std::strerror(err));
   }
-  lock->reset(new StoreLock(fd));
+  lock->reset(new StoreLock(fd, true));
   return Status::Ok();
 }
 
+StoreLock::StoreLock(int fd, bool exclusive)
+    : fd_(fd), exclusive_(exclusive), generation_(NoteStoreOpened(fd)) {}
+
 StoreLock::~StoreLock() {
+  if (ProcessGeneration() != generation_) return;  // a child: its copy was closed at the fork
+  NoteStoreClosed(fd_);
+  if (!exclusive_) {
+    close(fd_);
+    return;
+  }
   // Truncate first so no one reads our pid after we let go; closing releases the flock.
   if (ftruncate(fd_, 0) != 0) {
     // Nothing to do: the lock is released by close() regardless.

@@ -31,8 +31,36 @@ const char *StateName(Transaction::State state) {
 // --- Life cycle ----------------------------------------------------------------------------
 
 Transaction::Impl::Impl(Store::Impl *s, rocksdb::Transaction *t) : store(s), txn(t) {
-  read_options.snapshot = txn->GetSnapshot();
+  if (txn) {
+    read_options.snapshot = txn->GetSnapshot();
+  } else {
+    own_snapshot = store->reader->GetSnapshot();
+    read_options.snapshot = own_snapshot;
+  }
   store->open_transactions.fetch_add(1);
+}
+
+rocksdb::Status Transaction::Impl::Get(const rocksdb::Slice &key, std::string *value) {
+  if (txn) return txn->Get(read_options, key, value);
+  return store->reader->Get(read_options, key, value);
+}
+
+rocksdb::Status Transaction::Impl::Get(const rocksdb::Slice &key, rocksdb::PinnableSlice *value) {
+  if (txn) return txn->Get(read_options, key, value);
+  return store->reader->Get(read_options, store->reader->DefaultColumnFamily(), key, value);
+}
+
+rocksdb::Iterator *Transaction::Impl::NewIterator() {
+  if (txn) return txn->GetIterator(read_options);
+  return store->reader->NewIterator(read_options);
+}
+
+Status Transaction::Impl::GuardWrite(const char *what) {
+  Status s = Guard();
+  if (!s.ok()) return s;
+  if (txn) return Status::Ok();
+  return Fail(
+      Status(CAIRN_MISUSE, std::string(what) + ": store " + store->dir + " is open read-only"));
 }
 
 rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const void *contents) {
@@ -47,13 +75,18 @@ rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const voi
 }
 
 Transaction::Impl::~Impl() {
-  if (txn) {
-    txn->Rollback().PermitUncheckedError();
+  if (store->forked()) {
+    (void)txn.release();  // the parent's: touching it in a child could wait forever (F1)
+    return;
+  }
+  if (state != State::kIdle) {
+    if (txn) txn->Rollback().PermitUncheckedError();
     End();
   }
 }
 
 Status Transaction::Impl::Guard() const {
+  if (Status u = store->Usable(); !u.ok()) return u;
   switch (state) {
     case State::kActive:
       return Status::Ok();
@@ -63,7 +96,7 @@ Status Transaction::Impl::Guard() const {
                     "new one");
     case State::kFailed:
       return Status(CAIRN_MISUSE, "the transaction failed earlier (" + first_error.ToString() +
-                                      "); only Abort() is allowed now");
+                                      "); only abort is allowed now");
     case State::kCommitting:
       return Status(CAIRN_MISUSE,
                     "the transaction is committing (a Transaction is used by one "
@@ -82,6 +115,8 @@ Status Transaction::Impl::Fail(Status s) {
 
 void Transaction::Impl::End() {
   store->RecycleTransaction(std::move(txn));
+  if (own_snapshot) store->reader->ReleaseSnapshot(own_snapshot);
+  own_snapshot = nullptr;
   for (auto &db : dbs) store->Release(db->id);
   dbs.clear();
   state = State::kIdle;
@@ -109,7 +144,7 @@ Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
   TouchedDatabase *d = db.get();
   dbs.push_back(std::move(db));  // registered: End() releases it
   std::string value;
-  rocksdb::Status rs = txn->Get(read_options, DatabaseKey(id), &value);
+  rocksdb::Status rs = Get(DatabaseKey(id), &value);
   if (rs.IsNotFound()) {
     return Status(CAIRN_NOT_FOUND, Quoted(d->name) +
                                        " was created after this transaction "
@@ -119,7 +154,7 @@ Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
   std::string problem;
   if (!DecodeDatabaseRecord(value, &d->record, &problem)) {
     return Status(CAIRN_CORRUPTION, "the record of " + Quoted(d->name) + " is damaged: " + problem +
-                                        "; run `cairn db check " + d->name + "`");
+                                        "; " + DamageAdvice(store->dir, d->name));
   }
   *out = d;
   return Status::Ok();
@@ -127,6 +162,9 @@ Status Transaction::Impl::Touch(DatabaseId id, TouchedDatabase **out) {
 
 Status Transaction::Impl::LockRecord(TouchedDatabase *db) {
   if (db->record_locked) return Status::Ok();
+  if (!txn)
+    return Status(CAIRN_MISUSE, "changing the catalogue of " + Quoted(db->name) + ": store " +
+                                    store->dir + " is open read-only");
   std::string value;
   rocksdb::Status rs = txn->GetForUpdate(read_options, DatabaseKey(db->id), &value);
   if (!rs.ok()) {
@@ -141,15 +179,13 @@ Status Transaction::Impl::CheckPageExists(const TouchedDatabase &db, PageNo page
                                           const char *verb) {
   if (page >= 1 && page <= db.record.page_count) return Status::Ok();
   return Status(CAIRN_NOT_FOUND, std::string("cannot ") + verb + " " + PageName(db, page) +
-                                     ": it has pages 1 to " + std::to_string(db.record.page_count) +
-                                     " (allocate pages with AllocatePage)");
+                                     ": it has pages 1 to " + std::to_string(db.record.page_count));
 }
 
 Status Transaction::Impl::IsFree(const TouchedDatabase &db, PageNo page, bool *free) {
   PageKey fk(KeyKind::kFree, db.id, page);
   rocksdb::PinnableSlice v;
-  rocksdb::Status rs =
-      txn->Get(read_options, rocksdb::Slice(fk.view().data(), fk.view().size()), &v);
+  rocksdb::Status rs = Get(rocksdb::Slice(fk.view().data(), fk.view().size()), &v);
   if (rs.ok()) {
     *free = true;
     return Status::Ok();
@@ -164,6 +200,11 @@ Transaction::~Transaction() = default;
 Transaction::State Transaction::state() const { return impl_->state; }
 
 Status Store::BeginTransaction(std::unique_ptr<Transaction> *txn) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
+  if (impl_->options.read_only) {  // reads only, from a snapshot of the read-only database
+    txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), nullptr)));
+    return Status::Ok();
+  }
   rocksdb::Transaction *t = impl_->NewRocksTransaction();
   if (t == nullptr) return Status(CAIRN_INTERNAL, "RocksDB could not begin a transaction");
   txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), t)));
@@ -174,6 +215,10 @@ Status Transaction::Commit() {
   Impl &t = *impl_;
   Status s = t.Guard();
   if (!s.ok()) return s;
+  if (!t.txn) {  // read-only: nothing was written
+    t.End();
+    return Status::Ok();
+  }
   t.state = State::kCommitting;
   static const char kZeros[kPageSize] = {};
   for (auto &db : t.dbs) {
@@ -206,7 +251,11 @@ Status Transaction::Commit() {
 void Transaction::Abort() {
   Impl &t = *impl_;
   if (t.state == State::kIdle) return;
-  t.txn->Rollback().PermitUncheckedError();
+  if (t.store->forked()) {
+    t.state = State::kIdle;  // the parent's transaction: left alone (F1)
+    return;
+  }
+  if (t.txn) t.txn->Rollback().PermitUncheckedError();
   t.End();
 }
 
@@ -225,8 +274,7 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
   }
   PageKey k(KeyKind::kPage, id, page);
   rocksdb::PinnableSlice v;
-  rocksdb::Status rs =
-      t.txn->Get(t.read_options, rocksdb::Slice(k.view().data(), k.view().size()), &v);
+  rocksdb::Status rs = t.Get(rocksdb::Slice(k.view().data(), k.view().size()), &v);
   if (rs.IsNotFound()) {
     bool free = false;
     s = t.IsFree(*db, page, &free);
@@ -236,21 +284,24 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
                                                 ": it is free (allocate it before use)"));
     }
     return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) +
-                                               " is missing: it is neither stored nor free "
-                                               "(invariant S2); run `cairn db check " +
-                                               db->name + "`"));
+                                               " is missing: it is neither stored nor free; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
-  if (!rs.ok()) return t.Fail(FromRocks(rs, "reading " + PageName(*db, page)));
+  if (!rs.ok()) {
+    return t.Fail(
+        FromRocks(rs, "reading " + PageName(*db, page), 0, DamageAdvice(t.store->dir, db->name)));
+  }
   std::string problem;
   if (!DecodePage(std::string_view(v.data(), v.size()), id, page, buffer, &problem)) {
-    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem +
-                                               "; run `cairn db check " + db->name + "`"));
+    return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   return Status::Ok();
 }
 
 Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("writing a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
@@ -276,6 +327,7 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
 
 Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("allocating a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
@@ -305,10 +357,8 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
     if (found == 0) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the free list of " + Quoted(db->name) +
                                                  " is empty but its record counts " +
-                                                 std::to_string(r.free_pages) +
-                                                 " free pages (invariant S2); run `cairn db "
-                                                 "check " +
-                                                 db->name + "`"));
+                                                 std::to_string(r.free_pages) + " free pages; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     PageKey fk(KeyKind::kFree, id, found);
     rocksdb::Status rs = t.txn->Delete(rocksdb::Slice(fk.view().data(), fk.view().size()));
@@ -342,6 +392,7 @@ Status Transaction::IsFree(DatabaseId id, PageNo page, bool *free) {
 
 Status Transaction::FreePage(DatabaseId id, PageNo page) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("freeing a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;

@@ -30,6 +30,7 @@ Status Transaction::GetRoot(DatabaseId id, uint64_t *root) {
 
 Status Transaction::SetRoot(DatabaseId id, uint64_t root) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("setting a root"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
@@ -48,12 +49,13 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
   if (!s.ok()) return s;
   std::string key = TypeKey(id, fingerprint);
   std::string value;
-  rocksdb::Status rs = t.txn->Get(t.read_options, key, &value);
+  rocksdb::Status rs = t.Get(key, &value);
   if (rs.ok()) {
     std::string stored_layout, problem;
     if (!DecodeTypeEntry(value, index, &stored_layout, &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the entry of " + TypeName(fingerprint) + " in " +
-                                                 Quoted(db->name) + " is damaged: " + problem));
+                                                 Quoted(db->name) + " is damaged: " + problem +
+                                                 "; " + DamageAdvice(t.store->dir, db->name)));
     }
     if (stored_layout != layout) {
       return t.Fail(Status(CAIRN_TYPE_MISMATCH,
@@ -89,7 +91,7 @@ Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entr
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   std::string value, problem;
-  rocksdb::Status rs = t.txn->Get(t.read_options, TypeKey(id, fingerprint), &value);
+  rocksdb::Status rs = t.Get(TypeKey(id, fingerprint), &value);
   if (rs.IsNotFound()) {
     return t.Fail(Status(CAIRN_NOT_FOUND, TypeName(fingerprint) + " is not in the type table of " +
                                               Quoted(db->name)));
@@ -99,7 +101,8 @@ Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entr
   }
   if (!DecodeTypeEntry(value, &entry->index, &entry->layout, &problem)) {
     return t.Fail(Status(CAIRN_CORRUPTION, "the entry of " + TypeName(fingerprint) + " in " +
-                                               Quoted(db->name) + " is damaged: " + problem));
+                                               Quoted(db->name) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   entry->fingerprint = fingerprint;
   return Status::Ok();
@@ -111,7 +114,7 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   std::string value, problem;
-  rocksdb::Status rs = t.txn->Get(t.read_options, TypeIndexKey(id, index), &value);
+  rocksdb::Status rs = t.Get(TypeIndexKey(id, index), &value);
   if (rs.IsNotFound()) {
     return t.Fail(Status(CAIRN_NOT_FOUND, "type index " + std::to_string(index) +
                                               " is not in the type table of " + Quoted(db->name) +
@@ -122,13 +125,14 @@ Status Transaction::GetTypeByIndex(DatabaseId id, uint32_t index, TypeEntry *ent
   uint64_t fingerprint = 0;
   if (!DecodeTypeIndexEntry(value, &fingerprint, &problem)) {
     return t.Fail(Status(CAIRN_CORRUPTION, "type index " + std::to_string(index) + " of " +
-                                               Quoted(db->name) + " is damaged: " + problem));
+                                               Quoted(db->name) + " is damaged: " + problem + "; " +
+                                               DamageAdvice(t.store->dir, db->name)));
   }
   s = GetType(id, fingerprint, entry);
   if (s.ok() && entry->index != index) {
-    return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
-                                               " is inconsistent at index " +
-                                               std::to_string(index) + " (invariant S4)"));
+    return t.Fail(Status(CAIRN_CORRUPTION,
+                         "the type table of " + Quoted(db->name) + " is inconsistent at index " +
+                             std::to_string(index) + "; " + DamageAdvice(t.store->dir, db->name)));
   }
   return s;
 }
@@ -140,7 +144,7 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
   if (!s.ok()) return s;
   entries->clear();
   std::string prefix = DatabasePrefix(KeyKind::kType, id);
-  std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+  std::unique_ptr<rocksdb::Iterator> it(t.NewIterator());
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     TypeEntry e;
     std::string problem;
@@ -148,8 +152,9 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
     if (!ParseKeyNumber(key, &e.fingerprint) ||
         !DecodeTypeEntry(std::string_view(it->value().data(), it->value().size()), &e.index,
                          &e.layout, &problem)) {
-      return t.Fail(Status(CAIRN_CORRUPTION,
-                           "the type table of " + Quoted(db->name) + " is damaged: " + problem));
+      return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
+                                                 " is damaged: " + problem + "; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     entries->push_back(std::move(e));
   }

@@ -12,6 +12,7 @@ namespace cairn::store {
 
 Status Transaction::PutIdentityHash(DatabaseId id, PageNo page, uint32_t offset, uint64_t hash) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("recording an identity hash"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
@@ -38,7 +39,7 @@ Status Transaction::ListIdentityHashes(DatabaseId id, PageNo page,
   if (!s.ok()) return s;
   entries->clear();
   const std::string prefix = IdentityHashPagePrefix(id, page);
-  std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+  std::unique_ptr<rocksdb::Iterator> it(t.NewIterator());
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     IdentityHashEntry e;
     uint64_t key_page = 0;
@@ -48,7 +49,8 @@ Status Transaction::ListIdentityHashes(DatabaseId id, PageNo page,
         !DecodeIdentityHashEntry(std::string_view(it->value().data(), it->value().size()), &e.hash,
                                  &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the identity hashes of " + PageName(*db, page) +
-                                                 " are damaged: " + problem));
+                                                 " are damaged: " + problem + "; " +
+                                                 DamageAdvice(t.store->dir, db->name)));
     }
     entries->push_back(e);
   }

@@ -43,7 +43,14 @@ class Transaction::Impl {
   Impl(Store::Impl *store, rocksdb::Transaction *txn);
   ~Impl();
 
-  Status Guard() const;   // OK only when ACTIVE
+  Status Guard() const;  // OK only when ACTIVE
+  // Guard, and refuses writes in a store opened read-only (failing the transaction).
+  Status GuardWrite(const char *what);
+  // Reads at the transaction's snapshot: through the RocksDB transaction (which adds its own
+  // writes), or from the read-only database.
+  rocksdb::Status Get(const rocksdb::Slice &key, std::string *value);
+  rocksdb::Status Get(const rocksdb::Slice &key, rocksdb::PinnableSlice *value);
+  rocksdb::Iterator *NewIterator();
   Status Fail(Status s);  // ACTIVE -> FAILED, returns s
   Status Touch(DatabaseId id, TouchedDatabase **db);
   // How every call on a database starts: Guard, then Touch; a Touch error fails the transaction.
@@ -56,8 +63,9 @@ class Transaction::Impl {
   rocksdb::Status PutPage(DatabaseId id, PageNo page, const void *contents);
 
   Store::Impl *store;
-  std::unique_ptr<rocksdb::Transaction> txn;
-  rocksdb::ReadOptions read_options;  // reads at the transaction's snapshot
+  std::unique_ptr<rocksdb::Transaction> txn;        // null in a read-only store
+  const rocksdb::Snapshot *own_snapshot = nullptr;  // read-only: released at End
+  rocksdb::ReadOptions read_options;                // reads at the transaction's snapshot
   State state = State::kActive;
   Status first_error;
   std::vector<std::unique_ptr<TouchedDatabase>> dbs;

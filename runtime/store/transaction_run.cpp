@@ -6,6 +6,7 @@ namespace cairn::store {
 
 Status Transaction::AllocatePageRun(DatabaseId id, uint64_t n, PageNo *first) {
   Impl &t = *impl_;
+  if (Status w = t.GuardWrite("allocating pages"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # `cairn db` against real, temporary store directories: output and exit status of every
-# command, every error a user can cause, a damaged page, and a store held by another process.
+# command, every error a user can cause, a damaged page, a malformed object graph, damage in the
+# write-ahead log and `db recover`, a store held by another process, a store the user may only
+# read, and directories that are not stores (nothing is written into them).
 # Usage: db_test.sh CAIRN FIXTURE
 set -uo pipefail
 CAIRN=$(realpath "$1")
 FIXTURE=$(realpath "$2")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cairn-cli-test-XXXXXX")
+chmod 755 "$TMP"  # the read-only section reads it as another user
 HOLDER_PID=
 cleanup() {
   [ -n "$HOLDER_PID" ] && kill "$HOLDER_PID" 2>/dev/null
@@ -89,12 +92,15 @@ expect "info of a missing database" 1 "" "there is no database 'nothere' in stor
 "$FIXTURE" "$STORE" oo7 fill 20 || fail "fixture fill"
 run --store "$STORE" db info oo7
 expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
-[[ "$OUT" == *"root      0x000000000000002a"* && "$OUT" == *"types     1"* ]] ||
+[[ "$OUT" == *"root      0x0000000000028008"* && "$OUT" == *"types     1"* ]] ||
   fail "info shows root and types"
 run --store "$STORE" db check oo7
-expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types)" ""
+expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types; \
+20 objects, 20 references; 0 of 20 pages in use (0.0%) unreachable from the root)" ""
 run --store "$STORE" db check
 expect "check of every database" 0 "third: ok" ""
+[[ "$OUT" == *"store files: ok ("*" read whole)"* ]] && echo "ok: check reads the table files whole" ||
+  fail "check does not report the table files"
 run --store "$STORE" db check nothere
 expect "check of a missing database" 1 "" "there is no database 'nothere'"
 
@@ -102,10 +108,15 @@ expect "check of a missing database" 1 "" "there is no database 'nothere'"
 run --store "$STORE" db gc second
 expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects), 0 freed; 0 of 0 pages free" ""
 run --store "$STORE" db gc oo7
-expect "gc of pages that are not objects" 1 "" "database 'oo7': the root holds a malformed reference (42)"
+expect "gc of a list of pages all reached" 0 "oo7: 20 pages reached from the root (20 objects), 0 freed" ""
+run --store "$STORE" db create badroot
+"$FIXTURE" "$STORE" badroot fill 3 || fail "fixture fill badroot"
+"$FIXTURE" "$STORE" badroot root 42 || fail "fixture root"
+run --store "$STORE" db gc badroot
+expect "gc of a bad root" 1 "" "database 'badroot': the root holds a malformed reference (42)"
 [[ "$ERR" == *"nothing was freed"* ]] || fail "gc of a bad root says nothing was freed"
-run --store "$STORE" db info oo7
-expect "a refused gc frees nothing" 0 "pages     20 (20 in use, 0 free" ""
+run --store "$STORE" db info badroot
+expect "a refused gc frees nothing" 0 "pages     3 (3 in use, 0 free" ""
 run --store "$STORE" db gc
 expect "gc without a name" 2 "" "db gc needs a NAME"
 run --store "$STORE" db gc nothere
@@ -118,6 +129,18 @@ expect "check of a damaged page" 1 "page 7 is damaged: checksum mismatch" \
   "cairn: database 'oo7' in store $STORE is damaged"
 run --store "$STORE" db check second
 expect "check of an undamaged database in the same store" 0 "second: ok" ""
+
+# A reference into the middle of an object, on a page whose checksum is right: the object-graph
+# audit finds it, and what it cuts off is reported as unreachable.
+run --store "$STORE" db create graph
+"$FIXTURE" "$STORE" graph fill 6 || fail "fixture fill graph"
+"$FIXTURE" "$STORE" graph misref 3 || fail "fixture misref"
+run --store "$STORE" db check graph
+expect "check of a reference into an object" 1 \
+  "page 3: the reference at offset 8 (in an object of type 'fixture.Page') points to page 2, \
+offset 16, where no object starts (G2)" "cairn: database 'graph' in store $STORE is damaged"
+[[ "$OUT" == *"2 of 6 pages in use (33.3%) unreachable from the root"* ]] &&
+  echo "ok: check reports the unreachable pages" || fail "check does not report unreachable pages"
 
 # A second process is refused while one holds the store.
 mkfifo "$TMP/hold-in"
@@ -148,6 +171,77 @@ run --store "$TMP/plain" db list
 expect "a directory that is not a store" 1 "" "holds no Cairn store"
 run --store "$TMP/plain" db create x
 expect "create in a non-empty directory" 1 "" "is not empty and is not a Cairn store"
+
+# No writes into a directory that is not a store: a plain one, or one with another program's
+# RocksDB database in db/.
+listing() { find "$1" -printf '%P %s %T@\n' | sort; }
+before=$(listing "$TMP/plain")
+run --store "$TMP/plain" db info x
+run --store "$TMP/plain" db check
+[ "$(listing "$TMP/plain")" = "$before" ] && echo "ok: nothing written into a plain directory" ||
+  fail "a failed open wrote into $TMP/plain"
+"$FIXTURE" "$TMP/foreign" foreign || fail "fixture foreign"
+before=$(listing "$TMP/foreign")
+run --store "$TMP/foreign" db list
+expect "list in another program's RocksDB" 1 "" "no Cairn store header"
+run --store "$TMP/foreign" db create x
+expect "create in another program's RocksDB" 1 "" "is not a Cairn store"
+[ "$(listing "$TMP/foreign")" = "$before" ] && echo "ok: nothing written into a foreign RocksDB" ||
+  fail "a failed open wrote into $TMP/foreign"
+
+# A store the user may only read: list, info and check work (read-only open), create is refused
+# with a clear message, and nothing is written. As root, permissions do not stop writes: run
+# cairn as nobody instead.
+if [ "$(id -u)" = 0 ]; then
+  READER=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+  chmod -R a-w "$STORE"
+  READER=()
+fi
+run_reader() {
+  "${READER[@]}" "$CAIRN" "$@" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+before=$(listing "$STORE")
+run_reader --store "$STORE" db list
+expect "list of a read-only store" 0 "oo7" ""
+run_reader --store "$STORE" db info oo7
+expect "info of a read-only store" 0 "pages     20 (20 in use, 0 free" ""
+run_reader --store "$STORE" db check third
+expect "check of a read-only store" 0 "third: ok" ""
+run_reader --store "$STORE" db create x
+expect "create in a read-only store" 1 "" "store $STORE cannot be written (opening $STORE/cairn.lock for writing: Permission denied); get write permission to $STORE, or only read it with \`cairn db list\`, \`info\` or \`check\`"
+[ "$(listing "$STORE")" = "$before" ] && echo "ok: nothing written into a read-only store" ||
+  fail "a read-only use wrote into $STORE"
+[ "$(id -u)" = 0 ] || chmod -R u+w "$STORE"
+
+# Damage in the middle of the write-ahead log: the open is refused, naming the log, which is
+# kept; `db recover` accepts the loss and says what it was; the store then opens and checks clean.
+WSTORE=$TMP/walstore
+run --store "$WSTORE" db create w
+"$FIXTURE" "$WSTORE" w commits 30 || fail "fixture commits"
+LOG=$("$FIXTURE" "$WSTORE" wal-damage) || fail "fixture wal-damage"
+before=$(listing "$WSTORE")
+run --store "$WSTORE" db list
+expect "a store with a damaged log" 1 "" "its write-ahead log $LOG is damaged at byte"
+[[ "$ERR" == *"cairn db recover --store $WSTORE"* ]] && echo "ok: the error says what to do" ||
+  fail "the error does not point to cairn db recover"
+[ "$(listing "$WSTORE")" = "$before" ] && echo "ok: the refused open changed nothing" ||
+  fail "the refused open changed $WSTORE"
+run --store "$WSTORE" db recover
+expect "recover" 0 "the write-ahead log $LOG was damaged at byte" ""
+[[ "$OUT" == *"damaged bytes (one or more) and "*" intact commits after them"* && "$OUT" == *"database 'w': "*"page write"* ]] &&
+  echo "ok: recover reports what was lost" || fail "recover does not say what was lost"
+[[ "$OUT" == *"run \`cairn db check --store $WSTORE\` to audit the recovered databases"* ]] &&
+  echo "ok: recover says how to audit" || fail "recover does not say how to audit"
+ls "$WSTORE"/recovered-*/"$(basename "$LOG")" >/dev/null 2>&1 && echo "ok: the damaged log is kept" ||
+  fail "no copy of the damaged log"
+run --store "$WSTORE" db check w
+expect "check after recover" 0 "w: ok" ""
+run --store "$WSTORE" db recover
+expect "recover of an intact store" 0 "its write-ahead log is intact; nothing to recover" ""
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed"

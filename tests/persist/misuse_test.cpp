@@ -142,6 +142,61 @@ PERSIST_CHILD(Misuse_NoCreate) {
   return 0;
 }
 
+// A root must be an object, not a place inside one (the commit used to crash on it): transient
+// and persistent, small and large, the header word, an object's fields. The refused call leaves
+// the transaction usable; a root given properly commits.
+PERSIST_CHILD(Misuse_RootInsideAnObject) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("rooted");
+  CK_OK(cairn_txn_begin());
+  Node *node = NewNode(1);
+  char *p = reinterpret_cast<char *>(node);
+  CK_STATUS(cairn_db_set_root(db, p + 8), CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root 8 bytes into a node", "8 bytes into an object of type 'ptest.node'");
+  CK_STATUS(cairn_db_set_root(db, p + 24), CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root 24 bytes into a node", "24 bytes into");
+  CK_STATUS(cairn_db_set_root(db, p - 8), CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root on a header", "header");
+  void *big = cairn_malloc_array(&cairn_i64_array_type, 4000);  // a large object, 32 KB
+  CK_STATUS(cairn_db_set_root(db, static_cast<char *>(big) + 8192), CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root into a large object", "8192 bytes into");
+  node->left = reinterpret_cast<Node *>(big);
+  CK_OK(cairn_db_set_root(db, node));
+  CK_OK(cairn_txn_commit());
+
+  // Persistent now: the same, on objects faulted in.
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_STATUS(cairn_db_set_root(db, reinterpret_cast<char *>(root) + 16), CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root into a persistent node", "16 bytes into an object of type 'ptest.node'");
+  CK_STATUS(cairn_db_set_root(db, reinterpret_cast<char *>(root->left) + 16),
+            CAIRN_INVALID_ARGUMENT);
+  ExpectMessage("set_root into a persistent large object", "16 bytes into");
+  CK_OK(cairn_db_set_root(db, root->left));
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  void *r = nullptr;
+  CK_OK(cairn_db_get_root(db, &r));
+  CK_EQ(cairn_type_of(r)->name, std::string(cairn_i64_array_type.name));
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
+// args: the number of databases to create. One past the most a process can have open is refused
+// and creates nothing.
+PERSIST_CHILD(Misuse_TooManyDatabases) {
+  OpenStore(args);
+  const int n = int(args.Int(0));
+  for (int i = 0; i < n; i++) CreateDb(("many" + std::to_string(i)).c_str());
+  cairn_db *db = nullptr;
+  CK_STATUS(cairn_db_create("one_too_many", &db), CAIRN_BUSY);
+  ExpectMessage("create past the most open databases", "255");
+  int exists = 1;
+  CK_OK(cairn_db_exists("one_too_many", &exists));
+  CK_EQ(exists, 0);
+  return 0;
+}
+
 class PersistMisuse : public PersistTest {};
 
 TEST_F(PersistMisuse, TransactionMisuseIsAnErrorWithAClearMessage) {
@@ -162,4 +217,14 @@ TEST_F(PersistMisuse, StoreInUseByAnotherProcessIsBusy) {
   ChildResult r = Run("Misuse_HoldStore");
   ASSERT_CHILD_OK(r);
   std::printf("%s", r.out.c_str());
+}
+
+TEST_F(PersistMisuse, ARootInsideAnObjectIsRefused) {
+  ChildResult r = Run("Misuse_RootInsideAnObject");
+  ASSERT_CHILD_OK(r);
+  std::printf("%s", r.out.c_str());
+}
+
+TEST_F(PersistMisuse, ACreatePastTheMostOpenDatabasesCreatesNothing) {
+  ASSERT_CHILD_OK(Run("Misuse_TooManyDatabases", {"255"}));
 }

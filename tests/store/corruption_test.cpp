@@ -110,6 +110,11 @@ TEST_F(CorruptionTest, FlippedByteInAPageFailsItsChecksum) {
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 3 of database 'db' is damaged: checksum mismatch"))
       << s.message();
+  // It says what will help, once.
+  EXPECT_TRUE(Contains(s.message(), "; `cairn db check --store " + dir_ +
+                                        " db` lists all the damage it can read; restore the "
+                                        "database from a copy"))
+      << s.message();
   ASSERT_TRUE(Read(2, &got).ok());  // the others are fine
   EXPECT_EQ(got, pages_[2]);
   CheckReport r = Check();
@@ -140,6 +145,7 @@ TEST_F(CorruptionTest, MissingPageIsCaught) {
   Status s = Read(5, &got);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 5 of database 'db' is missing")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   EXPECT_TRUE(Contains(AllProblems(Check()), "page 5 is missing")) << AllProblems(Check());
 }
 
@@ -167,6 +173,7 @@ TEST_F(CorruptionTest, DamagedCatalogueRecordIsCaught) {
   Status s = store_->GetDatabaseInfo("db", &info);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "the record of database 'db' is damaged")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   EXPECT_TRUE(Contains(AllProblems(Check()), "database record is damaged"));
   std::unique_ptr<Transaction> t;
   ASSERT_TRUE(store_->BeginTransaction(&t).ok());
@@ -215,6 +222,7 @@ TEST_F(CorruptionTest, DamagedIdentityHashEntriesAreCaughtAndDropRemovesThem) {
   Status s = t->ListIdentityHashes(db_, 2, &entries);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "page 2 of database 'db'")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "`cairn db check --store " + dir_ + " db`")) << s.message();
   t->Abort();
   t.reset();
 
@@ -251,8 +259,87 @@ TEST_F(CorruptionTest, DamagedTableFileIsReportedForThePage) {
   Status s = Read(3, &got);
   EXPECT_EQ(s.code(), CAIRN_CORRUPTION);
   EXPECT_TRUE(Contains(s.message(), "reading page 3 of database 'db'")) << s.message();
+  EXPECT_TRUE(Contains(s.message(), "the store's files are damaged (RocksDB: ")) << s.message();
+  EXPECT_TRUE(Contains(
+      s.message(), "; `cairn db check --store " + dir_ + " db` lists all the damage it can read"))
+      << s.message();
   CheckReport r = Check();
   EXPECT_FALSE(r.clean());
+}
+
+// Damage in two places of a table file: Check reads past the first (key by key once RocksDB's
+// iterator has stopped) and reports both, and still verifies every other page.
+TEST_F(CorruptionTest, CheckReportsAllTheDamageItCanRead) {
+  BehindTheBack([&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok()); });
+  store_.reset();
+  int damaged = 0;
+  for (const auto &e : std::filesystem::directory_iterator(dir_ + "/db")) {
+    if (e.path().extension() != ".sst") continue;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    for (const char *mark : {"MARK-PAGE-2", "MARK-PAGE-4"}) {
+      size_t at = bytes.find(mark);
+      if (at == std::string::npos) continue;
+      f.seekp(static_cast<std::streamoff>(at + 500));
+      char c = static_cast<char>(bytes[at + 500] ^ 0xff);
+      f.write(&c, 1);
+      damaged++;
+    }
+  }
+  ASSERT_EQ(damaged, 2) << "the pages' bytes were not found in a table file";
+  ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &store_).ok());
+  CheckReport r = Check();
+  std::string all = AllProblems(r);
+  EXPECT_EQ(r.problem_count, 2u) << all;
+  EXPECT_TRUE(Contains(all, "page 2 cannot be read: the store's files are damaged there")) << all;
+  EXPECT_TRUE(Contains(all, "page 4 cannot be read: the store's files are damaged there")) << all;
+  EXPECT_FALSE(Contains(all, "cairn db check")) << all;
+  EXPECT_EQ(r.pages_read, 3u);  // 1, 3 and 5
+}
+
+// Damage in a table file where no read of a database goes (here a key of no database; in a
+// store, older versions of its header, rewritten at every open): each database checks clean, but
+// a compaction meets it and then every write fails (the crash campaign met this). CheckFiles
+// reads the files whole and finds it.
+TEST_F(CorruptionTest, CheckFilesFindsDamageNoPageReadMeets) {
+  BehindTheBack([&](rocksdb::DB *raw) {
+    std::string value(8192, '\0');
+    std::mt19937_64 rng(5);
+    for (auto &c : value) c = static_cast<char>(rng());
+    std::memcpy(value.data(), "MARK-OTHER", 10);
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), "0-not-a-database", value).ok());
+    ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok());
+  });
+  std::vector<std::string> problems;
+  uint64_t files = 0;
+  ASSERT_TRUE(store_->CheckFiles(&problems, &files).ok());
+  EXPECT_TRUE(problems.empty()) << problems[0];
+  EXPECT_GE(files, 1u);
+  store_.reset();
+  std::string damaged;
+  for (const auto &e : std::filesystem::directory_iterator(dir_ + "/db")) {
+    if (e.path().extension() != ".sst") continue;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    size_t at = bytes.find("MARK-OTHER");
+    if (at == std::string::npos) continue;
+    f.seekp(static_cast<std::streamoff>(at + 500));
+    char c = static_cast<char>(bytes[at + 500] ^ 0xff);
+    f.write(&c, 1);
+    damaged = e.path().string();
+  }
+  ASSERT_FALSE(damaged.empty()) << "the value was not found in a table file";
+  // As `cairn db check` opens it: read-only (a writing open may already fail, when the
+  // compaction it starts meets the damage: "flushing the recovered log of store S: the store's
+  // files are damaged").
+  StoreOptions read_only;
+  read_only.read_only = true;
+  ASSERT_TRUE(Store::Open(dir_, read_only, &store_).ok());
+  EXPECT_TRUE(Check().clean()) << AllProblems(Check());
+  ASSERT_TRUE(store_->CheckFiles(&problems, &files).ok());
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_TRUE(Contains(problems[0], "table file " + damaged + " is damaged: ")) << problems[0];
+  EXPECT_TRUE(Contains(problems[0], "checksum mismatch")) << problems[0];
 }
 
 }  // namespace

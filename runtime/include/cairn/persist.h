@@ -64,7 +64,11 @@ typedef struct cairn_persist_options {
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,
- * CAIRN_MISUSE if a store is already open. */
+ * CAIRN_MISUSE if a store is already open. A child made by fork() after this may not use the
+ * store: every call that needs it returns CAIRN_MISUSE (the child's commits would overwrite the
+ * parent's); when the child exits it flushes stdio and ends at once with its status, without
+ * running the static destructors and atexit handlers registered before the fork
+ * (docs/store-format.md, "A child made by fork()"). */
 cairn_status cairn_store_open(const cairn_persist_options *opts);
 /* The directory of the open store, or NULL. */
 const char *cairn_store_dir(void);
@@ -73,7 +77,8 @@ const char *cairn_store_dir(void);
  */
 
 /* Creates a database (empty, root nil) and opens it. CAIRN_ALREADY_EXISTS if it exists,
- * CAIRN_INVALID_ARGUMENT if the name is not valid. Not inside a transaction. */
+ * CAIRN_INVALID_ARGUMENT if the name is not valid, CAIRN_BUSY if 255 databases are open already
+ * (the most a process can have; nothing is created). Not inside a transaction. */
 cairn_status cairn_db_create(const char *name, cairn_db **out);
 /* Opens a database. CAIRN_NOT_FOUND if there is none by that name. Opening it again returns the
  * same handle. Its type table is checked against this program's registered types first:
@@ -93,7 +98,9 @@ const char *cairn_db_name(const cairn_db *db);
 
 /* The root of an open database (NULL if none), inside a transaction only (CAIRN_MISUSE). */
 cairn_status cairn_db_get_root(cairn_db *db, void **root);
-/* Sets the root to any heap object (or NULL); it and what it reaches persist at commit. */
+/* Sets the root to any heap object (or NULL); it and what it reaches persist at commit. The
+ * object's reference itself: an address inside an object (or at its header) is
+ * CAIRN_INVALID_ARGUMENT saying where it points. */
 cairn_status cairn_db_set_root(cairn_db *db, void *root);
 
 /* --- Looking into databases (for tools: the REPL, cairn db) --------------------------------- */

@@ -53,6 +53,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cairn/gc.h"
@@ -88,11 +89,21 @@ struct StoreOptions {
   /* Create the store directory if it does not exist. Default false: a missing store is
    * CAIRN_NOT_FOUND. */
   bool create_if_missing = false;
+  /* Open for reading only: nothing is written to the directory (not even the lock file, which
+   * is taken shared when it can be read; RocksDB opens read-only), so a store the user may only
+   * read can be listed, inspected and checked. Transactions may read; every write (and
+   * CreateDatabase, DropDatabase) is CAIRN_MISUSE. Default false. */
+  bool read_only = false;
 };
 
 /* The store directory to use: `flag_value` (from --store DIR) if not empty, else $CAIRN_STORE if
  * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
 std::string ResolveStoreDir(std::string_view flag_value);
+
+/* What every error about a damaged database of store `dir` ends with, so that users are told
+ * what will help: "`cairn db check --store DIR NAME` lists all the damage it can read; restore
+ * the database from a copy". */
+std::string DamageAdvice(const std::string &dir, std::string_view database);
 
 /* OK if `name` can name a database: 1 to 64 characters, letters, digits, '_', '-' and '.',
  * starting with a letter or '_'. Otherwise CAIRN_INVALID_ARGUMENT saying so. */
@@ -131,20 +142,73 @@ struct CheckReport {
   uint64_t types = 0;         /* type entries verified */
   uint64_t problem_count = 0; /* all problems found; `problems` keeps the first 100 */
   std::vector<std::string> problems;
+  /* The object graph, from cairn::persist::CheckObjectGraph (cairn/graph_check.h); all zero
+   * from Store::Check alone. */
+  bool graph_checked = false;
+  uint64_t objects = 0;           /* objects on the pages in use */
+  uint64_t references = 0;        /* references (not nil) checked, the root included */
+  uint64_t pages_in_use = 0;      /* pages holding objects (a large object's run counts whole) */
+  uint64_t pages_unreached = 0;   /* of those, pages nothing the root reaches is on: garbage */
+  uint64_t unverifiable_refs = 0; /* references into damaged pages, which could not be checked */
   bool clean() const { return problem_count == 0; }
+  /* Records a problem (keeping the first 100 in `problems`). */
+  void Add(std::string problem) {
+    ++problem_count;
+    if (problems.size() < 100) problems.push_back(std::move(problem));
+  }
+};
+
+/* What Store::Recover found and did. */
+struct RecoveryReport {
+  bool damaged = false; /* false: every log was intact (or only cut short at its end, as
+                           a killed process leaves it); nothing was changed but the
+                           obsolete logs removed */
+  uint64_t obsolete_logs_removed = 0; /* logs whose writes were already in table files, left by
+                                         killed processes: deleted, as every writing open does */
+  std::string log_file;               /* the first damaged write-ahead log */
+  uint64_t damage_offset = 0;         /* where in it the damage starts, in bytes */
+  std::string damage;                 /* what is wrong there ("checksum mismatch", ...) */
+  std::string kept_copy;              /* the directory where the logs were copied before recovery */
+  uint64_t damaged_bytes = 0;         /* the unreadable part, up to the next intact record: it held
+                                         one commit or more (how many cannot be told) */
+  uint64_t commits_lost = 0; /* intact commits after the damage, which recovery dropped too */
+  uint64_t bytes_lost = 0;   /* bytes of log from the damage to the end of the last log */
+  /* What the lost commits wrote, per database (a database made by a lost commit is included;
+   * the damaged record itself cannot be read, so it is in no entry). */
+  struct Database {
+    std::string name;         /* "#ID" when no commit still in the store names it */
+    uint64_t page_writes = 0; /* pages written (a page written twice counts twice) */
+    uint64_t pages_freed = 0;
+    bool catalogue = false; /* its root, page count or type table changed */
+    bool created = false;   /* a lost commit created it: it does not exist after recovery */
+  };
+  std::vector<Database> databases;
 };
 
 class Transaction;
 
-/* An open store. Thread-safe. */
+/* An open store. Thread-safe. In a child made by fork() (without exec) every call on it, and on
+ * its transactions, returns CAIRN_MISUSE (runtime/store/fork_guard.h, F1-F3). */
 class Store {
  public:
   /* Opens the store in directory `dir`, taking the store's process lock. Errors:
    * CAIRN_NOT_FOUND (no such store and !create_if_missing), CAIRN_BUSY ("store DIR is in use by
    * process N"), CAIRN_INVALID_ARGUMENT (DIR is not a store), CAIRN_CORRUPTION (bad magic or
-   * catalogue), CAIRN_UNSUPPORTED (a newer format), CAIRN_IO_ERROR. */
+   * catalogue, damaged files), CAIRN_UNSUPPORTED (a newer format), CAIRN_IO_ERROR.
+   * Its write-ahead log is read first: a record cut short at the end of a log (a process killed
+   * while committing) is dropped, as it was never acknowledged; damage anywhere before that is
+   * CAIRN_CORRUPTION naming the log file and where, with nothing changed on disk (the log is
+   * kept), and says to run `cairn db recover` (Recover, below) to accept the loss. */
   static Status Open(const std::string &dir, const StoreOptions &options,
                      std::unique_ptr<Store> *store);
+  /* Opens the store in `dir` as Open does, except that damage in its write-ahead log does not
+   * refuse the open: the logs are copied into DIR/recovered-YYYYMMDD-HHMMSS/ first, the store
+   * comes back as of the last intact commit before the damage, every commit after it is dropped
+   * (RocksDB's point-in-time recovery), and `report` says what was lost. The recovered state is
+   * made durable (flushed out of the log) before it returns. Without damage, nothing is copied
+   * or changed and report->damaged is false. `cairn db recover` is this. */
+  static Status Recover(const std::string &dir, const StoreOptions &options,
+                        RecoveryReport *report);
   ~Store();
   Store(const Store &) = delete;
   Store &operator=(const Store &) = delete;
@@ -167,6 +231,11 @@ class Store {
   /* Reads every page of database `name` from one snapshot and verifies S1-S4 and S6. Returns OK
    * when the check ran (the findings are in `report`), an error when it could not run. */
   Status Check(std::string_view name, CheckReport *report);
+  /* Reads every table file of the store whole and verifies RocksDB's block checksums, including
+   * the blocks no read of a page needs (older versions of pages, which a compaction still reads:
+   * damage there stops every write of the store). One problem per damaged file in `problems`
+   * (naming it); `*files` counts the files read. */
+  Status CheckFiles(std::vector<std::string> *problems, uint64_t *files);
 
   /* Begins a transaction (state ACTIVE) reading from a snapshot taken now. */
   Status BeginTransaction(std::unique_ptr<Transaction> *txn);
@@ -175,6 +244,8 @@ class Store {
 
  private:
   explicit Store(std::unique_ptr<Impl> impl);
+  static Status OpenStore(const std::string &dir, const StoreOptions &options,
+                          RecoveryReport *recovery, std::unique_ptr<Store> *store);
   std::unique_ptr<Impl> impl_;
 };
 

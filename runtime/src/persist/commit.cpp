@@ -307,6 +307,13 @@ Status Persistence::Unswizzle(size_t head, std::string *buffer) {
 
 Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index) {
   auto it = db.index_of.find(t);
+  if (it == db.index_of.end() && !db.types_loaded) {
+    // The table may hold the type already, in an older encoding of the same layout (the store
+    // compares layouts byte for byte; the same-layout rule does not).
+    Status s = LoadTypes(db);
+    if (!s.ok()) return s;
+    it = db.index_of.find(t);
+  }
   if (it != db.index_of.end()) {
     *index = it->second;
     return Status::Ok();

@@ -16,6 +16,7 @@
 // or stops the program: no frame between it and the hook owns anything.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,11 @@ namespace {
 cairn_fault_error_hook fault_error_hook = nullptr;
 void *fault_error_hook_ctx = nullptr;
 
+// What the user can do about a page whose contents are wrong.
+std::string Damaged(const std::string &store_dir, const cairn_db &db) {
+  return "; the database is damaged: " + store::DamageAdvice(store_dir, db.name);
+}
+
 }  // namespace
 
 void Persistence::SetFaultErrorHook(cairn_fault_error_hook hook, void *ctx) {
@@ -50,7 +56,14 @@ Status Persistence::PageError(const cairn_db &db, uint64_t page, cairn_status co
                               const std::string &what) {
   fault_database_ = db.name;
   fault_page_ = page;
-  return Status(code, "database '" + db.name + "', page " + std::to_string(page) + ": " + what);
+  return Status(code, "database '" + db.name + "'" +
+                          (page ? ", page " + std::to_string(page) : std::string()) + ": " + what);
+}
+
+Status Persistence::PageFault(const cairn_db &db, uint64_t page, const Status &s) {
+  fault_database_ = db.name;
+  fault_page_ = page;
+  return s;
 }
 
 void Persistence::ReportFaultError() {
@@ -171,7 +184,10 @@ Status Persistence::ReadAndSwizzle(size_t head) {
       s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
       if (!s.ok()) {
         if (temp) temp->Abort();
-        return PageError(db, first + k, s.code(), s.message());
+        // A free page: something refers to it, and that is the damage (D11).
+        if (s.code() == CAIRN_NOT_FOUND)
+          return BadTarget(db, head, 0, "a page that is free or does not exist");
+        return PageFault(db, first + k, s);  // the store's message names the page
       }
     }
     if (temp) temp->Abort();
@@ -182,25 +198,41 @@ Status Persistence::ReadAndSwizzle(size_t head) {
   // Objects lie end to end from offset 0; a zero header word ends them. A large object is alone
   // in its run.
   size_t off = 0;
+  PageChecks::Starts starts;  // D11: where this page's objects start
   while (off + 2 * kWordSize <= (large ? 2 * kWordSize : kPageSize)) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     if (word == 0) break;
     if (word > UINT32_MAX)
       return PageError(db, first, CAIRN_CORRUPTION,
                        "the object header at offset " + std::to_string(off) +
-                           " is not a type index; run `cairn db check " + db.name + "`");
+                           " is not a type index" + Damaged(store_->dir(), db));
     const cairn_type *t = nullptr;
     Status s = TypeForIndex(db, uint32_t(word), first, &t);
     if (!s.ok()) return s;
     word = reinterpret_cast<uintptr_t>(t);
     void *ref = base + off + kWordSize;
-    size_t bytes = heap::ObjectBytes(t, ref);
-    if (off + bytes > limit || (!large && bytes > heap::kLargeObjectBytes) ||
+    // An array's length is checked against the room left before its size is computed (a huge
+    // length would overflow it).
+    const size_t room = limit - off;
+    const bool too_long = heap::IsArrayType(t) &&
+                          heap::ArrayLength(ref) > (room - 2 * kWordSize) / (t->size ? t->size : 1);
+    size_t bytes = too_long ? SIZE_MAX : heap::ObjectBytes(t, ref);
+    // A run that holds no object of its length: the reference that named the run is wrong.
+    if (large && (bytes > room || bytes <= heap::kLargeObjectBytes || bytes <= (n - 1) * kPageSize))
+      return BadTarget(db, head, uint32_t(kWordSize),
+                       "as a large object of " + std::to_string(n) +
+                           " page(s), but its object of type '" + t->name + "' is " +
+                           (too_long ? "longer" : std::to_string(bytes) + " bytes"));
+    if (bytes > room || (!large && bytes > heap::kLargeObjectBytes) ||
         (large && (bytes <= heap::kLargeObjectBytes || bytes <= (n - 1) * kPageSize)))
-      return PageError(db, first, CAIRN_CORRUPTION,
-                       "an object of type '" + std::string(t->name) + "' at offset " +
-                           std::to_string(off) + " does not fit its page (" +
-                           std::to_string(bytes) + " bytes)");
+      return PageError(
+          db, first, CAIRN_CORRUPTION,
+          "an object of type '" + std::string(t->name) + "' at offset " + std::to_string(off) +
+              " does not fit its " + (large ? "run of " + std::to_string(n) + " page(s)" : "page") +
+              (too_long ? " (an array of " + std::to_string(heap::ArrayLength(ref)) + " elements)"
+                        : " (" + std::to_string(bytes) + " bytes)") +
+              Damaged(store_->dir(), db));
+    starts.Set(uint32_t(off + kWordSize));
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       uint64_t v = reinterpret_cast<uint64_t>(*slot);
       if (v && s.ok()) s = Swizzle(db, v, head, slot);
@@ -208,31 +240,140 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     if (!s.ok()) return s;
     off += bytes;
   }
+  if (large && off == 0)
+    return PageError(
+        db, first, CAIRN_CORRUPTION,
+        "the first page of a large object holds no object" + Damaged(store_->dir(), db));
+  // D11: every reference into this page that was swizzled before it was read lands on an object.
+  if (!large) {
+    if (uint32_t stray = checks_.Loaded(head, starts, uint32_t(off)))
+      return BadTarget(db, head, stray, "where no object starts");
+  }
   h.used = uint32_t(off);
   return Status::Ok();
 }
 
 Status Persistence::Swizzle(cairn_db &db, uint64_t pref, size_t from_frame, void **out) {
-  PersistentRef r = DecodeRef(pref);
-  if (!WellFormed(r)) {
-    uint64_t page = from_frame == SIZE_MAX ? 0 : heap_->pages().PageId(from_frame);
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
-    return PageError(db, page, CAIRN_CORRUPTION,
-                     std::string("a reference (") + hex + ") is malformed; run `cairn db check " +
-                         db.name + "`");
-  }
+  const PersistentRef r = DecodeRef(pref);
   heap::PageHeap &pages = heap_->pages();
+  const uint64_t last = r.page + (r.run ? r.run : 1) - 1;
+  if (!WellFormed(r) || last > checks_.known_pages(db.index)) [[unlikely]] {
+    if (!WellFormed(r)) return BadReference(db, pref, from_frame, out, "is malformed");
+    Status s = KnowPageCount(db);
+    if (!s.ok()) return s;
+    if (last > checks_.known_pages(db.index))
+      return BadReference(db, pref, from_frame, out,
+                          "points to page " + std::to_string(last) +
+                              ", past the database's last page (" +
+                              std::to_string(checks_.known_pages(db.index)) + ")");
+  }
   auto it = frames_.find(Key(db.index, r.page));
   size_t frame;
   if (it != frames_.end()) {
     frame = it->second;
+    // D11: the reference must agree with what is known of its target.
+    const PageInfo &fi = pages.Info(frame);
+    if (r.run == 0 && fi.kind == PageKind::kSmall) [[likely]] {
+      if (!fi.resident()) {
+        checks_.Expect(frame, r.offset);
+      } else {
+        // A cold clean page has no access (P11), and IsStart may walk a page stabilization
+        // filled: it is touched, as a use would.
+        if (fi.frame_state() == heap::FrameState::kClean && !(fi.flags & heap::kPageReferenced))
+          Warm(frame);
+        if (!checks_.IsStart(frame, r.offset, pages.PageAddress(frame), fi.used)) [[unlikely]]
+          return BadReference(db, pref, from_frame, out,
+                              "points to page " + std::to_string(r.page) + ", offset " +
+                                  std::to_string(r.offset) + ", where no object starts");
+      }
+    } else if (r.run == 0) {
+      return BadReference(db, pref, from_frame, out,
+                          "points inside the large object at page " + std::to_string(r.page));
+    } else if (fi.kind != PageKind::kLargeHead || fi.run != r.run) {
+      return BadReference(db, pref, from_frame, out,
+                          "names page " + std::to_string(r.page) + " as a large object of " +
+                              std::to_string(r.run) + " page(s), which it is not");
+    }
   } else {
     Status s = ReserveFrames(db, r.page, r.run ? r.run : 1, r.run != 0, &frame);
     if (!s.ok()) return s;
+    checks_.Reset(frame);
+    if (r.run == 0) checks_.Expect(frame, r.offset);
   }
   *out = pages.PageAddress(frame) + r.offset;
   return Status::Ok();
+}
+
+Status Persistence::BadReference(const cairn_db &db, uint64_t pref, size_t from_frame, void **slot,
+                                 const std::string &what) {
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%#" PRIx64, pref);
+  if (from_frame == SIZE_MAX)
+    return PageError(db, 0, CAIRN_CORRUPTION,
+                     std::string("its root (") + hex + ") " + what + Damaged(store_->dir(), db));
+  heap::PageHeap &pages = heap_->pages();
+  size_t at = size_t(reinterpret_cast<char *>(slot) - pages.PageAddress(from_frame));
+  return PageError(db, pages.PageId(from_frame), CAIRN_CORRUPTION,
+                   "the reference at offset " + std::to_string(at) + " (" + hex + ") " + what +
+                       Damaged(store_->dir(), db));
+}
+
+Status Persistence::KnowPageCount(cairn_db &db) {
+  std::unique_ptr<store::Transaction> temp;
+  store::Transaction *t = nullptr;
+  uint64_t count = 0;
+  Status s = ReadTransaction(&temp, &t);
+  if (s.ok()) s = t->GetPageCount(db.id, &count);
+  if (temp) temp->Abort();
+  if (!s.ok()) return PageError(db, 0, s.code(), "reading its page count: " + s.message());
+  checks_.known_pages(db.index) = std::max(checks_.known_pages(db.index), count);
+  return Status::Ok();
+}
+
+Status Persistence::BadTarget(cairn_db &db, size_t frame, uint32_t offset,
+                              const std::string &what) {
+  // The damage is in whatever holds the reference, which was swizzled earlier: look for it among
+  // the resident pages of the database (this is the error path; it may take a while).
+  heap::PageHeap &pages = heap_->pages();
+  const uint64_t target_page = pages.PageId(frame);
+  const char *lo = pages.PageAddress(frame);
+  const char *hi = lo + kPageSize;
+  auto hits = [&](const void *p) {
+    const char *c = static_cast<const char *>(p);
+    return c >= lo && c < hi && (offset == 0 || c == lo + offset);
+  };
+  const std::string target = "page " + std::to_string(target_page) +
+                             (offset ? ", offset " + std::to_string(offset) : "") + ", " + what;
+  if (db.root_loaded && db.root && hits(db.root))
+    return PageError(db, 0, CAIRN_CORRUPTION,
+                     "its root points to " + target + Damaged(store_->dir(), db));
+  for (const auto &[key, f] : frames_) {
+    const PageInfo &pi = pages.Info(f);
+    if (pi.db != db.index || !pi.resident() || f == frame) continue;
+    const char *base = pages.PageAddress(f);
+    const size_t end = pi.kind == PageKind::kLargeHead ? kWordSize : pi.used;
+    for (size_t off = 0; off < end;) {
+      uintptr_t word = *reinterpret_cast<const uintptr_t *>(base + off);
+      if (word == 0) break;
+      const cairn_type *t = heap::TypeOfHeader(word);
+      void *ref = const_cast<char *>(base) + off + kWordSize;
+      const void *slot_found = nullptr;
+      heap::ForEachRefSlot(t, ref, [&](void **slot) {
+        if (!slot_found && hits(*slot)) slot_found = slot;
+      });
+      if (slot_found) {
+        size_t at = size_t(static_cast<const char *>(slot_found) - base);
+        return PageError(db, pages.PageId(f), CAIRN_CORRUPTION,
+                         "the reference at offset " + std::to_string(at) +
+                             " (in an object of type '" + t->name + "') points to " + target +
+                             Damaged(store_->dir(), db));
+      }
+      off += heap::ObjectBytes(t, ref);
+    }
+  }
+  return PageError(
+      db, target_page, CAIRN_CORRUPTION,
+      "a reference from another page points to " + target + Damaged(store_->dir(), db));
 }
 
 Status Persistence::LoadTypes(cairn_db &db) {
@@ -252,7 +393,8 @@ Status Persistence::LoadTypes(cairn_db &db) {
     Status s = DecodeLayout(e.layout, &layout);
     if (!s.ok())
       return PageError(db, 0, CAIRN_CORRUPTION,
-                       "type table entry " + std::to_string(e.index) + ": " + s.message());
+                       "type table entry " + std::to_string(e.index) + ": " + s.message() +
+                           Damaged(store_->dir(), db));
     const cairn_type *local = cairn_find_type(e.fingerprint);
     if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
       // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
@@ -293,10 +435,13 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
   if (!s.ok())
     return PageError(db, page, s.code() == CAIRN_NOT_FOUND ? CAIRN_CORRUPTION : s.code(),
                      "an object names type index " + std::to_string(index) +
-                         ", which its type table lacks; run `cairn db check " + db.name + "`");
+                         ", which its type table lacks" + Damaged(store_->dir(), db));
   StoredLayout layout;
   s = DecodeLayout(e.layout, &layout);
-  if (!s.ok()) return PageError(db, page, CAIRN_CORRUPTION, s.message());
+  if (!s.ok())
+    return PageError(db, page, CAIRN_CORRUPTION,
+                     "type table entry " + std::to_string(index) + ": " + s.message() +
+                         Damaged(store_->dir(), db));
   const cairn_type *local = cairn_find_type(e.fingerprint);
   char fp[24];
   std::snprintf(fp, sizeof fp, "%016" PRIx64, e.fingerprint);
@@ -309,7 +454,7 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
                          "order); build the program with the definition the database was "
                          "written with");
   }
-  s = CheckLayout(layout, local, db.name);
+  s = CheckLayout(layout, local, "");  // PageError names the database
   if (s.ok())
     return PageError(db, page, CAIRN_INTERNAL,
                      "type '" + layout.name + "' was refused by the type table and accepted now");

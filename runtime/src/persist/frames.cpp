@@ -218,6 +218,8 @@ Status Persistence::MakePersistent(uint8_t dbi, size_t frame, size_t n) {
                                          "address (2^31 - 1)");
   for (size_t k = 0; k < n; k++) pages.PageId(frame + k) = first + k;
   frames_[Key(dbi, first)] = uint32_t(frame);
+  checks_.Reset(frame);  // D11: a new page, filled by stabilization
+  checks_.known_pages(dbi) = std::max(checks_.known_pages(dbi), first + n - 1);
   return Status::Ok();
 }
 

@@ -1,9 +1,11 @@
 // Persistence: the store, databases, roots, and the hooks the collector calls.
 #include "persist/persistence.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
+#include "heap/object.h"
 #include "persist/fault_signal.h"
 #include "persist/type_layout.h"
 #include "util/fatal.h"
@@ -32,6 +34,8 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   Status s = store::Store::Open(dir, so, &p->store_);
   if (!s.ok()) return s;
   p->heap_ = gc::GcHeap::Instance();
+  if (!p->checks_.Reserve(p->heap_->pages().capacity()))
+    return Status(CAIRN_OUT_OF_MEMORY, "no address space for the persistent pages' checks");
   p->heap_->roots().CheckMutator("cairn_store_open");
   if (!p->options_.max_resident_pages)
     p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
@@ -73,11 +77,18 @@ Status Persistence::Misuse(const std::string &what) const { return Status(CAIRN_
 Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const {
   if (!open_)
     return Misuse(std::string(what) + " of database '" + db->name +
-                  "' outside a transaction: begin one first (cairn_txn_begin, or `atomic`)");
+                  "' outside a transaction: begin one first");
   if (failed_)
     return Misuse(std::string(what) + " of database '" + db->name + "' in a failed transaction (" +
                   failure_.message() + "): abort it first");
   return Status::Ok();
+}
+
+Status Persistence::TooManyOpen(const std::string &name) const {
+  return Status(CAIRN_BUSY, "database '" + name + "' was not opened or created: " +
+                                std::to_string(kMaxOpenDatabases) +
+                                " databases are open in this process, the most one process can "
+                                "have");
 }
 
 Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
@@ -91,13 +102,13 @@ Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
   if (!s.ok()) return s;
   size_t slot = 0;
   while (slot < dbs_.size() && dbs_[slot]) slot++;
-  if (slot >= 255)
-    return Status(CAIRN_BUSY, "255 databases are open in this process, the most there can be");
+  if (slot >= kMaxOpenDatabases) return TooManyOpen(name);
   auto db = std::make_unique<cairn_db>();
   db->index = uint8_t(slot + 1);
   db->name = name;
   db->id = info.id;
   db->root_pref = info.root;
+  checks_.known_pages(db->index) = info.page_count;
   if (slot == dbs_.size()) dbs_.emplace_back();
   dbs_[slot] = std::move(db);
   cairn_add_exact_root(&dbs_[slot]->root);  // D2
@@ -110,6 +121,10 @@ Status Persistence::CreateDb(const char *name, cairn_db **out) {
   if (open_)
     return Misuse("creating database '" + std::string(name) +
                   "' inside a transaction: create databases between transactions");
+  // Refused before anything is written: a database made and then not opened would be a surprise.
+  size_t open = 0;
+  for (auto &d : dbs_) open += d != nullptr;
+  if (open >= kMaxOpenDatabases) return TooManyOpen(name);
   Status s = store_->CreateDatabase(name);
   if (!s.ok()) return s;
   return AddDatabase(name, out);
@@ -208,10 +223,55 @@ Status Persistence::SetRoot(cairn_db *db, void *root) {
   if (root && !cairn_in_heap(root))
     return Status(CAIRN_INVALID_ARGUMENT,
                   "the root of database '" + db->name + "' must be a heap object (or nil)");
+  if (root) {
+    // An address inside an object would be stored as the root and read back as an object.
+    std::string why = NotAnObject(root);
+    if (!why.empty())
+      return Status(CAIRN_INVALID_ARGUMENT, "the root of database '" + db->name +
+                                                "' must be an object, not a place inside one: " +
+                                                why + " (pass the object itself)");
+  }
   db->root = root;
   db->root_loaded = true;
   db->root_dirty = true;
   return Status::Ok();
+}
+
+std::string Persistence::NotAnObject(void *p) {
+  heap::PageHeap &pages = heap_->pages();
+  size_t i = pages.IndexOf(p);
+  const heap::PageInfo &pi = pages.Info(i);
+  if (pi.space == heap::Space::kFree) return "the address is in free memory";
+  if (pi.persistent() &&
+      !pages.Info(pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i).resident()) {
+    if (HandleFault(p, 0) == FaultResult::kFailed) return fault_error_.message();
+  }
+  size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
+  const char *base = pages.PageAddress(head);
+  const size_t at = size_t(static_cast<const char *>(p) - base);
+  if (pages.Info(head).kind == heap::PageKind::kLargeHead) {
+    if (at == heap::kWordSize) return "";
+    if (at < heap::kWordSize) return "the address points at the header of a large object";
+    const cairn_type *t = heap::TypeOfHeader(*reinterpret_cast<const uintptr_t *>(base));
+    return "the address points " + std::to_string(at - heap::kWordSize) +
+           " bytes into an object of type '" + t->name + "'";
+  }
+  heap_->SyncAllocation();
+  const uint32_t used = pages.Info(head).used;
+  for (size_t off = 0; off + 2 * heap::kWordSize <= used;) {
+    uintptr_t word = *reinterpret_cast<const uintptr_t *>(base + off);
+    if (word == 0) break;
+    const cairn_type *t = heap::TypeOfHeader(word);
+    const size_t bytes = heap::ObjectBytes(t, base + off + heap::kWordSize);
+    if (at == off + heap::kWordSize) return "";
+    if (at < off + heap::kWordSize)
+      return std::string("the address points at the header of an object of type '") + t->name + "'";
+    if (at < off + bytes)
+      return "the address points " + std::to_string(at - off - heap::kWordSize) +
+             " bytes into an object of type '" + t->name + "'";
+    off += bytes;
+  }
+  return "no object is there";
 }
 
 void Persistence::MakeResidentForRead(const void *p, size_t n) {

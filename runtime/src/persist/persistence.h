@@ -16,6 +16,7 @@
 //       as before the touch; the open transaction is failed (D3) and fault_error_ says why.
 //       Frames reserved while it was being swizzled stay reserved (D1 holds); nothing refers to
 //       them, so the next collection that releases frames gives them up (Figure 4, D10).
+//   D11. References swizzled into persistent frames land on objects (persist/page_checks.h).
 //   D6. A database's `hashes` holds, for each page whose identity hash entries were read (or
 //       written by a commit that made the page persistent), all of that page's committed
 //       entries (gc/identity_hash.h, H3).
@@ -56,6 +57,7 @@
 #include "gc/gc_heap.h"
 #include "gc/persist_hooks.h"
 #include "persist/frame_set.h"
+#include "persist/page_checks.h"
 #include "persist/ref_codec.h"
 
 struct cairn_db {
@@ -154,6 +156,11 @@ class Persistence final : public gc::PersistHooks {
   Status Misuse(const std::string &what) const;
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
+  static constexpr size_t kMaxOpenDatabases = 255;  // PageInfo::db is a byte; 0 is transient
+  Status TooManyOpen(const std::string &name) const;
+  // Why heap address p (in the heap) is not an object's reference ("the address points 8 bytes
+  // into an object of type 'T'"), or "" if it is one. Loads the page if it is persistent.
+  std::string NotAnObject(void *p);
 
   // Faulting (fault.cpp). Errors are returned, never raised: see D5.
   Status Load(size_t head);
@@ -163,6 +170,17 @@ class Persistence final : public gc::PersistHooks {
   Status LoadTypes(cairn_db &db);
   // "database 'db', page N: what", remembering the database and page for the fault error.
   Status PageError(const cairn_db &db, uint64_t page, cairn_status code, const std::string &what);
+  // The same for a status whose message names the page already (the store's).
+  Status PageFault(const cairn_db &db, uint64_t page, const Status &s);
+  // D11 (page_checks.h): a reference into `frame` (at `offset`, or anywhere if 0) is wrong: `what`
+  // says how. The error names the page that holds it, when it is still resident.
+  Status BadTarget(cairn_db &db, size_t frame, uint32_t offset, const std::string &what);
+  // The reference `pref` at `slot` of frame `from_frame` (SIZE_MAX: the root) is wrong (D11):
+  // `what` says how. Out of line: Swizzle's fast path builds no message.
+  [[gnu::noinline]] Status BadReference(const cairn_db &db, uint64_t pref, size_t from_frame,
+                                        void **slot, const std::string &what);
+  // Reads the database's page count into checks_ (D11: references past it are damage).
+  Status KnowPageCount(cairn_db &db);
   // Frame states (frames.cpp, D7).
   void SetFlags(size_t head, size_t n, uint8_t set, uint8_t clear);
   // The one place a frame's state changes; referenced: a clean page that is not cold (P11).
@@ -220,6 +238,7 @@ class Persistence final : public gc::PersistHooks {
   gc::GcHeap *heap_ = nullptr;
   std::vector<std::unique_ptr<cairn_db>> dbs_;     // index in the page table - 1
   std::unordered_map<uint64_t, uint32_t> frames_;  // D1
+  PageChecks checks_;                              // D7
   std::unique_ptr<store::Transaction> txn_;        // D3
   bool open_ = false;
   bool failed_ = false;

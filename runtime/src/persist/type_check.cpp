@@ -52,7 +52,8 @@ Status Persistence::CheckTypes(cairn_db &db) {
     s = DecodeLayout(entries[i].layout, &layouts[i]);
     if (!s.ok())
       return Status(s.code(), "database '" + db.name + "', type table entry " +
-                                  std::to_string(entries[i].index) + ": " + s.message());
+                                  std::to_string(entries[i].index) + ": " + s.message() + "; " +
+                                  store::DamageAdvice(store_->dir(), db.name));
     stored.emplace(layouts[i].name, entries[i].fingerprint);
   }
   types::TypeRegistry &registry = types::TypeRegistry::Get();

@@ -125,16 +125,16 @@ std::string EncodeLayout(const cairn_type *t) {
 Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
   Reader r(bytes);
   uint8_t version = 0;
-  auto bad = [] {
-    return Status(CAIRN_CORRUPTION, "a type table entry is malformed; run `cairn db check`");
-  };
+  // The callers name the entry and the database, and say what to do.
+  auto bad = [] { return Status(CAIRN_CORRUPTION, "its encoding is malformed"); };
   if (!r.U8(&version)) return bad();
   if (version < 1 || version > kLayoutVersion)
     return Status(CAIRN_UNSUPPORTED,
-                  "a type table entry has layout encoding version " + std::to_string(version) +
+                  "its layout encoding is version " + std::to_string(version) +
                       ", which this version of Cairn does not read (it reads versions 1 to " +
                       std::to_string(kLayoutVersion) +
-                      "): the database was written by a newer Cairn; open it with that one");
+                      "): a newer Cairn wrote the database (open it with that one), or the entry "
+                      "is damaged");
   if (!DecodeBody(r, version, 0, out) || !r.done()) return bad();
   return Status::Ok();
 }
@@ -142,11 +142,13 @@ Status DecodeLayout(std::string_view bytes, StoredLayout *out) {
 LayoutImage::LayoutImage(const StoredLayout &stored, uint64_t fingerprint) {
   for (const StoredLayout::Field &f : stored.fields) {
     const cairn_type *nested = nullptr;
+    uint32_t size = 0;  // known only for a nested struct: its layout's
     if (f.nested) {
       nested_.push_back(std::make_unique<LayoutImage>(*f.nested));
       nested = nested_.back()->type();
+      size = uint32_t(nested->size);
     }
-    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, 0, nested,
+    fields_.push_back(cairn_field{f.name.c_str(), f.offset, f.kind, 0, f.count, size, nested,
                                   f.type.empty() ? nullptr : f.type.c_str()});
   }
   type_.fingerprint = fingerprint;
@@ -166,13 +168,15 @@ Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::str
   uint32_t where = 0;
   cairn_layout_diff d = cairn_type_layout_compare(image.type(), local, &where);
   if (d == CAIRN_LAYOUT_SAME) return Status::Ok();
-  return Status(CAIRN_TYPE_MISMATCH,
-                "type '" + stored.name + "' in database '" + std::string(database) +
-                    "' has the fingerprint of this program's type but another layout: " +
-                    types::DescribeLayoutDiff(image.type(), "in the database", local,
-                                              "in this program", d, where) +
-                    "; the program must define the type exactly as the program that stored it "
-                    "did (same fields, names and order, same platform)");
+  return Status(
+      CAIRN_TYPE_MISMATCH,
+      "type '" + stored.name + "'" +
+          (database.empty() ? std::string() : " in database '" + std::string(database) + "'") +
+          " has the fingerprint of this program's type but another layout: " +
+          types::DescribeLayoutDiff(image.type(), "in the database", local, "in this program", d,
+                                    where) +
+          "; the program must define the type exactly as the program that stored it "
+          "did (same fields, names and order, same platform)");
 }
 
 namespace {

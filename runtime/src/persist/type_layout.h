@@ -71,7 +71,7 @@ class LayoutImage {
 std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *local);
 
 // OK if `local` can read objects stored with `stored`; else CAIRN_TYPE_MISMATCH saying which
-// type, in which database, and what differs.
+// type, in which database (unless `database` is empty: the caller names it), and what differs.
 Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::string_view database);
 
 }  // namespace cairn::persist

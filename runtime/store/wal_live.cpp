@@ -1,0 +1,78 @@
+// FirstLiveLog (wal_scan.h): which write-ahead logs RocksDB will replay, asked of RocksDB itself.
+#include <rocksdb/db.h>
+#include <rocksdb/wal_filter.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <system_error>
+
+#include "rocks_options.h"
+#include "wal_scan.h"
+
+namespace cairn::store {
+namespace {
+
+// Told the log number of each column family before any record is read; stops the replay at
+// the first record, so the probe costs the MANIFEST and nothing of the logs.
+class LogNumberProbe : public rocksdb::WalFilter {
+ public:
+  bool known = false;
+  uint64_t first_live = 0;
+
+  void ColumnFamilyLogNumberMap(const std::map<uint32_t, uint64_t> &cf_lognumber_map,
+                                const std::map<std::string, uint32_t> &) override {
+    for (const auto &[cf, number] : cf_lognumber_map) {
+      first_live = known ? std::min(first_live, number) : number;
+      known = true;
+    }
+  }
+  WalProcessingOption LogRecordFound(unsigned long long, const std::string &,
+                                     const rocksdb::WriteBatch &, rocksdb::WriteBatch *,
+                                     bool *) override {
+    return WalProcessingOption::kStopReplay;
+  }
+  const char *Name() const override { return "cairn.LogNumberProbe"; }
+};
+
+}  // namespace
+
+bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live) {
+  LogNumberProbe probe;
+  rocksdb::Options o = MakeRocksOptions(false);
+  o.wal_filter = &probe;
+  o.max_open_files = 32;  // table files are opened when read, and none is
+  rocksdb::DB *raw = nullptr;
+  // Its status does not matter: the map comes before the logs are read, and the real open
+  // reports whatever else is wrong.
+  rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, rocks_dir, &raw);
+  if (s.ok()) {
+    raw->Close().PermitUncheckedError();
+    delete raw;
+  }
+  if (!probe.known) return false;
+  *first_live = probe.first_live;
+  return true;
+}
+
+Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uint64_t *removed) {
+  namespace fs = std::filesystem;
+  *removed = 0;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(rocks_dir, ec)) {
+    const fs::path &p = e.path();
+    const std::string stem = p.stem().string();
+    if (p.extension() != ".log" || stem.empty() ||
+        stem.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (std::stoull(stem) >= first_live) continue;
+    if (!fs::remove(p, ec)) {
+      return Status(CAIRN_IO_ERROR, "cannot delete the obsolete write-ahead log " + p.string() +
+                                        ": " + ec.message());
+    }
+    ++*removed;
+  }
+  return Status::Ok();
+}
+
+}  // namespace cairn::store
