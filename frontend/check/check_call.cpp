@@ -29,8 +29,7 @@ bool unify(const ast::TypeExpr *pt, const Type *actual, const std::set<std::stri
         // The class itself or the nearest base that is an instance of the named generic class
         // (a `Bag : List[Part]` passed where `List[T]` is expected binds T to Part).
         for (const ClassInfo *c = actual->cls; c != nullptr; c = c->super) {
-          if (c->decl->name.name != n->name.name || c->type_args.size() != n->args.size())
-            continue;
+          if (c->decl->name.name != n->name.name || c->type_args.size() != n->args.size()) continue;
           for (size_t i = 0; i < n->args.size(); ++i)
             if (!unify(n->args[i].get(), c->type_args[i], params, b)) return false;
           break;
@@ -151,7 +150,8 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
           .withHint("call it, or wrap the call in a function literal");
       return errorExpr(e.span);
     }
-    Diagnostic &d = error(DiagId::NoSuchMember, e.name.span, {"class '" + bt->cls->name + "'", name});
+    Diagnostic &d =
+        error(DiagId::NoSuchMember, e.name.span, {"class '" + bt->cls->name + "'", name});
     std::vector<std::string> names;
     for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
     for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
@@ -217,8 +217,9 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
       r->type = types_.transactionType();
     } else {
       Diagnostic &d = error(DiagId::NoStaticMember, member.span, {cls, m});
-      d.withHint("Transaction.begin() starts a transaction; commit, abort, chain, checkpoint "
-                 "and isOpen are called on it");
+      d.withHint(
+          "Transaction.begin() starts a transaction; commit, abort, chain, checkpoint "
+          "and isOpen are called on it");
       return errorExpr(e.span);
     }
   }
@@ -313,8 +314,7 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
     const Type *t = a->type;
     bool to_int = name == "int";
     if (t->isError()) return errorExpr(e.span);
-    if ((to_int && t->kind == TypeKind::Int) || (!to_int && t->kind == TypeKind::Float))
-      return a;
+    if ((to_int && t->kind == TypeKind::Int) || (!to_int && t->kind == TypeKind::Float)) return a;
     if ((to_int && t->kind == TypeKind::Float) || (!to_int && t->kind == TypeKind::Int)) {
       r->builtin = to_int ? sem::Builtin::IntOfFloat : sem::Builtin::FloatOfInt;
       r->type = to_int ? types_.intType() : types_.floatType();
@@ -495,8 +495,7 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
         r->type = types_.boolType();
       } else {
         Diagnostic &d = error(DiagId::NoSuchMember, fe.name.span, {"Transaction", name});
-        std::string near =
-            nearestName(name, {"commit", "abort", "chain", "checkpoint", "isOpen"});
+        std::string near = nearestName(name, {"commit", "abort", "chain", "checkpoint", "isOpen"});
         if (!near.empty()) d.withHint("did you mean '" + near + "'?");
         return errorExpr(e.span);
       }

@@ -54,8 +54,8 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
     d.withHint("convert it with int(...) (which truncates)");
   else if (to->kind == TypeKind::Text && e->type->kind != TypeKind::Text)
     d.withHint("convert it with str(...)");
-  else if (to->kind == TypeKind::Class && (e->type->kind == TypeKind::Class ||
-                                           e->type->kind == TypeKind::Any) &&
+  else if (to->kind == TypeKind::Class &&
+           (e->type->kind == TypeKind::Class || e->type->kind == TypeKind::Any) &&
            (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)))
     d.withHint("if it is always a " + to->cls->name + ", say so with 'as " + to->cls->name + "'");
   e->type = types_.error();
@@ -210,8 +210,7 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   bool captured = false;
   if (LocalVar *v = lookupLocal(cx, name, &captured)) {
     if (captured) {
-      error(DiagId::Capture, e.name.span, {name})
-          .withHint("pass it as a parameter instead");
+      error(DiagId::Capture, e.name.span, {name}).withHint("pass it as a parameter instead");
       return errorExpr(e.span);
     }
     auto r = std::make_unique<sem::Local>();
@@ -225,7 +224,8 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     case Symbol::Kind::Global: {
       if (s.global->type == nullptr) {
         error(DiagId::UnknownName, e.name.span, {name})
-            .withHint("'" + name + "' is declared later in its module; module-level values "
+            .withHint("'" + name +
+                      "' is declared later in its module; module-level values "
                       "are initialized in order");
         return errorExpr(e.span);
       }
@@ -381,13 +381,13 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
   const char *opText = binOpText(e.op);
   auto bad = [&]() {
     // When the left operand is a number or a text, the right one was expected to match it.
-    bool scalar_lhs = lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
-                      lt->kind == TypeKind::Text;
+    bool scalar_lhs =
+        lt->kind == TypeKind::Int || lt->kind == TypeKind::Float || lt->kind == TypeKind::Text;
     bool ordered = e.op != ast::BinaryOp::Eq && e.op != ast::BinaryOp::Ne;
-    Diagnostic &d = scalar_lhs && lt != rt && (ordered || !rt->isRef())
-                        ? error(DiagId::TypeMismatch, e.rhs->span, {typeName(lt), typeName(rt)})
-                        : error(DiagId::BinaryOperands, e.op_span,
-                                {opText, typeName(lt), typeName(rt)});
+    Diagnostic &d =
+        scalar_lhs && lt != rt && (ordered || !rt->isRef())
+            ? error(DiagId::TypeMismatch, e.rhs->span, {typeName(lt), typeName(rt)})
+            : error(DiagId::BinaryOperands, e.op_span, {opText, typeName(lt), typeName(rt)});
     if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
       d.withHint("convert the other operand with str(...)");
     else if ((lt->kind == TypeKind::Int && rt->kind == TypeKind::Float) ||
@@ -420,8 +420,8 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
         break;
     }
     bool equality = e.op == ast::BinaryOp::Eq || e.op == ast::BinaryOp::Ne;
-    if (lt == rt && (lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
-                     lt->kind == TypeKind::Text)) {
+    if (lt == rt &&
+        (lt->kind == TypeKind::Int || lt->kind == TypeKind::Float || lt->kind == TypeKind::Text)) {
       r->operand_type = lt;
       return r;
     }
@@ -521,8 +521,7 @@ sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::Ty
   }
   // Could a value of static type vt ever be a target?
   bool possible = vt->kind == TypeKind::Any || vt->kind == TypeKind::Nil ||
-                  target->kind == TypeKind::Any || assignable(target, vt) ||
-                  assignable(vt, target);
+                  target->kind == TypeKind::Any || assignable(target, vt) || assignable(vt, target);
   if (!possible) {
     error(DiagId::ImpossibleCast, span, {typeName(vt), typeName(target)});
     return fail(std::move(v));
@@ -574,7 +573,8 @@ sem::ExprPtr Checker::checkIndex(FnCtx &cx, const ast::IndexExpr &e) {
   sem::ExprPtr base = checkValue(cx, *e.base, nullptr);
   const Type *bt = base->type;
   if (e.args.size() != 1) {
-    if (!bt->isError()) error(DiagId::WrongArgCount, e.span, {"1 index", std::to_string(e.args.size())});
+    if (!bt->isError())
+      error(DiagId::WrongArgCount, e.span, {"1 index", std::to_string(e.args.size())});
     return errorExpr(e.span);
   }
   sem::ExprPtr idx =
@@ -606,7 +606,8 @@ sem::ExprPtr Checker::checkNew(FnCtx &cx, const ast::NewExpr &e) {
   }
   if (t->kind != TypeKind::Class) {
     Diagnostic &d = error(DiagId::NewNeedsClass, e.type->span, {typeName(t)});
-    if (t->kind == TypeKind::Database) d.withHint("use Database.create(name) or Database.open(name)");
+    if (t->kind == TypeKind::Database)
+      d.withHint("use Database.create(name) or Database.open(name)");
     if (t->kind == TypeKind::Transaction) d.withHint("use Transaction.begin()");
     for (const auto &f : e.fields) checkExpr(cx, *f.value);
     r->type = types_.error();
@@ -706,8 +707,8 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   current_ = &inner;
   inner.scopes.emplace_back();
   for (size_t i = 0; i < f->params.size(); ++i)
-    fn->params.push_back(declareLocal(inner, f->param_names[i], f->params[i], false,
-                                      e.params[i].name.span));
+    fn->params.push_back(
+        declareLocal(inner, f->param_names[i], f->params[i], false, e.params[i].name.span));
   fn->body = checkBlock(inner, *e.body, false);
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
     error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});

@@ -346,8 +346,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
     case ast::StmtKind::Break:
     case ast::StmtKind::Continue: {
       bool is_break = s.kind == ast::StmtKind::Break;
-      if (cx.loop_depth == 0)
-        error(DiagId::OutsideLoop, s.span, {is_break ? "break" : "continue"});
+      if (cx.loop_depth == 0) error(DiagId::OutsideLoop, s.span, {is_break ? "break" : "continue"});
       if (is_break) {
         auto out = std::make_unique<sem::Break>();
         out->span = s.span;

@@ -125,7 +125,8 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
         auto it = imported.find(name);
         if (it != imported.end() && it->second.module != im) {
           if (reported.insert(name).second)
-            error(DiagId::ImportClash, m->import_spans[i], {name, it->second.module->name, im->name});
+            error(DiagId::ImportClash, m->import_spans[i],
+                  {name, it->second.module->name, im->name});
           continue;
         }
         imported[name] = sym;
@@ -373,7 +374,8 @@ void Checker::resolveClass(ClassInfo *cls) {
       continue;
     }
     if (cls->super && cls->super->findField(name)) {
-      error(DiagId::FieldRedeclared, md->name.span, {name, cls->super->findField(name)->owner->name});
+      error(DiagId::FieldRedeclared, md->name.span,
+            {name, cls->super->findField(name)->owner->name});
       continue;
     }
     auto fi = std::make_unique<FuncInfo>();
@@ -510,10 +512,10 @@ void Checker::checkFunctionBody(FuncInfo *f) {
   if (d->body && !f->is_extern) {
     fn->body = checkBlock(cx, *d->body, false);
     if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
-      error(DiagId::MissingReturn, d->body->span.valid() ? Span{d->body->span.file,
-                                                                d->body->span.end - 1,
-                                                                d->body->span.end}
-                                                         : d->name.span,
+      error(DiagId::MissingReturn,
+            d->body->span.valid()
+                ? Span{d->body->span.file, d->body->span.end - 1, d->body->span.end}
+                : d->name.span,
             {f->name, typeName(f->ret)});
   }
   current_ = saved;

@@ -32,7 +32,7 @@ struct FnCtx {
   const Bindings *bindings = nullptr;
   ClassInfo *self_class = nullptr;  // methods
   LocalVar *self_var = nullptr;
-  FnCtx *outer = nullptr;           // a function literal's enclosing function (captures)
+  FnCtx *outer = nullptr;  // a function literal's enclosing function (captures)
   std::vector<std::map<std::string, LocalVar *>> scopes;
   int loop_depth = 0;
   // Generic instances report errors at the place that made the instance (InstanceError).
@@ -73,8 +73,7 @@ class Checker {
   // --- statements (check_stmt.cpp) ---
   std::unique_ptr<sem::Block> checkBlock(FnCtx &cx, const ast::Block &b, bool new_scope = true);
   sem::StmtPtr checkStmt(FnCtx &cx, const ast::Stmt &s);
-  LocalVar *declareLocal(FnCtx &cx, const std::string &name, const Type *t, bool is_var,
-                         Span span);
+  LocalVar *declareLocal(FnCtx &cx, const std::string &name, const Type *t, bool is_var, Span span);
   static bool alwaysReturns(const sem::Stmt *s);
 
   // --- expressions (check_expr.cpp) ---
@@ -125,8 +124,7 @@ class Checker {
   std::map<ModuleInfo *, std::map<std::string, Symbol>> symbols_;
   std::map<const ast::Decl *, ModuleInfo *> decl_module_;
   std::map<std::string, ClassInfo *> class_by_name_;
-  std::map<std::pair<const ast::ClassDecl *, std::vector<const Type *>>,
-           std::unique_ptr<ClassInfo>>
+  std::map<std::pair<const ast::ClassDecl *, std::vector<const Type *>>, std::unique_ptr<ClassInfo>>
       class_instances_;
   std::map<std::pair<const ast::FnDecl *, std::vector<const Type *>>, std::unique_ptr<FuncInfo>>
       fn_instances_;

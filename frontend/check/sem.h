@@ -28,49 +28,73 @@ enum class ExprKind {
   BoolConst,
   TextConst,  // a text literal (heap text made at program start)
   Nil,
-  Local,      // a local variable or parameter (self is parameter 0 of a method)
-  Global,     // a module-level let/var
-  FuncRef,    // a named function used as a value
-  Unary,      // Neg (int/float), Not (bool), Complement (int)
-  Binary,     // arithmetic, comparisons, and/or (see BinOp)
-  Is,         // value is cls/array/text type
-  As,         // checked downcast
-  Field,      // object.field
-  Index,      // array[i] or text[i]
-  CallDirect, // a function (or a method called non-virtually: never today)
-  CallVirtual,// object.method(args) through the descriptor's method table
-  CallIndirect, // a function value called
-  Builtin,    // print, str, len, ... (see Builtin)
-  New,        // new C { ... }
-  NewArray,   // new [T](n)
-  ArrayLit,   // [a, b, c]
-  DbRoot,     // d.root
+  Local,         // a local variable or parameter (self is parameter 0 of a method)
+  Global,        // a module-level let/var
+  FuncRef,       // a named function used as a value
+  Unary,         // Neg (int/float), Not (bool), Complement (int)
+  Binary,        // arithmetic, comparisons, and/or (see BinOp)
+  Is,            // value is cls/array/text type
+  As,            // checked downcast
+  Field,         // object.field
+  Index,         // array[i] or text[i]
+  CallDirect,    // a function (or a method called non-virtually: never today)
+  CallVirtual,   // object.method(args) through the descriptor's method table
+  CallIndirect,  // a function value called
+  Builtin,       // print, str, len, ... (see Builtin)
+  New,           // new C { ... }
+  NewArray,      // new [T](n)
+  ArrayLit,      // [a, b, c]
+  DbRoot,        // d.root
 };
 
 enum class BinOp {
-  Add, Sub, Mul, Div, Mod,         // int or float (see operand_type)
-  BitAnd, BitOr, BitXor,           // int
-  Shl, Shr, Ushr,                  // int; the count is taken mod 64 (Shr: arithmetic)
-  Concat,                          // text + text
-  Eq, Ne, Lt, Le, Gt, Ge,          // on operand_type
-  And, Or,                         // short-circuit
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,  // int or float (see operand_type)
+  BitAnd,
+  BitOr,
+  BitXor,  // int
+  Shl,
+  Shr,
+  Ushr,    // int; the count is taken mod 64 (Shr: arithmetic)
+  Concat,  // text + text
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,  // on operand_type
+  And,
+  Or,  // short-circuit
 };
 
 enum class Builtin {
-  Print,        // args printed with spaces between
+  Print,  // args printed with spaces between
   Println,
   Str,
-  Len,          // of text or array
+  Len,  // of text or array
   Panic,
   Args,
   Exit,
-  IntOfFloat,   // int(f)
-  FloatOfInt,   // float(i)
-  DbCreate, DbOpen, DbExists, DbDrop, DbNames, DbName,
-  TxnBegin, TxnCommit, TxnAbort, TxnChain, TxnCheckpoint, TxnIsOpen,
-  Hash,         // hash(e) of any value (args[0]'s type says which rule)
-  Compare,      // compare(a, b) of two ints, floats, bools or texts (classes: a CallVirtual)
-  Intrinsic,    // a standard library intrinsic (BuiltinCall::intrinsic, check/intrinsics.h)
+  IntOfFloat,  // int(f)
+  FloatOfInt,  // float(i)
+  DbCreate,
+  DbOpen,
+  DbExists,
+  DbDrop,
+  DbNames,
+  DbName,
+  TxnBegin,
+  TxnCommit,
+  TxnAbort,
+  TxnChain,
+  TxnCheckpoint,
+  TxnIsOpen,
+  Hash,       // hash(e) of any value (args[0]'s type says which rule)
+  Compare,    // compare(a, b) of two ints, floats, bools or texts (classes: a CallVirtual)
+  Intrinsic,  // a standard library intrinsic (BuiltinCall::intrinsic, check/intrinsics.h)
 };
 
 struct Expr {
@@ -79,8 +103,14 @@ struct Expr {
   Span span;
   explicit Expr(ExprKind k) : kind(k) {}
   virtual ~Expr() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -196,16 +226,35 @@ struct DbRoot : Expr {
 
 // --- Statements ------------------------------------------------------------------------------
 
-enum class StmtKind { Let, Assign, Expr, If, While, ForRange, ForArray, ForObject, Break,
-                      Continue, Return, Atomic, Block };
+enum class StmtKind {
+  Let,
+  Assign,
+  Expr,
+  If,
+  While,
+  ForRange,
+  ForArray,
+  ForObject,
+  Break,
+  Continue,
+  Return,
+  Atomic,
+  Block
+};
 
 struct Stmt {
   StmtKind kind;
   Span span;
   explicit Stmt(StmtKind k) : kind(k) {}
   virtual ~Stmt() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 
@@ -280,8 +329,8 @@ struct Atomic : Stmt {
 
 struct Function {
   FuncInfo *info = nullptr;
-  std::vector<LocalVar *> params;  // methods: params[0] is self
-  std::unique_ptr<Block> body;     // nullptr: extern
+  std::vector<LocalVar *> params;                 // methods: params[0] is self
+  std::unique_ptr<Block> body;                    // nullptr: extern
   std::vector<std::unique_ptr<LocalVar>> locals;  // owns params and locals
 };
 
@@ -292,12 +341,12 @@ struct GlobalInit {
 
 struct Program {
   std::vector<std::unique_ptr<Function>> functions;
-  std::vector<ClassInfo *> classes;             // every class instance (base before subclass)
-  std::vector<const Type *> array_types;        // every [T] the program uses
-  std::vector<GlobalInit> global_inits;         // in initialization order
+  std::vector<ClassInfo *> classes;       // every class instance (base before subclass)
+  std::vector<const Type *> array_types;  // every [T] the program uses
+  std::vector<GlobalInit> global_inits;   // in initialization order
   std::vector<GlobalInfo *> globals;
   FuncInfo *main = nullptr;
-  std::string main_file;                        // the main module's path
+  std::string main_file;  // the main module's path
   // What the checker made and the tree points at: classes, functions and globals live as
   // long as the program.
   std::vector<std::unique_ptr<ClassInfo>> owned_classes;

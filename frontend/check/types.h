@@ -48,10 +48,10 @@ enum class TypeKind {
 struct Type {
   explicit Type(TypeKind k) : kind(k) {}
   TypeKind kind;
-  const Type *elem = nullptr;          // Array
-  ClassInfo *cls = nullptr;            // Class
-  std::vector<const Type *> params;    // Fn
-  const Type *ret = nullptr;           // Fn (Void when none)
+  const Type *elem = nullptr;        // Array
+  ClassInfo *cls = nullptr;          // Class
+  std::vector<const Type *> params;  // Fn
+  const Type *ret = nullptr;         // Fn (Void when none)
 
   bool isRef() const {
     return kind == TypeKind::Text || kind == TypeKind::Any || kind == TypeKind::Nil ||
@@ -122,39 +122,39 @@ struct LocalVar {
 };
 
 struct FuncInfo {
-  std::string name;         // as written (`max`, `describe`)
-  std::string symbol;       // the IR symbol: `prog.main`, `Node.describe`, `max[int]`
+  std::string name;    // as written (`max`, `describe`)
+  std::string symbol;  // the IR symbol: `prog.main`, `Node.describe`, `max[int]`
   ModuleInfo *module = nullptr;
-  const ast::FnDecl *decl = nullptr;      // nullptr for function literals
+  const ast::FnDecl *decl = nullptr;  // nullptr for function literals
   const ast::FnLitExpr *literal = nullptr;
-  Bindings bindings;                      // type arguments of this instance
+  Bindings bindings;  // type arguments of this instance
   std::vector<const Type *> type_args;
   std::vector<const Type *> params;
   std::vector<std::string> param_names;
-  const Type *ret = nullptr;              // Void when none
-  ClassInfo *owner = nullptr;             // methods: the class that declares this body
-  int slot = -1;                          // methods: the vtable slot
+  const Type *ret = nullptr;   // Void when none
+  ClassInfo *owner = nullptr;  // methods: the class that declares this body
+  int slot = -1;               // methods: the vtable slot
   bool is_extern = false;
   bool is_override = false;
-  bool checked = false;                   // its body has been checked (or queued)
-  const Type *fnType = nullptr;           // fn(params) -> ret
+  bool checked = false;          // its body has been checked (or queued)
+  const Type *fnType = nullptr;  // fn(params) -> ret
   Span span;
 };
 
 struct ClassInfo {
-  std::string name;        // the heap type name (K4)
-  std::string source_name; // the declaration's name
+  std::string name;         // the heap type name (K4)
+  std::string source_name;  // the declaration's name
   ModuleInfo *module = nullptr;
   const ast::ClassDecl *decl = nullptr;
   Bindings bindings;
   std::vector<const Type *> type_args;
   ClassInfo *super = nullptr;
-  std::vector<FieldInfo *> fields;         // all fields, base first (K3)
+  std::vector<FieldInfo *> fields;  // all fields, base first (K3)
   std::vector<std::unique_ptr<FieldInfo>> own_fields;
-  std::vector<FuncInfo *> vtable;          // slot -> implementation (K3)
+  std::vector<FuncInfo *> vtable;  // slot -> implementation (K3)
   std::vector<std::unique_ptr<FuncInfo>> own_methods;
-  bool resolved = false;                   // fields and vtable are complete
-  bool resolving = false;                  // (inheritance cycle detection)
+  bool resolved = false;   // fields and vtable are complete
+  bool resolving = false;  // (inheritance cycle detection)
   const Type *type = nullptr;
 
   const FieldInfo *findField(const std::string &n) const {

@@ -188,8 +188,8 @@ bool startsStatementOnly(TokenKind kind) {
 }
 
 bool startsDeclOnly(TokenKind kind) {
-  return kind == TokenKind::KwClass || kind == TokenKind::KwImport ||
-         kind == TokenKind::KwExtern || kind == TokenKind::KwOverride;
+  return kind == TokenKind::KwClass || kind == TokenKind::KwImport || kind == TokenKind::KwExtern ||
+         kind == TokenKind::KwOverride;
 }
 
 }  // namespace cairn::front

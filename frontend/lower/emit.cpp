@@ -69,9 +69,9 @@ bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOpt
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm =
-      options.opt_level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-                             : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  llvm::ModulePassManager mpm = options.opt_level == 0
+                                    ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                    : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(module, mam);
   ctx.setDiagnosticHandler(std::move(saved));
   if (!pass_errors.empty()) {

@@ -13,9 +13,9 @@ class TargetMachine;
 namespace cairn::front {
 
 struct EmitOptions {
-  int opt_level = 2;        // 0 or 2
-  bool verify = true;       // llvm::verifyModule before optimizing
-  std::string ir_path;      // if set, also write the optimized IR there (--emit-llvm)
+  int opt_level = 2;    // 0 or 2
+  bool verify = true;   // llvm::verifyModule before optimizing
+  std::string ir_path;  // if set, also write the optimized IR there (--emit-llvm)
 };
 
 // Sets the module's target and data layout, runs the pass and the pipeline, and writes an

@@ -21,9 +21,9 @@ class Module;
 namespace cairn::front {
 
 struct LowerOptions {
-  bool debug_info = true;    // DWARF line tables
-  bool optimized = true;     // recorded in the debug info
-  std::string target_triple; // "" = the host
+  bool debug_info = true;     // DWARF line tables
+  bool optimized = true;      // recorded in the debug info
+  std::string target_triple;  // "" = the host
 };
 
 std::unique_ptr<llvm::Module> lowerProgram(const sem::Program &program,

@@ -481,8 +481,7 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       return nullptr;
     }
     case sem::Builtin::TxnIsOpen:
-      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}),
-                             b_.getInt32(0));
+      return b_.CreateICmpNE(b_.CreateCall(rt("cairn_lang_txn_is_open"), {arg(0)}), b_.getInt32(0));
     case sem::Builtin::Hash:
       return lowerHash(arg(0), c.args[0]->type);
     case sem::Builtin::Compare: {

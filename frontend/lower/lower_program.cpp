@@ -298,8 +298,8 @@ llvm::Constant *Lowering::loc(Span span) {
   if (it != locs_.end()) return it->second;
   std::string path = span.valid() ? sources_.file(span.file).path() : program_.main_file;
   llvm::Constant *init = llvm::ConstantStruct::get(
-      loc_type_, {cstring(path), llvm::ConstantInt::get(i32_, lc.line),
-                  llvm::ConstantInt::get(i32_, lc.col)});
+      loc_type_,
+      {cstring(path), llvm::ConstantInt::get(i32_, lc.line), llvm::ConstantInt::get(i32_, lc.col)});
   auto *g = new llvm::GlobalVariable(*module_, loc_type_, true, llvm::GlobalValue::PrivateLinkage,
                                      init, "cairn.loc");
   g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
@@ -389,9 +389,9 @@ std::unique_ptr<llvm::Module> Lowering::run() {
     if (fn->body) lowerFunction(*fn);
 
   // Module initialization: global initializers in order.
-  llvm::Function *init = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
-                                                llvm::GlobalValue::InternalLinkage, "cairn.init",
-                                                *module_);
+  llvm::Function *init =
+      llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
+                             llvm::GlobalValue::InternalLinkage, "cairn.init", *module_);
   {
     fn_ = init;
     sem_fn_ = nullptr;
@@ -403,11 +403,10 @@ std::unique_ptr<llvm::Module> Lowering::run() {
       llvm::DIFile *file = diFile(0);
       for (uint32_t i = 0; i < sources_.size(); ++i)
         if (sources_.file(i).path() == program_.main_file) file = diFile(i);
-      di_fn_ = di_->createFunction(file, "cairn.init", "cairn.init", file, 1,
-                                   di_->createSubroutineType(di_->getOrCreateTypeArray({})), 1,
-                                   llvm::DINode::FlagArtificial,
-                                   llvm::DISubprogram::SPFlagDefinition |
-                                       llvm::DISubprogram::SPFlagLocalToUnit);
+      di_fn_ = di_->createFunction(
+          file, "cairn.init", "cairn.init", file, 1,
+          di_->createSubroutineType(di_->getOrCreateTypeArray({})), 1, llvm::DINode::FlagArtificial,
+          llvm::DISubprogram::SPFlagDefinition | llvm::DISubprogram::SPFlagLocalToUnit);
       init->setSubprogram(di_fn_);
     }
     llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", init);
@@ -424,9 +423,9 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   }
 
   // int main(int argc, char **argv)
-  llvm::Function *cmain = llvm::Function::Create(
-      llvm::FunctionType::get(i32_, {i32_, raw_}, false), llvm::GlobalValue::ExternalLinkage,
-      "main", *module_);
+  llvm::Function *cmain =
+      llvm::Function::Create(llvm::FunctionType::get(i32_, {i32_, raw_}, false),
+                             llvm::GlobalValue::ExternalLinkage, "main", *module_);
   llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", cmain);
   b_.SetInsertPoint(entry);
   fn_ = cmain;

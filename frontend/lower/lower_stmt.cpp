@@ -11,9 +11,7 @@ bool Lowering::terminated() const {
   return bb == nullptr || bb->getTerminator() != nullptr;
 }
 
-void Lowering::startDeadBlock() {
-  b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", fn_));
-}
+void Lowering::startDeadBlock() { b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", fn_)); }
 
 void Lowering::lowerFunction(const sem::Function &fn) {
   const FuncInfo *info = fn.info;
@@ -27,13 +25,13 @@ void Lowering::lowerFunction(const sem::Function &fn) {
     llvm::DIFile *file = diFile(info->span.file);
     LineCol lc = sources_.file(info->span.file).lineCol(info->span.begin);
     std::string name = info->owner ? info->owner->name + "." + info->name : info->name;
-    di_fn_ = di_->createFunction(
-        file, name, info->symbol, file, lc.line,
-        di_->createSubroutineType(di_->getOrCreateTypeArray({})), lc.line,
-        llvm::DINode::FlagPrototyped,
-        llvm::DISubprogram::SPFlagDefinition | llvm::DISubprogram::SPFlagLocalToUnit |
-            (options_.optimized ? llvm::DISubprogram::SPFlagOptimized
-                                : llvm::DISubprogram::SPFlagZero));
+    di_fn_ = di_->createFunction(file, name, info->symbol, file, lc.line,
+                                 di_->createSubroutineType(di_->getOrCreateTypeArray({})), lc.line,
+                                 llvm::DINode::FlagPrototyped,
+                                 llvm::DISubprogram::SPFlagDefinition |
+                                     llvm::DISubprogram::SPFlagLocalToUnit |
+                                     (options_.optimized ? llvm::DISubprogram::SPFlagOptimized
+                                                         : llvm::DISubprogram::SPFlagZero));
     fn_->setSubprogram(di_fn_);
   }
   llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
@@ -99,7 +97,8 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       const auto *i = s.as<sem::If>();
       llvm::Value *c = lowerExpr(*i->cond);
       llvm::BasicBlock *then_bb = llvm::BasicBlock::Create(ctx_, "then", fn_);
-      llvm::BasicBlock *else_bb = i->else_stmt ? llvm::BasicBlock::Create(ctx_, "else", fn_) : nullptr;
+      llvm::BasicBlock *else_bb =
+          i->else_stmt ? llvm::BasicBlock::Create(ctx_, "else", fn_) : nullptr;
       llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx_, "endif", fn_);
       b_.CreateCondBr(c, then_bb, else_bb ? else_bb : end);
       b_.SetInsertPoint(then_bb);

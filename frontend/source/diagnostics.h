@@ -29,7 +29,7 @@ enum class DiagId {
 };
 
 struct DiagKindInfo {
-  const char *name;    // "ExpectedToken"
+  const char *name;  // "ExpectedToken"
   Severity severity;
   const char *format;  // with {0}, {1}, ... for the arguments
 };
@@ -39,7 +39,7 @@ const DiagKindInfo &diagKindInfo(DiagId id);
 const std::vector<DiagKindInfo> &allDiagKinds();
 
 struct DiagNote {
-  Span span;          // may be invalid: a note with no position
+  Span span;  // may be invalid: a note with no position
   std::string text;
 };
 

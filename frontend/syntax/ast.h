@@ -40,8 +40,14 @@ struct TypeExpr : Node {
   TypeKind kind;
   explicit TypeExpr(TypeKind k) : kind(k) {}
   virtual ~TypeExpr() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using TypeExprPtr = std::unique_ptr<TypeExpr>;
 
@@ -89,8 +95,14 @@ struct Expr : Node {
   ExprKind kind;
   explicit Expr(ExprKind k) : kind(k) {}
   virtual ~Expr() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -242,25 +254,31 @@ struct FnLitExpr : Expr {
 // --- Statements -----------------------------------------------------------------------------
 
 enum class StmtKind {
-  Let,       // let x [: T] = e    /  var x [: T] [= e]
-  Assign,    // target = e, target += e, ...
-  Expr,      // an expression evaluated for its effect (a call)
+  Let,     // let x [: T] = e    /  var x [: T] [= e]
+  Assign,  // target = e, target += e, ...
+  Expr,    // an expression evaluated for its effect (a call)
   If,
   While,
   For,
   Break,
   Continue,
   Return,
-  Atomic,    // atomic { ... }
-  Block,     // { ... } as a statement
+  Atomic,  // atomic { ... }
+  Block,   // { ... } as a statement
 };
 
 struct Stmt : Node {
   StmtKind kind;
   explicit Stmt(StmtKind k) : kind(k) {}
   virtual ~Stmt() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 
@@ -342,8 +360,14 @@ struct Decl : Node {
   DeclKind kind;
   explicit Decl(DeclKind k) : kind(k) {}
   virtual ~Decl() = default;
-  template <class T> T *as() { return static_cast<T *>(this); }
-  template <class T> const T *as() const { return static_cast<const T *>(this); }
+  template <class T>
+  T *as() {
+    return static_cast<T *>(this);
+  }
+  template <class T>
+  const T *as() const {
+    return static_cast<const T *>(this);
+  }
 };
 using DeclPtr = std::unique_ptr<Decl>;
 
@@ -367,10 +391,10 @@ struct FnDecl : Decl {
   Ident name;
   std::vector<Ident> type_params;  // fn max[T](...)
   std::vector<Param> params;
-  TypeExprPtr ret;                 // nullptr: no result
-  std::unique_ptr<Block> body;     // nullptr for `extern fn`
+  TypeExprPtr ret;              // nullptr: no result
+  std::unique_ptr<Block> body;  // nullptr for `extern fn`
   bool is_extern = false;
-  bool is_override = false;        // methods only
+  bool is_override = false;  // methods only
 };
 
 struct FieldDecl {

@@ -118,11 +118,13 @@ Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
   // A closing ')' or ']' missing at the end of a line: point there (as rustc and clang do), not
   // at the first token of the next line. (A missing '}' is found at the next declaration.)
   Span prev = prevSpan();
-  bool closing = id == DiagId::ExpectedToken && !args.empty() &&
-                 (args[0].find("')'") != std::string::npos || args[0].find("']'") != std::string::npos);
+  bool closing =
+      id == DiagId::ExpectedToken && !args.empty() &&
+      (args[0].find("')'") != std::string::npos || args[0].find("']'") != std::string::npos);
   if (closing && prev.valid() && found.kind != TokenKind::Eof &&
       last_error_line_ != file_.lineCol(found.span.begin).line &&
-      file_.lineCol(found.span.begin).line > file_.lineCol(prev.end > prev.begin ? prev.end - 1 : prev.end).line) {
+      file_.lineCol(found.span.begin).line >
+          file_.lineCol(prev.end > prev.begin ? prev.end - 1 : prev.end).line) {
     args.push_back("end of line");
     Diagnostic &d = error(id, Span{prev.file, prev.end, prev.end}, std::move(args));
     if (!speculating_) last_error_line_ = file_.lineCol(found.span.begin).line;

@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   SourceManager sources;
   Diagnostics diags(sources);
   diags.setErrorLimit(50);
-  SourceFile &file = sources.add("fuzz.cairn", std::string(reinterpret_cast<const char *>(data), size));
+  SourceFile &file =
+      sources.add("fuzz.cairn", std::string(reinterpret_cast<const char *>(data), size));
   ModuleInfo module;
   module.name = "fuzz";
   module.path = "fuzz.cairn";

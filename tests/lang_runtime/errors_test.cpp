@@ -13,7 +13,6 @@
 namespace cairn_langtest {
 namespace {
 
-
 constexpr cairn_type kFooType = cairn::PlainType("Foo", 8);
 
 // The statement stops the process with status 70 and exactly this on standard error.

@@ -10,8 +10,8 @@
 
 #include "../common/heap_test_support.h"
 #include "cairn/type_builder.hpp"
-#include "lang_test.h"
 #include "lang/identity.h"
+#include "lang_test.h"
 
 namespace cairn_langtest {
 namespace {
@@ -26,23 +26,18 @@ constexpr cairn_field kPointFields[] = {Field("x", 0, CAIRN_KIND_I64),
                                         Field("y", 8, CAIRN_KIND_I64)};
 constexpr cairn_type kPointType = cairn::PlainType<kPointFields>("Point", sizeof(Point));
 
-constexpr cairn_type kPointArrayType =
-    cairn::ArrayType("[Point]", CAIRN_KIND_REF);
-constexpr cairn_type kI8ArrayType =
-    cairn::ArrayType("[i8]", CAIRN_KIND_I8);
-constexpr cairn_type kI16ArrayType =
-    cairn::ArrayType("[i16]", CAIRN_KIND_I16);
-constexpr cairn_type kI32ArrayType =
-    cairn::ArrayType("[i32]", CAIRN_KIND_I32);
-constexpr cairn_type kF32ArrayType =
-    cairn::ArrayType("[f32]", CAIRN_KIND_F32);
-constexpr cairn_type kRawArrayType =
-    cairn::ArrayType("[raw]", CAIRN_KIND_RAW);
+constexpr cairn_type kPointArrayType = cairn::ArrayType("[Point]", CAIRN_KIND_REF);
+constexpr cairn_type kI8ArrayType = cairn::ArrayType("[i8]", CAIRN_KIND_I8);
+constexpr cairn_type kI16ArrayType = cairn::ArrayType("[i16]", CAIRN_KIND_I16);
+constexpr cairn_type kI32ArrayType = cairn::ArrayType("[i32]", CAIRN_KIND_I32);
+constexpr cairn_type kF32ArrayType = cairn::ArrayType("[f32]", CAIRN_KIND_F32);
+constexpr cairn_type kRawArrayType = cairn::ArrayType("[raw]", CAIRN_KIND_RAW);
 
 // What an object shows: its type's name, '#', its identity number in decimal (IdentityNumber
 // in runtime/src/lang/identity.h).
 std::string ObjectForm(const char *type, const void *obj) {
-  return std::string(type) + "#" + std::to_string(static_cast<unsigned long long>(cairn::lang::IdentityNumber(obj)));
+  return std::string(type) + "#" +
+         std::to_string(static_cast<unsigned long long>(cairn::lang::IdentityNumber(obj)));
 }
 
 using StrTest = LangTest;
@@ -80,7 +75,10 @@ TEST_F(StrTest, Float) {
       {100.0, "100.0"},
       {10000.0, "10000.0"},
       {1e5, "100000.0"},
-      {1e-4, "0.0001"}, {1e-5, "1e-05"}, {1e16, "1e+16"}, {1234567890123456.0, "1234567890123456.0"},
+      {1e-4, "0.0001"},
+      {1e-5, "1e-05"},
+      {1e16, "1e+16"},
+      {1234567890123456.0, "1234567890123456.0"},
       {0.001, "0.001"},
       {123456.0, "123456.0"},
       {2.5e-7, "2.5e-07"},

@@ -18,10 +18,8 @@ constexpr cairn_type WithSuper(cairn_type t, const cairn_type *super) {
 }
 
 constexpr cairn_type kBase = cairn::PlainType<kBaseFields>("Base", 8);
-constexpr cairn_type kDerived =
-    WithSuper(cairn::PlainType<kDerivedFields>("Derived", 16), &kBase);
-constexpr cairn_type kLeaf =
-    WithSuper(cairn::PlainType<kDerivedFields>("Leaf", 16), &kDerived);
+constexpr cairn_type kDerived = WithSuper(cairn::PlainType<kDerivedFields>("Derived", 16), &kBase);
+constexpr cairn_type kLeaf = WithSuper(cairn::PlainType<kDerivedFields>("Leaf", 16), &kDerived);
 constexpr cairn_type kOther = cairn::PlainType<kBaseFields>("Other", 8);
 // Base as another module describes it: another descriptor with the same fingerprint.
 constexpr cairn_type kBaseElsewhere = cairn::PlainType<kBaseFields>("Base", 8);
