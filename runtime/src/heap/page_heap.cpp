@@ -138,10 +138,11 @@ size_t PageHeap::FindRun(ArenaState &a, size_t n) {
   return start;
 }
 
-size_t PageHeap::Prefault(size_t pages) {
+size_t PageHeap::Prefault(size_t pages, size_t max_step) {
   const ArenaState &a = arenas_[0];
   size_t from = prefaulted_to_ > a.hwm ? prefaulted_to_ : a.hwm;
   size_t to = a.hwm + pages < a.end ? a.hwm + pages : a.end;
+  if (to > from + max_step) to = from + max_step;
   if (to <= from) return 0;
   char *p = PageAddress(from);
   size_t bytes = (to - from) * kPageSize;

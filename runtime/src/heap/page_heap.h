@@ -77,8 +77,10 @@ class PageHeap {
   void Release(size_t index);
   // Faults in (zero-filled, writable) the never-used transient pages up to `pages` beyond the
   // high water mark, so that the next collection copies into memory that is already there
-  // instead of taking the kernel's page faults inside its pause. Returns the pages prefaulted.
-  size_t Prefault(size_t pages);
+  // instead of taking the kernel's page faults inside its pause; at most `max_step` pages per
+  // call beyond those prefaulted already, so the cost is spread over the allocation that needs
+  // it. Returns the pages prefaulted.
+  size_t Prefault(size_t pages, size_t max_step);
   // Rebuilds the free lists from the page table, lowest pages first; called after a collection
   // (of the transient arena only, after one that freed no persistent frame).
   void RebuildFreeList(bool transient_only = false);
