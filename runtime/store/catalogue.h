@@ -18,8 +18,11 @@ namespace cairn::store {
 inline constexpr char kStoreMagic[8] = {'C', 'A', 'I', 'R', 'N', 'S', 'T', 'O'};
 // The format this build writes and reads. Bump on any change to keys or values that a reader of
 // the previous version would misread. (The 'H' keys came later without a bump: a store without
-// them reads as before, and older readers never look at them.)
-inline constexpr uint32_t kStoreFormatVersion = 1;
+// them reads as before, and older readers never look at them.) Version 2 added page deltas (merge
+// operands under 'P' keys, page_delta.h), which a version 1 reader cannot read: a writing open
+// of a version 1 store (which has none) makes it version 2 before anything else is written.
+inline constexpr uint32_t kStoreFormatVersion = 2;
+inline constexpr uint32_t kOldestStoreFormatVersion = 1;  // still read
 
 // Key "S". rest: magic[8] | u32 format version | u32 page size | u64 next database id |
 // u64 created (Unix seconds).

@@ -1,6 +1,8 @@
 // The RocksDB options of a store (see rocks_options.h).
 #include "rocks_options.h"
 
+#include "page_delta.h"
+
 namespace cairn::store {
 
 rocksdb::Options MakeRocksOptions(bool create_if_missing) {
@@ -11,6 +13,7 @@ rocksdb::Options MakeRocksOptions(bool create_if_missing) {
   o.max_log_file_size = 1 << 20;
   o.paranoid_checks = true;
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  o.merge_operator = NewPageDeltaMergeOperator();  // folds page deltas (store format 2)
   return o;
 }
 

@@ -192,16 +192,25 @@ Status Store::Impl::ReadOrWriteHeader() {
     return Status(CAIRN_CORRUPTION, "the header of store " + dir + " is damaged: " + problem +
                                         "; restore the store from a copy");
   }
-  if (h.format_version != kStoreFormatVersion) {
+  if (h.format_version < kOldestStoreFormatVersion || h.format_version > kStoreFormatVersion) {
     return Status(CAIRN_UNSUPPORTED,
                   "store " + dir + " has format version " + std::to_string(h.format_version) +
-                      "; this build of Cairn reads version " + std::to_string(kStoreFormatVersion) +
-                      " (use the Cairn that made it)");
+                      "; this build of Cairn reads versions " +
+                      std::to_string(kOldestStoreFormatVersion) + " to " +
+                      std::to_string(kStoreFormatVersion) + " (use the Cairn that made it)");
   }
   if (h.page_size != kPageSize) {
     return Status(CAIRN_UNSUPPORTED,
                   "store " + dir + " has pages of " + std::to_string(h.page_size) +
                       " bytes; this build of Cairn uses " + std::to_string(kPageSize));
+  }
+  if (h.format_version < kStoreFormatVersion && !options.read_only) {
+    // Version 1 has no page deltas; once this process may write some, a version 1 reader must
+    // refuse the store, so the header says version 2 before any commit (durably: sync).
+    h.format_version = kStoreFormatVersion;
+    return FromRocks(
+        db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), EncodeStoreHeader(h)),
+        "upgrading the header of store " + dir + " to format version 2");
   }
   return Status::Ok();
 }

@@ -5,6 +5,7 @@
 
 #include "keys.h"
 #include "page_codec.h"
+#include "page_delta.h"
 #include "rocks_status.h"
 #include "transaction_impl.h"
 
@@ -299,7 +300,8 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
   return Status::Ok();
 }
 
-Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
+Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
+                              uint64_t *stored_bytes) {
   Impl &t = *impl_;
   if (Status w = t.GuardWrite("writing a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
@@ -317,11 +319,33 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer) {
                                                        ": it is free (allocate it first)"));
     }
   }
-  rocksdb::Status rs = t.PutPage(id, page, buffer);
+  // A page stored already (PD3) is written as a delta when less than half of it changed: the
+  // base is what this transaction reads (its snapshot and its own writes), and the page's lock
+  // and the snapshot validation at commit keep any other commit from changing it before this
+  // one. A base that cannot be read or decoded gets the whole page, as before deltas.
+  std::string delta;
+  bool as_delta = false;
+  if (!allocated_here) {
+    PageKey k(KeyKind::kPage, id, page);
+    rocksdb::PinnableSlice v;
+    std::string problem;
+    if (t.Get(rocksdb::Slice(k.view().data(), k.view().size()), &v).ok() &&
+        DecodePage(std::string_view(v.data(), v.size()), id, page, nullptr, &problem))
+      as_delta = EncodePageDelta(id, page, v.data() + kPageHeaderSize,
+                                 static_cast<const char *>(buffer), kPageSize / 2, &delta);
+  }
+  rocksdb::Status rs;
+  if (as_delta) {
+    PageKey k(KeyKind::kPage, id, page);
+    rs = t.txn->Merge(rocksdb::Slice(k.view().data(), k.view().size()), delta);
+  } else {
+    rs = t.PutPage(id, page, buffer);
+  }
   if (!rs.ok()) {
     return t.Fail(
         FromRocks(rs, "writing " + PageName(*db, page), t.store->options.lock_timeout_ms));
   }
+  if (stored_bytes != nullptr) *stored_bytes = as_delta ? delta.size() : kStoredPageSize;
   return Status::Ok();
 }
 

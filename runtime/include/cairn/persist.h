@@ -228,10 +228,11 @@ void cairn_set_fault_error_hook(cairn_fault_error_hook hook, void *ctx);
 typedef struct cairn_persist_stats {
   uint64_t commits; /* commits and checkpoints */
   uint64_t aborts;
-  uint64_t pages_faulted; /* pages read from the store on first touch */
-  uint64_t write_faults;  /* first writes to clean persistent pages */
-  uint64_t pages_written; /* pages written to the store */
-  uint64_t bytes_written;
+  uint64_t pages_faulted;   /* pages read from the store on first touch */
+  uint64_t write_faults;    /* first writes to clean persistent pages */
+  uint64_t pages_written;   /* pages written to the store */
+  uint64_t bytes_written;   /* stored bytes: a whole page (8,224 with its header) or the delta
+                               of the words that changed (docs/store-format.md) */
   uint64_t pages_accurate;  /* new pages filled by copying newly persistent objects */
   uint64_t pages_ambiguous; /* transient pages pinned by the stack made persistent in place */
   uint64_t pages_large;     /* pages of large objects made persistent in place */

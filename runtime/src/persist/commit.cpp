@@ -221,10 +221,12 @@ Status Persistence::Flush(cairn_persist_stats *c,
     if (!s.ok()) return;
     s = Unswizzle(i, &buffer);
     const store::DatabaseId id = dbs_[pages.Info(i).db - 1]->id;
-    for (size_t k = 0; s.ok() && k < n; k++)
-      s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize);
+    for (size_t k = 0; s.ok() && k < n; k++) {
+      uint64_t stored = 0;  // the whole page, or a delta of what changed (store format 2)
+      s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored);
+      c->bytes_written += stored;
+    }
     c->pages_written += n;
-    c->bytes_written += n * kPageSize;
   });
   if (!s.ok()) return s;
   for (auto &d : dbs_) {
