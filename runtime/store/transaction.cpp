@@ -301,7 +301,7 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
 }
 
 Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
-                              uint64_t *stored_bytes) {
+                              uint64_t *stored_bytes, const void *base) {
   Impl &t = *impl_;
   if (Status w = t.GuardWrite("writing a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
@@ -325,7 +325,10 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
   // one. A base that cannot be read or decoded gets the whole page, as before deltas.
   std::string delta;
   bool as_delta = false;
-  if (!allocated_here) {
+  if (!allocated_here && base != nullptr) {
+    as_delta = EncodePageDelta(id, page, static_cast<const char *>(base),
+                               static_cast<const char *>(buffer), kPageSize / 2, &delta);
+  } else if (!allocated_here) {
     PageKey k(KeyKind::kPage, id, page);
     rocksdb::PinnableSlice v;
     std::string problem;

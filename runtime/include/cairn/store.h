@@ -269,11 +269,14 @@ class Transaction {
    * that is stored already and of which less than half changed is written as a delta of the
    * words that changed (docs/store-format.md, store format 2): readers see the whole page as
    * always. *stored_bytes, if given, gets the bytes the write adds to the commit (the whole
-   * stored page, or the delta). Errors: CAIRN_NOT_FOUND (no such page), CAIRN_INVALID_ARGUMENT
-   * (the page is free), CAIRN_BUSY (the lock timed out, or another transaction committed this
-   * page after this one began), CAIRN_DEADLOCK (waiting would deadlock). */
-  Status WritePage(DatabaseId db, PageNo page, const void *buffer,
-                   uint64_t *stored_bytes = nullptr);
+   * stored page, or the delta). `base`, if given, spares the store reading the page back: it
+   * must equal the page as stored in every word where it equals `buffer` (words that differ
+   * from `buffer` are written; their value in `base` is not used). Errors: CAIRN_NOT_FOUND (no such
+   * page), CAIRN_INVALID_ARGUMENT (the page is free), CAIRN_BUSY (the lock timed out, or another
+   * transaction committed this page after this one began), CAIRN_DEADLOCK (waiting would deadlock).
+   */
+  Status WritePage(DatabaseId db, PageNo page, const void *buffer, uint64_t *stored_bytes = nullptr,
+                   const void *base = nullptr);
   /* Allocates a page (a free one if any, else page_count + 1); it reads as zeros until written.
    * Locks the database's catalogue until the transaction ends. */
   Status AllocatePage(DatabaseId db, PageNo *page);

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cerrno>
 #include <cstring>
@@ -234,7 +235,9 @@ size_t PageHeap::BoundariesAround(size_t index, size_t n) const {
 
 void PageHeap::Protect(size_t index, size_t n, Protection prot) {
   size_t before = BoundariesAround(index, n);
-  if (mprotect(PageAddress(index), n * kPageSize, ProtFlags(prot)) != 0) {
+  if (batching_) {
+    pending_.push_back(PendingProtect{index, n, prot});
+  } else if (mprotect(PageAddress(index), n * kPageSize, ProtFlags(prot)) != 0) {
     int e = errno;
     Fatal("could not change the protection of %zu heap page(s) at %p: %s. %s", n,
           static_cast<void *>(PageAddress(index)), std::strerror(e),
@@ -247,6 +250,29 @@ void PageHeap::Protect(size_t index, size_t n, Protection prot) {
     pi.flags = uint8_t((pi.flags & ~kPageProtMask) | ProtBits(prot));
   }
   boundaries_ = boundaries_ - before + BoundariesAround(index, n);
+}
+
+void PageHeap::EndProtectBatch() {
+  batching_ = false;
+  std::sort(pending_.begin(), pending_.end(),
+            [](const PendingProtect &a, const PendingProtect &b) { return a.index < b.index; });
+  for (size_t i = 0; i < pending_.size();) {
+    size_t j = i + 1, end = pending_[i].index + pending_[i].n;
+    while (j < pending_.size() && pending_[j].index == end && pending_[j].prot == pending_[i].prot)
+      end += pending_[j++].n;
+    if (mprotect(PageAddress(pending_[i].index), (end - pending_[i].index) * kPageSize,
+                 ProtFlags(pending_[i].prot)) != 0) {
+      int e = errno;
+      Fatal("could not change the protection of %zu heap page(s) at %p: %s. %s",
+            end - pending_[i].index, static_cast<void *>(PageAddress(pending_[i].index)),
+            std::strerror(e),
+            e == ENOMEM ? "The process has reached the kernel's limit on memory mappings "
+                          "(vm.max_map_count); see docs/persistence.md"
+                        : "");
+    }
+    i = j;
+  }
+  pending_.clear();
 }
 
 void PageHeap::Discard(size_t index, size_t n) {

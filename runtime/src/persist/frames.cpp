@@ -26,6 +26,7 @@
 #include <cassert>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "heap/object.h"
 #include "persist/persistence.h"
@@ -80,7 +81,10 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
       clock_.Remove(head);
       refs_.erase(uint32_t(head));
     }
-    if (from == FrameState::kModified) modified_.Remove(head);
+    if (from == FrameState::kModified) {
+      modified_.Remove(head);
+      clean_images_.erase(uint32_t(head));  // D12
+    }
     if (to == FrameState::kClean) clock_.Add(head);
     if (to == FrameState::kModified) modified_.Add(head);
   }
@@ -94,6 +98,14 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
   const Protection prot = ProtectionFor(to, ref_bit);
   if (heap::PageHeap::ProtectionOf(h) != prot) pages.Protect(head, n, prot);
   if (to == FrameState::kClean && from != FrameState::kClean) RecordReferences(head);
+  if (from == FrameState::kClean && to == FrameState::kModified && n == 1) {
+    // D12: the page as stored, swizzled (read after the protection change: a cold clean page
+    // has none).
+    CleanImage &c = clean_images_[uint32_t(head)];
+    c.words.reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
+    std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
+    c.releases = totals_.frames_released;
+  }
 }
 
 Status Persistence::ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large,

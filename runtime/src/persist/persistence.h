@@ -43,6 +43,13 @@
 //       releases frames (Figure 4) follows these lists instead, and runs only when the frames
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena.
+//   D12. clean_images_ holds, for a modified small page that was clean in this transaction, a
+//       copy of the page as it was clean (taken by SetState at the first write), dropped when
+//       the page leaves the modified state. While no frame has been released since the copy
+//       (a frame released and reused could give an unchanged word another page's meaning),
+//       every word equal in the page and its copy is equal in the stored forms too, so the
+//       commit tells the store only the words that differ: the store writes them as a delta
+//       (store format 2) without reading the page back. Otherwise the store reads it.
 #pragma once
 
 #include <csignal>
@@ -253,6 +260,13 @@ class Persistence final : public gc::PersistHooks {
   FrameSet stray_;             // transient pages of the persistent arena (a failed commit's), P10
   // D10: clean page (run head) -> the frames its objects refer to, other than itself.
   std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
+  // D12: modified small page -> its image (swizzled) when it was clean, and the count of frames
+  // released then (totals_.frames_released).
+  struct CleanImage {
+    std::unique_ptr<uint64_t[]> words;
+    uint64_t releases = 0;
+  };
+  std::unordered_map<uint32_t, CleanImage> clean_images_;
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
   uint64_t next_release_ = kReleaseGrowth;
