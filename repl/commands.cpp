@@ -9,6 +9,9 @@
 #include <sstream>
 
 #include "cairn/lang.h"
+#include "cairn/persist.h"
+#include "guard.h"
+#include "printer.h"
 #include "session.h"
 
 namespace cairn::repl {
@@ -79,6 +82,58 @@ std::string mib(uint64_t bytes) {
 }
 
 }  // namespace
+
+// What `Database.open(NAME).root` typed at the prompt prints, without compiling it: the root
+// is read in the input's transaction (the one begun with :begin, if open) and printed from its
+// descriptor, under the same guard, so that a fault error ends only this input.
+void Session::printRoot(const std::string &db_name) {
+  ++inputs_;  // an input like any other (the numbers of later inputs' messages)
+  cairn_db *db = nullptr;
+  if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+    reportError(cairn_last_error());
+    ++failures_;
+    return;
+  }
+  if (!beginImplicit()) {
+    ++failures_;
+    return;
+  }
+  std::string printed;
+  RuntimeFailure failure;
+  const bool ok = runGuarded(
+      [&] {
+        // On the stack while it is printed (len() may run code that collects): the collector
+        // scans the stack for roots.
+        void *volatile root = nullptr;
+        void *got = nullptr;
+        if (cairn_db_get_root(db, &got) != CAIRN_OK) {
+          printed.clear();
+          return;
+        }
+        root = got;
+        PrintOptions po;
+        po.depth = depth_;
+        Printer printer(po, [this](const void *obj, int64_t *len) { return lengthOf(obj, len); });
+        printed = printer.ref(root) + "\n";
+      },
+      &failure);
+  if (ok && printed.empty()) {
+    reportError(cairn_last_error());
+    ++failures_;
+    endImplicit(false);
+    return;
+  }
+  if (ok) std::printf("%s", printed.c_str());
+  if (!ok) {
+    ++failures_;
+    reportRuntimeFailure(failure);
+    if (explicit_txn_ && !cairn_txn_is_open()) {
+      explicit_txn_ = false;
+      reportError("the transaction begun with :begin was aborted");
+    }
+  }
+  endImplicit(ok);
+}
 
 bool Session::runCommand(const std::string &text) {
   std::string line = trim(text);
@@ -183,9 +238,7 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":root") {
     std::string db = arg.empty() ? last_db_ : arg;
     if (db.empty()) return fail(":root needs a database name (none is open)");
-    Code code;
-    code.text = "Database.open(" + textLiteral(db) + ").root";
-    runCode(code);
+    printRoot(db);
     return true;
   }
   if (name == ":dbs") {

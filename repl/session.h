@@ -88,6 +88,8 @@ class Session {
   bool callFunction(const std::string &arg);
   // :types NAME: the types stored in a database (browse.cpp).
   bool typesOf(const std::string &db);
+  // :root NAME: the root printed from its descriptor, in the input's transaction (commands.cpp).
+  void printRoot(const std::string &db);
   // :open: defines the types of an open database that the session lacks from its type table
   // (browse.cpp). *report says what was defined and what not; false on an error.
   bool defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report);
