@@ -206,27 +206,35 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":open" || name == ":create") {
     if (arg.empty()) return needArg("a database name");
     const bool create = name == ":create";
+    const std::string call =
+        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
+    // Bound to its name when that is a name the session may use for it.
+    auto bindable = [&] {
+      const front::GlobalInfo *g = checker_->findGlobal(arg);
+      return isIdentifier(arg) &&
+             (g != nullptr ? g->type == types_.databaseType()
+                           : checker_->findClass(arg) == nullptr && !checker_->hasFunction(arg) &&
+                                 !checker_->hasGenericClass(arg));
+    };
+    bool bound = false;
     if (!create) {
       // Opened here first, so that its stored types the session lacks can be defined before
-      // any code of the session reads it.
+      // any code of the session reads it; the binding goes with them when they do not take
+      // its name.
       cairn_db *db = nullptr;
       if (cairn_db_open(arg.c_str(), &db) != CAIRN_OK) return fail(cairn_last_error());
       std::string report;
-      if (!defineStoredTypes(arg, db, &report)) return fail(report);
+      const std::string binding = bindable() ? "let " + arg + " = " + call : "";
+      if (!defineStoredTypes(arg, db, arg, binding, &bound, &report)) return fail(report);
       if (!report.empty()) std::printf("%s\n", report.c_str());
     }
-    const std::string call =
-        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
-    Code code;
-    // Bound to its name when that is a name the session may use for it.
-    const front::GlobalInfo *g = checker_->findGlobal(arg);
-    bool bind = isIdentifier(arg) &&
-                (g != nullptr ? g->type == types_.databaseType()
-                              : checker_->findClass(arg) == nullptr &&
-                                    !checker_->hasFunction(arg) && !checker_->hasGenericClass(arg));
-    code.text = bind ? "let " + arg + " = " + call : call;
-    code.quiet = true;
-    if (!runCode(code)) return true;
+    const bool bind = bound || bindable();
+    if (!bound) {
+      Code code;
+      code.text = bind ? "let " + arg + " = " + call : call;
+      code.quiet = true;
+      if (!runCode(code)) return true;
+    }
     last_db_ = arg;
     if (bind)
       std::printf("%s database '%s' as %s\n", create ? "created" : "opened", arg.c_str(),
