@@ -24,6 +24,7 @@
 #include "cairn/persist.h"
 #include "fingerprint.h"
 #include "session.h"
+#include "syntax/parser.h"
 
 namespace cairn::repl {
 namespace {
@@ -202,7 +203,10 @@ static bool isSessionInstance(const std::string &name, const front::SessionCheck
          checker.hasGenericClass(name.substr(0, open));
 }
 
-bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report) {
+bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
+                                const std::string &bind_name, const std::string &binding,
+                                bool *bound, std::string *report) {
+  *bound = false;
   StoredTypes stored;
   if (!readTable(db, &stored)) {
     *report =
@@ -359,6 +363,20 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
       *report = notes.empty() ? "" : notes.substr(1);
       return true;
     }
+    // The binding joins the input (an input of the session's numbering, as if typed).
+    const bool binds = !binding.empty() && !defining.count(bind_name);
+    if (binds) {
+      const front::SourceFile &file =
+          sources_.add("<input " + std::to_string(inputs_ + 1) + ">", binding);
+      diags_.clear();
+      std::unique_ptr<ast::Input> parsed = front::parseInput(file, diags_);
+      if (diags_.hasErrors()) {
+        printDiagnostics();
+        *report = "internal error: the binding of '" + db_name + "' does not parse";
+        return false;
+      }
+      for (ast::InputItem &item : parsed->items) input->items.push_back(std::move(item));
+    }
 
     diags_.clear();
     std::unique_ptr<front::InputUnit> unit = checker_->check(std::move(input), ".");
@@ -410,6 +428,14 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db, std::s
       return false;
     }
     checker_->accept();
+    if (binds) {
+      ++inputs_;
+      if (unit->run != nullptr && !runInput(*unit, run_unit, -1, true)) {
+        *report = "'" + db_name + "' could not be bound to the name " + bind_name;
+        return false;
+      }
+      *bound = true;
+    }
     // Array types are listed when no field of a class defined now declares them.
     std::set<std::string> declared;
     for (const StoredType *t : wanted)

@@ -9,6 +9,9 @@
 #include <sstream>
 
 #include "cairn/lang.h"
+#include "cairn/persist.h"
+#include "guard.h"
+#include "printer.h"
 #include "session.h"
 
 namespace cairn::repl {
@@ -79,6 +82,58 @@ std::string mib(uint64_t bytes) {
 }
 
 }  // namespace
+
+// What `Database.open(NAME).root` typed at the prompt prints, without compiling it: the root
+// is read in the input's transaction (the one begun with :begin, if open) and printed from its
+// descriptor, under the same guard, so that a fault error ends only this input.
+void Session::printRoot(const std::string &db_name) {
+  ++inputs_;  // an input like any other (the numbers of later inputs' messages)
+  cairn_db *db = nullptr;
+  if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+    reportError(cairn_last_error());
+    ++failures_;
+    return;
+  }
+  if (!beginImplicit()) {
+    ++failures_;
+    return;
+  }
+  std::string printed;
+  RuntimeFailure failure;
+  const bool ok = runGuarded(
+      [&] {
+        // On the stack while it is printed (len() may run code that collects): the collector
+        // scans the stack for roots.
+        void *volatile root = nullptr;
+        void *got = nullptr;
+        if (cairn_db_get_root(db, &got) != CAIRN_OK) {
+          printed.clear();
+          return;
+        }
+        root = got;
+        PrintOptions po;
+        po.depth = depth_;
+        Printer printer(po, [this](const void *obj, int64_t *len) { return lengthOf(obj, len); });
+        printed = printer.ref(root) + "\n";
+      },
+      &failure);
+  if (ok && printed.empty()) {
+    reportError(cairn_last_error());
+    ++failures_;
+    endImplicit(false);
+    return;
+  }
+  if (ok) std::printf("%s", printed.c_str());
+  if (!ok) {
+    ++failures_;
+    reportRuntimeFailure(failure);
+    if (explicit_txn_ && !cairn_txn_is_open()) {
+      explicit_txn_ = false;
+      reportError("the transaction begun with :begin was aborted");
+    }
+  }
+  endImplicit(ok);
+}
 
 bool Session::runCommand(const std::string &text) {
   std::string line = trim(text);
@@ -151,27 +206,35 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":open" || name == ":create") {
     if (arg.empty()) return needArg("a database name");
     const bool create = name == ":create";
+    const std::string call =
+        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
+    // Bound to its name when that is a name the session may use for it.
+    auto bindable = [&] {
+      const front::GlobalInfo *g = checker_->findGlobal(arg);
+      return isIdentifier(arg) &&
+             (g != nullptr ? g->type == types_.databaseType()
+                           : checker_->findClass(arg) == nullptr && !checker_->hasFunction(arg) &&
+                                 !checker_->hasGenericClass(arg));
+    };
+    bool bound = false;
     if (!create) {
       // Opened here first, so that its stored types the session lacks can be defined before
-      // any code of the session reads it.
+      // any code of the session reads it; the binding goes with them when they do not take
+      // its name.
       cairn_db *db = nullptr;
       if (cairn_db_open(arg.c_str(), &db) != CAIRN_OK) return fail(cairn_last_error());
       std::string report;
-      if (!defineStoredTypes(arg, db, &report)) return fail(report);
+      const std::string binding = bindable() ? "let " + arg + " = " + call : "";
+      if (!defineStoredTypes(arg, db, arg, binding, &bound, &report)) return fail(report);
       if (!report.empty()) std::printf("%s\n", report.c_str());
     }
-    const std::string call =
-        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
-    Code code;
-    // Bound to its name when that is a name the session may use for it.
-    const front::GlobalInfo *g = checker_->findGlobal(arg);
-    bool bind = isIdentifier(arg) &&
-                (g != nullptr ? g->type == types_.databaseType()
-                              : checker_->findClass(arg) == nullptr &&
-                                    !checker_->hasFunction(arg) && !checker_->hasGenericClass(arg));
-    code.text = bind ? "let " + arg + " = " + call : call;
-    code.quiet = true;
-    if (!runCode(code)) return true;
+    const bool bind = bound || bindable();
+    if (!bound) {
+      Code code;
+      code.text = bind ? "let " + arg + " = " + call : call;
+      code.quiet = true;
+      if (!runCode(code)) return true;
+    }
     last_db_ = arg;
     if (bind)
       std::printf("%s database '%s' as %s\n", create ? "created" : "opened", arg.c_str(),
@@ -183,9 +246,7 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":root") {
     std::string db = arg.empty() ? last_db_ : arg;
     if (db.empty()) return fail(":root needs a database name (none is open)");
-    Code code;
-    code.text = "Database.open(" + textLiteral(db) + ").root";
-    runCode(code);
+    printRoot(db);
     return true;
   }
   if (name == ":dbs") {

@@ -88,9 +88,15 @@ class Session {
   bool callFunction(const std::string &arg);
   // :types NAME: the types stored in a database (browse.cpp).
   bool typesOf(const std::string &db);
+  // :root NAME: the root printed from its descriptor, in the input's transaction (commands.cpp).
+  void printRoot(const std::string &db);
   // :open: defines the types of an open database that the session lacks from its type table
-  // (browse.cpp). *report says what was defined and what not; false on an error.
-  bool defineStoredTypes(const std::string &db_name, cairn_db *db, std::string *report);
+  // (browse.cpp). *report says what was defined and what not; false on an error. `binding`, if
+  // not empty, is the declaration `let NAME = Database.open(...)` that binds the database to
+  // `bind_name`: it is compiled and run with the types (one input, so one compilation) when the
+  // types do not take that name, and then *bound is true; else the caller runs it.
+  bool defineStoredTypes(const std::string &db_name, cairn_db *db, const std::string &bind_name,
+                         const std::string &binding, bool *bound, std::string *report);
   // The static type of an expression, checked and not run (nullptr if it has errors, which are
   // not reported): for completion after '.'.
   const front::Type *typeOf(const std::string &expr);

@@ -221,6 +221,8 @@ Status Store::Impl::ReadOrWriteHeader() {
 // wrote. So when more than one log is left after recovery (or after `cairn db recover`, always),
 // rewrite the (unchanged) store header and flush: the old logs are deleted. The flush does not
 // wait for a write stall to clear (allow_write_stall): the open never waits for a compaction.
+// After a session that committed nothing there is only the new log (the empty ones were deleted
+// before RocksDB opened, CountLogs), so such an open writes nothing here.
 Status Store::Impl::ReleaseOldLogs(bool always) {
   std::error_code ec;
   int logs = 0;
@@ -346,13 +348,29 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   impl->generation = impl->lock ? impl->lock->generation() : NoteStoreOpened(-1);
   WalScan scan;
   if (is_store) {
+    // Empty logs hold nothing: a writing open deletes them (CountLogs says why).
+    uint64_t with_records = 0;
+    s = CountLogs(impl->rocks_dir(), !options.read_only, &with_records);
+    if (!s.ok()) return s;
     // Before RocksDB reads the log (and, in point-in-time recovery, would drop everything after
     // damage in it and then delete it): damage is refused here, with nothing written. Only the
-    // logs RocksDB will replay: damage in an obsolete one loses nothing.
+    // logs RocksDB will replay: damage in an obsolete one loses nothing. Which those are is asked
+    // of RocksDB (a read-only open of its own) only when it can matter: with more than one log
+    // that holds records, or damage in the only one; one intact log is scanned as it is.
     uint64_t first_live = 0;
-    if (!FirstLiveLog(impl->rocks_dir(), &first_live)) first_live = 0;
+    bool asked = false;
+    auto ask = [&] {
+      asked = true;
+      if (!FirstLiveLog(impl->rocks_dir(), &first_live)) first_live = 0;
+    };
+    if (with_records > 1) ask();
     s = ScanWal(impl->rocks_dir(), &scan, first_live);
     if (!s.ok()) return s;
+    if (scan.FirstDamaged() != nullptr && !asked) {
+      ask();
+      s = ScanWal(impl->rocks_dir(), &scan, first_live);
+      if (!s.ok()) return s;
+    }
     if (scan.FirstDamaged() != nullptr && recovery == nullptr) return WalDamageError(dir, scan);
     // TransactionDB reads the obsolete logs too, and fails on damage in one: a writing open
     // deletes them (a read-only one, a plain RocksDB, skips them).

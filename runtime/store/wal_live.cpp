@@ -1,4 +1,5 @@
-// FirstLiveLog (wal_scan.h): which write-ahead logs RocksDB will replay, asked of RocksDB itself.
+// FirstLiveLog (wal_scan.h): which write-ahead logs RocksDB will replay, asked of RocksDB itself;
+// RemoveObsoleteLogs and CountLogs: the logs an open deletes before RocksDB reads them.
 #include <rocksdb/db.h>
 #include <rocksdb/wal_filter.h>
 
@@ -71,6 +72,34 @@ Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uin
                                         ": " + ec.message());
     }
     ++*removed;
+  }
+  return Status::Ok();
+}
+
+Status CountLogs(const std::string &rocks_dir, bool remove_empty, uint64_t *with_records) {
+  namespace fs = std::filesystem;
+  *with_records = 0;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(rocks_dir, ec)) {
+    const fs::path &p = e.path();
+    const std::string stem = p.stem().string();
+    if (p.extension() != ".log" || stem.empty() ||
+        stem.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::error_code size_ec;
+    const uintmax_t size = e.file_size(size_ec);
+    if (size_ec || size > 0) {
+      ++*with_records;  // unknown size: counted, so that it is scanned
+      continue;
+    }
+    if (remove_empty && !fs::remove(p, ec)) {
+      return Status(CAIRN_IO_ERROR,
+                    "cannot delete the empty write-ahead log " + p.string() + ": " + ec.message());
+    }
+  }
+  if (ec) {
+    return Status(CAIRN_IO_ERROR,
+                  "cannot list the write-ahead logs in " + rocks_dir + ": " + ec.message());
   }
   return Status::Ok();
 }

@@ -86,6 +86,14 @@ bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live);
 // `*removed` counts them.
 Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uint64_t *removed);
 
+// Counts the logs in `rocks_dir` that hold bytes (`*with_records`); with `remove_empty`, deletes
+// the empty ones first. An empty log holds no record: nothing to replay, to lose or to damage.
+// The last session's log is empty when it committed nothing (a reader's), and a writing open
+// deletes it: else RocksDB would replay it, TransactionDB would keep it until a flush, and the
+// open would find two logs and make that flush (Store::Impl::ReleaseOldLogs: a synced write, a
+// table file, and every few opens a compaction) for a store in which nothing changed.
+Status CountLogs(const std::string &rocks_dir, bool remove_empty, uint64_t *with_records);
+
 }  // namespace cairn::store
 
 #endif  // CAIRN_STORE_WAL_SCAN_H

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "catalogue.h"
 #include "keys.h"
@@ -260,6 +263,52 @@ TEST(StoreOpen, WriteAheadLogsDoNotAccumulateAcrossOpens) {
     if (e.path().extension() == ".log") ++logs;
   }
   EXPECT_LE(logs, 2);
+}
+
+// The files of a kind (".log", ".sst") in the store's RocksDB directory, by name.
+std::set<std::string> FilesEndingIn(const std::string &dir, const std::string &extension) {
+  std::set<std::string> names;
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/db"))
+    if (e.path().extension() == extension) names.insert(e.path().filename().string());
+  return names;
+}
+
+// An open after sessions that committed nothing writes nothing but RocksDB's own bookkeeping:
+// no flush, so no table file (and no compaction every few opens), and the empty logs are gone
+// (wal_scan.h, CountLogs). What was committed before is all there, and the store writes on.
+TEST(StoreOpen, OpensAfterSessionsThatWroteNothingMakeNoTableFile) {
+  cairn::test::TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir, Creating(), &store).ok());
+    ASSERT_TRUE(store->CreateDatabase("first").ok());
+  }
+  {
+    std::unique_ptr<Store> store;  // recovers the log that holds "first" (and may flush it)
+    ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+  }
+  const std::set<std::string> tables = FilesEndingIn(dir, ".sst");
+  for (int round = 0; round < 5; ++round) {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+    std::vector<std::string> names;
+    ASSERT_TRUE(store->ListDatabases(&names).ok());
+    EXPECT_EQ(names, std::vector<std::string>{"first"});
+  }
+  EXPECT_EQ(FilesEndingIn(dir, ".sst"), tables) << "an open that needed no flush made one";
+  EXPECT_EQ(FilesEndingIn(dir, ".log").size(), 1u);
+  {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+    ASSERT_TRUE(store->CreateDatabase("second").ok());
+  }
+  std::unique_ptr<Store> store;
+  ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+  std::vector<std::string> names;
+  ASSERT_TRUE(store->ListDatabases(&names).ok());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"first", "second"}));
 }
 
 }  // namespace
