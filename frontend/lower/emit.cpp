@@ -93,6 +93,12 @@ bool emitObject(llvm::Module &module, const EmitOptions &options, const std::str
     return false;
   }
   llvm::TargetOptions topts;
+  // Module constructors and destructors (the descriptor pass's registration of types and
+  // roots, priority 101) go in .init_array.N / .fini_array.N, the sections every ELF linker
+  // runs. LLVM's default is the legacy .ctors.N, which only GNU ld's default script folds into
+  // .init_array: lld keeps .ctors as a section nothing runs, so a program linked with it never
+  // registered its types or its roots (emit.h).
+  topts.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, "generic", "", topts, llvm::Reloc::PIC_, std::nullopt,
       options.opt_level == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default));

@@ -19,8 +19,10 @@ struct EmitOptions {
 };
 
 // Sets the module's target and data layout, runs the pass and the pipeline, and writes an
-// object file. Returns false with *error set on failure (a pass diagnostic, a verifier error,
-// an unwritable file).
+// object file. Its constructors and destructors (llvm.global_ctors, llvm.global_dtors) are in
+// .init_array / .fini_array sections (.init_array.N for priority N), never in the legacy .ctors
+// ones that only GNU ld runs, so any linker runs them (tests/frontend/emit_test.cpp). Returns false
+// with *error set on failure (a pass diagnostic, a verifier error, an unwritable file).
 bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                 std::string *error);
 
