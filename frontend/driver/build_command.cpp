@@ -28,6 +28,8 @@ constexpr char kBuildUsage[] =
     "  --path DIR        also look for imported modules under DIR (repeatable)\n"
     "  --emit-llvm FILE  also write the optimized LLVM IR to FILE\n"
     "  --runtime-dir DIR link the runtime libraries from DIR (e.g. the GC stress build's)\n"
+    "  --linker lld|system  link with LLVM's lld (the default when installed) or the C++\n"
+    "                    compiler's default linker\n"
     "  --color           diagnostics in colour (default: when standard error is a terminal)\n";
 
 constexpr char kRunUsage[] =
@@ -38,7 +40,8 @@ constexpr char kRunUsage[] =
     "is handed to the program as $CAIRN_STORE. The program's exit status is cairn's.\n"
     "\n"
     "options (before the program; everything after it is the program's):\n"
-    "  --store DIR, -O0, -O2, -g0, --path DIR, --runtime-dir DIR, --color\n";
+    "  --store DIR, -O0, -O2, -g0, --path DIR, --runtime-dir DIR, --linker lld|system,\n"
+    "  --color\n";
 
 constexpr char kCheckUsage[] =
     "usage: cairn check PROGRAM.cairn [--path DIR] [--lib]\n"
@@ -87,6 +90,14 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       const std::string *v = value("a folder");
       if (!v) return false;
       o.runtime_dir = *v;
+    } else if (a == "--linker") {
+      const std::string *v = value("lld or system");
+      if (!v) return false;
+      if (*v != "lld" && *v != "system") {
+        *error = "--linker takes lld or system, not '" + *v + "'";
+        return false;
+      }
+      o.linker = *v;
     } else if (a == "--emit-llvm") {
       const std::string *v = value("a file");
       if (!v) return false;

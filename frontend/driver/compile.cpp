@@ -28,6 +28,9 @@
 #ifndef CAIRN_LINKER
 #define CAIRN_LINKER "c++"
 #endif
+#ifndef CAIRN_LLD_DIR
+#define CAIRN_LLD_DIR ""
+#endif
 #ifndef CAIRN_LINK_LIBS
 #define CAIRN_LINK_LIBS ""
 #endif
@@ -140,6 +143,28 @@ std::string runtimeDir(const std::string &flag) {
   return CAIRN_BUILD_RUNTIME_DIR;
 }
 
+std::string linkLibraryDir(const std::string &dir) {
+  fs::path link = fs::path(dir) / "link";
+  for (const char *lib : kRuntimeLibs) {
+    std::error_code ec;
+    fs::file_time_type copy = fs::last_write_time(link / lib, ec);
+    if (ec) return dir;
+    fs::file_time_type original = fs::last_write_time(fs::path(dir) / lib, ec);
+    if (!ec && copy < original) return dir;
+  }
+  return link.string();
+}
+
+std::string lldFor(const std::string &choice, std::string *error) {
+  if (choice == "system") return "";
+  std::error_code ec;
+  std::string dir = CAIRN_LLD_DIR;
+  if (!dir.empty() && fs::exists(fs::path(dir) / "ld.lld", ec)) return dir;
+  if (choice == "lld")
+    *error = "--linker lld: ld.lld is not installed (apt-get install lld-19, or use --linker system)";
+  return "";
+}
+
 std::string stdlibDir() {
   if (const char *env = std::getenv("CAIRN_STDLIB"); env && *env) return env;
   std::string self = selfDir();
@@ -171,8 +196,10 @@ std::string buildKey(const CompileOptions &options) {
   std::error_code ec;
   h = fnvString(h, fs::read_symlink("/proc/self/exe", ec).string());
   h = fnvFileStamp(h, fs::read_symlink("/proc/self/exe", ec).string());
-  std::string rt = runtimeDir(options.runtime_dir);
+  std::string rt = linkLibraryDir(runtimeDir(options.runtime_dir));
   for (const char *lib : kRuntimeLibs) h = fnvFileStamp(h, (fs::path(rt) / lib).string());
+  std::string ignored;
+  h = fnvString(h, "linker " + lldFor(options.linker, &ignored));
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -204,8 +231,21 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     std::fprintf(stderr, "cairn: %s\n", error.c_str());
     return 2;
   }
-  std::vector<std::string> link{CAIRN_LINKER, "-o", output, object};
-  for (const char *lib : kRuntimeLibs) link.push_back((fs::path(rt) / lib).string());
+  std::string lld_error;
+  std::string lld_dir = lldFor(options.linker, &lld_error);
+  if (!lld_error.empty()) {
+    std::fprintf(stderr, "cairn: %s\n", lld_error.c_str());
+    return 2;
+  }
+  std::vector<std::string> link{CAIRN_LINKER};
+  if (!lld_dir.empty()) {
+    // The C++ compiler driver finds `ld.lld` through its program search path (-B).
+    link.push_back("-B" + lld_dir + "/");
+    link.push_back("-fuse-ld=lld");
+  }
+  link.insert(link.end(), {"-o", output, object});
+  std::string libs = linkLibraryDir(rt);
+  for (const char *lib : kRuntimeLibs) link.push_back((fs::path(libs) / lib).string());
   for (const std::string &l : splitList(CAIRN_LINK_LIBS)) link.push_back(l);
   link.push_back("-lpthread");
   link.push_back("-ldl");

@@ -14,6 +14,7 @@ struct CompileOptions {
   int opt_level = 2;                      // -O0 / -O2
   bool debug_info = true;
   std::string runtime_dir;                // --runtime-dir: the runtime libraries to link
+  std::string linker;                     // --linker: "lld", "system" or "" (lld when installed)
   std::string emit_llvm;                  // --emit-llvm FILE
   bool color = false;                     // diagnostics in colour
   bool require_main = true;
@@ -22,6 +23,14 @@ struct CompileOptions {
 // The folder holding the runtime's static libraries: --runtime-dir, else $CAIRN_RUNTIME_DIR,
 // else the lib/ folder beside this executable's bin/, else the build tree's.
 std::string runtimeDir(const std::string &flag);
+// The folder whose archives a link reads: `dir`/link, the libraries' copies without debug
+// sections (lib/link, made by the build), when all five are there and none is older than its
+// library in `dir`; else `dir` itself.
+std::string linkLibraryDir(const std::string &dir);
+// The ld.lld a link uses for `--linker` value `choice` ("lld", "system" or "": lld when it is
+// installed), or "" for the C++ compiler's default linker. Sets *error and returns "" when lld
+// was asked for and is not installed.
+std::string lldFor(const std::string &choice, std::string *error);
 // The standard library's folder: $CAIRN_STDLIB, else share/cairn/stdlib beside this
 // executable's bin/ (the installed layout, `cmake --install`), else the source tree's stdlib/
 // (a cairn in the build tree, run from any directory).

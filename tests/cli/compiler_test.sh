@@ -2,7 +2,8 @@
 # The compiler's commands from the shell: help texts, `cairn build` to an executable that runs
 # from any directory, `cairn run` with its cache and arguments and --store, `cairn check` exit
 # statuses, the example program of docs/language.md, and where the standard library is found
-# (the build tree, $CAIRN_STDLIB, an installed layout), std.io's prompt on a terminal.
+# (the build tree, $CAIRN_STDLIB, an installed layout), std.io's prompt on a terminal, the
+# linker and the runtime libraries a link reads.
 # Usage: compiler_test.sh CAIRN
 set -uo pipefail
 CAIRN=$(realpath "$1")
@@ -184,10 +185,45 @@ os.waitpid(pid, 0)
 if b"hello ada" not in seen:
     sys.exit("no greeting: " + repr(seen))
 PY
+# The link: with LLVM's lld when it is installed (lld names itself in .comment; GNU ld does not),
+# with the compiler's default linker on --linker system, over the runtime libraries' debug-free
+# copies in lib/link (the program's DWARF names none of the runtime's sources) unless they are
+# missing or older than the libraries (then the libraries themselves).
+echo 'fn main() { println("linked") }' >"$TMP/linked.cairn"
+LLD=/usr/lib/llvm-19/bin/ld.lld
+if [ -x "$LLD" ]; then
+  "$CAIRN" build -O0 "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "default link: $(cat "$TMP/out")"
+  readelf -p .comment "$TMP/linked" | grep -q "Linker: .*LLD" || fail "the default link did not use lld"
+  "$CAIRN" build -O0 --linker lld "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "--linker lld: $(cat "$TMP/out")"
+else
+  "$CAIRN" build -O0 --linker lld "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 && fail "--linker lld without lld succeeded"
+  grep -q "ld.lld is not installed" "$TMP/out" || fail "--linker lld without lld: $(cat "$TMP/out")"
+fi
+"$CAIRN" build -O0 --linker system "$TMP/linked.cairn" -o "$TMP/linked_sys" >"$TMP/out" 2>&1 || fail "--linker system: $(cat "$TMP/out")"
+readelf -p .comment "$TMP/linked_sys" | grep -q "Linker: .*LLD" && fail "--linker system used lld"
+[ "$("$TMP/linked_sys")" = linked ] || fail "the program linked by the system linker printed $("$TMP/linked_sys")"
+"$CAIRN" build --linker gold "$TMP/linked.cairn" >"$TMP/out" 2>&1; [ $? -eq 2 ] || fail "--linker gold is not a usage error"
+grep -q "lld or system" "$TMP/out" || fail "--linker gold: $(cat "$TMP/out")"
+RT=$(dirname "$(dirname "$CAIRN")")/lib
+mkdir -p "$TMP/rt/link"
+for lib in cairn_lang cairn_persist cairn_store cairn_gc cairn_base; do
+  cp "$RT/lib$lib.a" "$TMP/rt/"
+  objcopy --strip-debug "$RT/lib$lib.a" "$TMP/rt/link/lib$lib.a"
+done
+runtime_dwarf() { readelf --debug-dump=info "$1" 2>/dev/null | grep -c 'DW_AT_name.*runtime/src/gc/' ; }
+"$CAIRN" build -O0 --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" >"$TMP/out" 2>&1 || fail "--runtime-dir: $(cat "$TMP/out")"
+[ "$(runtime_dwarf "$TMP/linked_rt")" = 0 ] || fail "the link did not use the debug-free copies in lib/link"
+readelf --debug-dump=info "$TMP/linked_rt" 2>/dev/null | grep -q 'linked.cairn' || fail "the program lost its own DWARF"
+touch "$TMP/rt/libcairn_gc.a"  # now newer than its copy: the copies are stale
+"$CAIRN" build -O0 --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" >"$TMP/out" 2>&1 || fail "stale copies: $(cat "$TMP/out")"
+[ "$(runtime_dwarf "$TMP/linked_rt")" != 0 ] || fail "a stale lib/link copy was linked"
+[ "$("$TMP/linked_rt")" = linked ] || fail "the program linked from the libraries printed $("$TMP/linked_rt")"
+
 BUILD=$(dirname "$(dirname "$CAIRN")")
 if [ -f "$BUILD/cmake_install.cmake" ]; then
   cmake --install "$BUILD" --prefix "$TMP/inst" >"$TMP/out" 2>&1 || fail "cmake --install: $(cat "$TMP/out")"
   [ -f "$TMP/inst/share/cairn/stdlib/list.cairn" ] || fail "the installed layout has no stdlib"
+  [ -f "$TMP/inst/lib/link/libcairn_gc.a" ] || fail "the installed layout has no lib/link"
   cp "$TMP/mystd/mine.cairn" "$TMP/inst/share/cairn/stdlib/"
   (cd / && "$TMP/inst/bin/cairn" build "$TMP/mine.cairn" -o "$TMP/mine") >"$TMP/out" 2>&1 ||
     fail "the installed cairn does not use its own stdlib: $(cat "$TMP/out")"
