@@ -28,6 +28,8 @@ constexpr char kBuildUsage[] =
     "  --path DIR        also look for imported modules under DIR (repeatable)\n"
     "  --emit-llvm FILE  also write the optimized LLVM IR to FILE\n"
     "  --runtime-dir DIR link the runtime libraries from DIR (e.g. the GC stress build's)\n"
+    "  -j N              generate code in up to N threads (default: one per core; a small\n"
+    "                    program is always one)\n"
     "  --linker lld|system  link with LLVM's lld (the default when installed) or the C++\n"
     "                    compiler's default linker\n"
     "  --color           diagnostics in colour (default: when standard error is a terminal)\n";
@@ -40,7 +42,7 @@ constexpr char kRunUsage[] =
     "is handed to the program as $CAIRN_STORE. The program's exit status is cairn's.\n"
     "\n"
     "options (before the program; everything after it is the program's):\n"
-    "  --store DIR, -O0, -O2, -g0, --path DIR, --runtime-dir DIR, --linker lld|system,\n"
+    "  --store DIR, -O0, -O2, -g0, -j N, --path DIR, --runtime-dir DIR, --linker lld|system,\n"
     "  --color\n";
 
 constexpr char kCheckUsage[] =
@@ -90,6 +92,16 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       const std::string *v = value("a folder");
       if (!v) return false;
       o.runtime_dir = *v;
+    } else if (a == "-j") {
+      const std::string *v = value("a number of threads");
+      if (!v) return false;
+      char *end = nullptr;
+      unsigned long n = std::strtoul(v->c_str(), &end, 10);
+      if (v->empty() || *end != '\0' || n < 1 || n > 64) {
+        *error = "-j takes a number of threads from 1 to 64, not '" + *v + "'";
+        return false;
+      }
+      o.threads = static_cast<unsigned>(n);
     } else if (a == "--linker") {
       const std::string *v = value("lld or system");
       if (!v) return false;

@@ -3,6 +3,8 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -18,7 +20,11 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <thread>
+#include <vector>
 
 #include "cairn_plugin/descriptor_pass.h"
 
@@ -81,16 +87,16 @@ bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOpt
   return true;
 }
 
-bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
-                std::string *error) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+namespace {
+
+// The host's target machine, position-independent code, at the given level.
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(int opt_level, std::string *error) {
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string lookup_error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, lookup_error);
   if (target == nullptr) {
     *error = "no code generator for " + triple + ": " + lookup_error;
-    return false;
+    return nullptr;
   }
   llvm::TargetOptions topts;
   // Module constructors and destructors (the descriptor pass's registration of types and
@@ -99,10 +105,167 @@ bool emitObject(llvm::Module &module, const EmitOptions &options, const std::str
   // .init_array: lld keeps .ctors as a section nothing runs, so a program linked with it never
   // registered its types or its roots (emit.h).
   topts.UseInitArray = true;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, "generic", "", topts, llvm::Reloc::PIC_, std::nullopt,
-      options.opt_level == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default));
-  module.setTargetTriple(triple);
+      opt_level == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default));
+}
+
+// Code generation of `module` (target and layout set) into an object file at `path`.
+bool generate(llvm::Module &module, llvm::TargetMachine &tm, const std::string &path,
+              std::string *error) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    *error = "cannot write " + path + ": " + ec.message();
+    return false;
+  }
+  llvm::legacy::PassManager codegen;
+  if (tm.addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    *error = "the target cannot emit object files";
+    return false;
+  }
+  codegen.run(module);
+  out.flush();
+  if (out.has_error()) {
+    *error = "cannot write " + path + ": " + out.error().message();
+    out.clear_error();
+    return false;
+  }
+  return true;
+}
+
+// Part i's object: object_path for 0, else object_path with ".i.o" for its ".o".
+std::string partPath(const std::string &object_path, unsigned i) {
+  if (i == 0) return object_path;
+  std::string stem = object_path;
+  if (stem.size() > 2 && stem.compare(stem.size() - 2, 2, ".o") == 0) stem.resize(stem.size() - 2);
+  return stem + "." + std::to_string(i) + ".o";
+}
+
+size_t instructionCount(const llvm::Module &module) {
+  size_t n = 0;
+  for (const llvm::Function &f : module) n += f.getInstructionCount();
+  return n;
+}
+
+// Which part generates each function defined in the module: the largest first, each to the
+// part with the fewest instructions so far. Global variables and the module's constructor lists
+// stay in part 0.
+std::map<std::string, unsigned> assignParts(llvm::Module &module, unsigned parts) {
+  std::vector<std::pair<size_t, llvm::Function *>> bySize;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration()) bySize.emplace_back(f.getInstructionCount(), &f);
+  std::stable_sort(bySize.begin(), bySize.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<size_t> load(parts, 0);
+  std::map<std::string, unsigned> part;
+  for (const auto &[size, f] : bySize) {
+    unsigned lightest =
+        static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[lightest] += size;
+    part[f->getName().str()] = lightest;
+  }
+  return part;
+}
+
+// Gives every local symbol (internal or private: functions, text, locations, descriptors) a
+// hidden global one, so that a part can reach what another part defines; named uniquely first.
+void externalizeLocals(llvm::Module &module) {
+  auto externalize = [](llvm::GlobalValue &gv) {
+    if (!gv.hasLocalLinkage()) return;
+    if (!gv.hasName()) gv.setName("cairn.part.unnamed");
+    gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    gv.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  };
+  for (llvm::Function &f : module) externalize(f);
+  for (llvm::GlobalVariable &g : module.globals())
+    if (!g.getName().starts_with("llvm.")) externalize(g);
+  for (llvm::GlobalAlias &a : module.aliases()) externalize(a);
+}
+
+// Keeps in `module` only what part `self` generates: the other parts' function bodies become
+// declarations; outside part 0, so do the global variables, and the constructor and used lists
+// go (part 0 has them).
+void keepPart(llvm::Module &module, const std::map<std::string, unsigned> &parts, unsigned self) {
+  for (llvm::Function &f : module) {
+    auto it = parts.find(f.getName().str());
+    if (it != parts.end() && it->second != self) f.deleteBody();
+  }
+  if (self == 0) return;
+  std::vector<llvm::GlobalVariable *> lists;
+  for (llvm::GlobalVariable &g : module.globals()) {
+    if (g.getName().starts_with("llvm.")) {
+      if (g.hasAppendingLinkage()) lists.push_back(&g);
+      continue;
+    }
+    if (g.isDeclaration()) continue;
+    g.setInitializer(nullptr);
+    g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    g.setComdat(nullptr);
+  }
+  for (llvm::GlobalVariable *g : lists) g->eraseFromParent();
+}
+
+// Generates a module in parts, part 0 here and each other in a thread of its own, from a
+// bitcode copy read lazily (only its own function bodies) into a context of its own: an
+// LLVMContext is not shared between threads.
+bool generateParts(llvm::Module &module, unsigned n, llvm::TargetMachine &tm,
+                   const EmitOptions &options, const std::string &object_path,
+                   std::vector<std::string> *objects, std::string *error) {
+  externalizeLocals(module);
+  const std::map<std::string, unsigned> parts = assignParts(module, n);
+  auto bitcode = std::make_shared<llvm::SmallVector<char, 0>>();
+  {
+    llvm::raw_svector_ostream os(*bitcode);
+    llvm::WriteBitcodeToFile(module, os);
+  }
+  std::vector<std::string> errors(n);
+  std::vector<char> ok(n, 0);
+  std::vector<std::thread> workers;
+  objects->push_back(object_path);
+  for (unsigned i = 1; i < n; ++i) {
+    objects->push_back(partPath(object_path, i));
+    std::string path = objects->back();
+    workers.emplace_back([&options, &errors, &ok, &parts, i, bitcode, path] {
+      llvm::LLVMContext context;
+      llvm::Expected<std::unique_ptr<llvm::Module>> part = llvm::getLazyBitcodeModule(
+          llvm::MemoryBufferRef(llvm::StringRef(bitcode->data(), bitcode->size()), "part"),
+          context);
+      llvm::Error read = part ? llvm::Error::success() : part.takeError();
+      if (!read) {
+        keepPart(**part, parts, i);
+        read = (*part)->materializeAll();
+      }
+      if (read) {
+        errors[i] = "internal error: a part of the module does not read back: " +
+                    llvm::toString(std::move(read));
+        return;
+      }
+      std::unique_ptr<llvm::TargetMachine> part_tm =
+          makeTargetMachine(options.opt_level, &errors[i]);
+      if (part_tm) ok[i] = generate(**part, *part_tm, path, &errors[i]);
+    });
+  }
+  keepPart(module, parts, 0);
+  ok[0] = generate(module, tm, object_path, &errors[0]);
+  for (std::thread &w : workers) w.join();
+  for (unsigned i = 0; i < n; ++i) {
+    if (ok[i]) continue;
+    *error = errors[i];
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
+                 std::vector<std::string> *objects, std::string *error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(options.opt_level, error);
+  if (!tm) return false;
+  module.setTargetTriple(tm->getTargetTriple().str());
   module.setDataLayout(tm->createDataLayout());
   module.setPICLevel(llvm::PICLevel::BigPIC);
   module.setPIELevel(llvm::PIELevel::Large);
@@ -119,20 +282,29 @@ bool emitObject(llvm::Module &module, const EmitOptions &options, const std::str
     module.print(out, nullptr);
   }
 
-  std::error_code ec;
-  llvm::raw_fd_ostream out(object_path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    *error = "cannot write " + object_path + ": " + ec.message();
-    return false;
+  unsigned threads = options.threads;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  objects->clear();
+  bool ok;
+  if (threads <= 1 || instructionCount(module) <= options.split_instructions) {
+    objects->push_back(object_path);
+    ok = generate(module, *tm, object_path, error);
+  } else {
+    ok = generateParts(module, threads, *tm, options, object_path, objects, error);
   }
-  llvm::legacy::PassManager codegen;
-  if (tm->addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
-    *error = "the target cannot emit object files";
-    return false;
+  if (!ok) {
+    for (const std::string &path : *objects) llvm::sys::fs::remove(path);
+    objects->clear();
   }
-  codegen.run(module);
-  out.flush();
-  return true;
+  return ok;
+}
+
+bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
+                std::string *error) {
+  EmitOptions one = options;
+  one.threads = 1;
+  std::vector<std::string> objects;
+  return emitObjects(module, one, object_path, &objects, error);
 }
 
 }  // namespace cairn::front

@@ -4,6 +4,7 @@
 #define CAIRN_FRONTEND_LOWER_EMIT_H
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -16,6 +17,15 @@ struct EmitOptions {
   int opt_level = 2;    // 0 or 2
   bool verify = true;   // llvm::verifyModule before optimizing
   std::string ir_path;  // if set, also write the optimized IR there (--emit-llvm)
+  // emitObjects: code generation in up to this many threads. A module of more than
+  // split_instructions instructions is split (llvm::SplitModule) into that many parts, each
+  // generated into its own object from its own copy (through bitcode, in its own LLVMContext);
+  // a smaller one is one object. 0: the machine's cores, at most 8. The parts are as
+  // balanced as whole functions allow.
+  unsigned threads = 1;
+  // The size (IR instructions, after optimizing) above which emitObjects splits a module:
+  // below it, a second thread costs more than it saves.
+  size_t split_instructions = 8000;
 };
 
 // Sets the module's target and data layout, runs the pass and the pipeline, and writes an
@@ -25,6 +35,14 @@ struct EmitOptions {
 // with *error set on failure (a pass diagnostic, a verifier error, an unwritable file).
 bool emitObject(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                 std::string *error);
+
+// As emitObject, but a large module (see EmitOptions::threads) becomes several objects made in
+// parallel: `object_path` and then `object_path` with ".1.o", ".2.o"... in place of ".o" (or
+// appended). The objects written are in *objects, in that order; linked together they are the
+// program emitObject would make (the parts' internal symbols become hidden globals so that they
+// can reach one another). On failure every object written is removed.
+bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
+                 std::vector<std::string> *objects, std::string *error);
 
 // Verifies the module (if options.verify), then runs the descriptor pass and the -O2 (or -O0)
 // pipeline on it, for `tm`'s target; the module's triple and data layout must be set. What

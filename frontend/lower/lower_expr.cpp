@@ -11,9 +11,6 @@
 
 namespace cairn::front {
 
-llvm::Value *Lowering::toRaw(llvm::Value *ref) { return b_.CreateAddrSpaceCast(ref, raw_); }
-llvm::Value *Lowering::fromRaw(llvm::Value *raw) { return b_.CreateAddrSpaceCast(raw, ref_); }
-
 llvm::Value *Lowering::zero(const Type *t) { return llvm::Constant::getNullValue(llvmType(t)); }
 
 void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail) {
@@ -105,7 +102,7 @@ llvm::Value *Lowering::allocateArray(const Type *array_type, llvm::Value *length
   llvm::Value *desc;
   llvm::Constant *m = marker(array_type);
   desc = m ? static_cast<llvm::Value *>(m) : descriptorRef(array_type);
-  return fromRaw(b_.CreateCall(rt("cairn_malloc_array"), {desc, length}));
+  return b_.CreateCall(rt("cairn_malloc_array"), {desc, length});
 }
 
 llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
@@ -329,7 +326,7 @@ llvm::Value *Lowering::textArray(llvm::Value *count, llvm::FunctionCallee at) {
     holder = eb.CreateAlloca(ref_, nullptr, "texts");
     counter = eb.CreateAlloca(i64_, nullptr, "texts.i");
   }
-  llvm::Value *arr = fromRaw(b_.CreateCall(rt("cairn_malloc_array"), {m, count}));
+  llvm::Value *arr = b_.CreateCall(rt("cairn_malloc_array"), {m, count});
   b_.CreateStore(arr, holder);
   b_.CreateStore(b_.getInt64(0), counter);
   llvm::BasicBlock *cond = llvm::BasicBlock::Create(ctx_, "texts.cond", fn_);
@@ -709,7 +706,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       std::vector<llvm::Value *> values;
       for (const auto &fi : n->inits) values.push_back(lowerExpr(*fi.value));
       setLoc(n->span);
-      llvm::Value *obj = fromRaw(b_.CreateCall(rt("cairn_malloc_typed"), {marker(n->type)}));
+      llvm::Value *obj = b_.CreateCall(rt("cairn_malloc_typed"), {marker(n->type)});
       for (size_t i = 0; i < n->inits.size(); ++i) {
         b_.CreateStore(values[i], fieldPointer(obj, n->cls, n->inits[i].field));
       }

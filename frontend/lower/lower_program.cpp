@@ -184,8 +184,10 @@ struct RuntimeEntry {
 
 // The runtime entry points (cairn/lang.h, cairn/gc.h) as the generated code calls them.
 constexpr RuntimeEntry kRuntime[] = {
-    {"cairn_malloc_typed", "pp", false},
-    {"cairn_malloc_array", "ppl", false},
+    // Declared to return a reference (cairn/gc.h returns void *): the same register, and no
+    // addrspacecast, which -O0's FastISel cannot select (the block would go to SelectionDAG).
+    {"cairn_malloc_typed", "rp", false},
+    {"cairn_malloc_array", "rpl", false},
     {"cairn_type_ref", "pp", false},
     {"cairn_lang_start", "vip", false},
     {"cairn_lang_argc", "l", false},
@@ -362,6 +364,32 @@ void Lowering::setLoc(Span span) {
 
 // --- The program ------------------------------------------------------------------------------
 
+namespace {
+
+// Every `bool` parameter and result, of Cairn functions and at every call (direct or through a
+// function value), is `zeroext i1`: the C ABI's rule for bool, which extern functions follow
+// too, and what -O0's FastISel needs to select such a call, return or entry instead of handing
+// the block to SelectionDAG.
+void markBoolExtension(llvm::Module &module) {
+  auto isBool = [](llvm::Type *t) { return t->isIntegerTy(1); };
+  for (llvm::Function &f : module) {
+    for (unsigned i = 0; i < f.arg_size(); ++i)
+      if (isBool(f.getArg(i)->getType())) f.addParamAttr(i, llvm::Attribute::ZExt);
+    if (isBool(f.getReturnType())) f.addRetAttr(llvm::Attribute::ZExt);
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block) {
+        auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
+        if (call == nullptr) continue;
+        for (unsigned i = 0; i < call->arg_size(); ++i)
+          if (isBool(call->getArgOperand(i)->getType()))
+            call->addParamAttr(i, llvm::Attribute::ZExt);
+        if (isBool(call->getType())) call->addRetAttr(llvm::Attribute::ZExt);
+      }
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<llvm::Module> Lowering::run() {
   if (options_.debug_info) {
     di_ = std::make_unique<llvm::DIBuilder>(*module_);
@@ -443,6 +471,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   b_.CreateUnreachable();
 
   if (di_) di_->finalize();
+  markBoolExtension(*module_);
   return std::move(module_);
 }
 
@@ -479,6 +508,7 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
     b_.CreateStore(t, slot);
   }
   b_.CreateRetVoid();
+  markBoolExtension(*module_);
   return std::move(module_);
 }
 

@@ -91,8 +91,6 @@ class Lowering {
   void nilCheck(llvm::Value *ref, Span span, const std::function<void()> &fail);
   void runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail);
   void setLoc(Span span);
-  llvm::Value *toRaw(llvm::Value *ref);    // ptr addrspace(1) -> ptr
-  llvm::Value *fromRaw(llvm::Value *raw);  // ptr -> ptr addrspace(1)
   llvm::Value *zero(const Type *t);
 
   // State.

@@ -219,6 +219,25 @@ touch "$TMP/rt/libcairn_gc.a"  # now newer than its copy: the copies are stale
 [ "$(runtime_dwarf "$TMP/linked_rt")" != 0 ] || fail "a stale lib/link copy was linked"
 [ "$("$TMP/linked_rt")" = linked ] || fail "the program linked from the libraries printed $("$TMP/linked_rt")"
 
+# Code generation in parts (-j N): a module split in two makes two compile units (one per
+# object) and the same program; -j 1 never splits; a module below the size at which splitting
+# pays is one part whatever -j says.
+count_cus() { readelf --debug-dump=info "$1" 2>/dev/null | grep -c 'DW_AT_name.*example.cairn'; }
+CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O0 -j 2 "$TMP/example.cairn" -o "$TMP/split2" >"$TMP/out" 2>&1 ||
+  fail "a build in two parts: $(cat "$TMP/out")"
+[ "$(count_cus "$TMP/split2")" = 2 ] || fail "a build in two parts has $(count_cus "$TMP/split2") compile units"
+[ "$("$TMP/split2")" = '2 1 9 atomic 7 true' ] || fail "the program built in two parts printed: $("$TMP/split2")"
+CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O2 -j 2 "$TMP/example.cairn" -o "$TMP/split2" >"$TMP/out" 2>&1 ||
+  fail "an -O2 build in two parts: $(cat "$TMP/out")"
+[ "$("$TMP/split2")" = '2 1 9 atomic 7 true' ] || fail "the -O2 program built in two parts printed: $("$TMP/split2")"
+CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O0 -j 1 "$TMP/example.cairn" -o "$TMP/split1" >"$TMP/out" 2>&1 ||
+  fail "a build with -j 1: $(cat "$TMP/out")"
+[ "$(count_cus "$TMP/split1")" = 1 ] || fail "-j 1 made $(count_cus "$TMP/split1") compile units"
+"$CAIRN" build -O0 -j 2 "$TMP/example.cairn" -o "$TMP/split1" >"$TMP/out" 2>&1 || fail "-j 2: $(cat "$TMP/out")"
+[ "$(count_cus "$TMP/split1")" = 1 ] || fail "a small program was split: $(count_cus "$TMP/split1") compile units"
+ls "$TMP"/split*.o >/dev/null 2>&1 && fail "object files were left beside the executable: $(ls "$TMP"/split*.o)"
+"$CAIRN" build -j 0 "$TMP/example.cairn" >"$TMP/out" 2>&1; [ $? -eq 2 ] || fail "-j 0 is not a usage error"
+
 BUILD=$(dirname "$(dirname "$CAIRN")")
 if [ -f "$BUILD/cmake_install.cmake" ]; then
   cmake --install "$BUILD" --prefix "$TMP/inst" >"$TMP/out" 2>&1 || fail "cmake --install: $(cat "$TMP/out")"

@@ -3,6 +3,8 @@
 // .ctors / .dtors ones, which only GNU ld's default script folds into .init_array. With .ctors, a
 // program linked with lld never ran the descriptor pass's registration of its types and roots
 // (its own database's types were unknown in its next run, its module variables were not roots).
+// And front::emitObjects's parts: a split module's functions each defined in exactly one object,
+// its locals reachable from the others, its constructor lists in the first.
 #include "lower/emit.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +20,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +44,8 @@ llvm::Function *makeFunction(llvm::Module &module, const std::string &name,
 // Section name -> the names of the symbols its relocations point at, in order.
 using Sections = std::map<std::string, std::vector<std::string>>;
 
+Sections readSections(const std::string &path);
+
 // Emits `module` at `opt_level` into a temporary object file and reads its sections back.
 Sections emitAndRead(llvm::Module &module, int opt_level) {
   std::string path = ::testing::TempDir() + "cairn-emit-test-XXXXXX";
@@ -51,12 +56,17 @@ Sections emitAndRead(llvm::Module &module, int opt_level) {
   options.opt_level = opt_level;
   std::string error;
   EXPECT_TRUE(emitObject(module, options, path, &error)) << error;
+  Sections sections = readSections(path);
+  unlink(path.c_str());
+  return sections;
+}
 
+// The sections of the object file at `path`, with the symbols their relocations name.
+Sections readSections(const std::string &path) {
   Sections sections;
   auto object = llvm::object::ObjectFile::createObjectFile(path);
   if (!object) {
     ADD_FAILURE() << "cannot read the object: " << llvm::toString(object.takeError());
-    unlink(path.c_str());
     return sections;
   }
   // Every section by name; the relocations of an ELF section are in its own relocation section
@@ -88,7 +98,6 @@ Sections emitAndRead(llvm::Module &module, int opt_level) {
       targets.push_back(symbol ? symbol->str() : llvm::toString(symbol.takeError()));
     }
   }
-  unlink(path.c_str());
   return sections;
 }
 
@@ -133,6 +142,122 @@ TEST(Emit, ConstructorsGoInInitArrayUnoptimized) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = moduleWithConstructors(context);
   expectInitArrays(emitAndRead(*module, 0));
+}
+
+// The symbols an object defines (functions and data) and those it only references.
+struct Symbols {
+  std::set<std::string> defined, undefined;
+};
+
+Symbols readSymbols(const std::string &path) {
+  Symbols out;
+  auto object = llvm::object::ObjectFile::createObjectFile(path);
+  if (!object) {
+    ADD_FAILURE() << "cannot read " << path << ": " << llvm::toString(object.takeError());
+    return out;
+  }
+  for (const llvm::object::SymbolRef &symbol : object->getBinary()->symbols()) {
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<llvm::object::SymbolRef::Type> type = symbol.getType();
+    if (!name || !flags || !type || name->empty()) {
+      if (!name) llvm::consumeError(name.takeError());
+      if (!flags) llvm::consumeError(flags.takeError());
+      if (!type) llvm::consumeError(type.takeError());
+      continue;
+    }
+    if (*type == llvm::object::SymbolRef::ST_File || *type == llvm::object::SymbolRef::ST_Debug)
+      continue;
+    if (*flags & llvm::object::SymbolRef::SF_Undefined)
+      out.undefined.insert(name->str());
+    else
+      out.defined.insert(name->str());
+  }
+  return out;
+}
+
+TEST(Emit, SplitModuleDefinesEachFunctionOnceAndKeepsConstructorsInPartZero) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = moduleWithConstructors(context);
+  // Internal functions that call one another, and a private constant they use: after the split
+  // some caller and callee are in different parts, so each must be a (hidden) global symbol.
+  llvm::LLVMContext &c = context;
+  llvm::FunctionCallee use = module->getOrInsertFunction(
+      "cairn_emit_test_use",
+      llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::get(c, 0)}, false));
+  auto *text =
+      new llvm::GlobalVariable(*module, llvm::ArrayType::get(llvm::Type::getInt8Ty(c), 3), true,
+                               llvm::GlobalValue::PrivateLinkage,
+                               llvm::ConstantDataArray::getString(c, "hi", true), "cairn.str");
+  llvm::Function *previous = nullptr;
+  std::vector<std::string> names;
+  for (int i = 0; i < 8; ++i) {
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(c), false),
+                                     llvm::GlobalValue::InternalLinkage,
+                                     "local" + std::to_string(i), *module);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", f));
+    b.CreateCall(use, {text});
+    if (previous != nullptr) b.CreateCall(previous);
+    b.CreateRetVoid();
+    previous = f;
+    names.push_back(f->getName().str());
+  }
+  // register_late calls the last of the chain, so all of them are live.
+  llvm::Function *late = module->getFunction("register_late");
+  late->getEntryBlock().getTerminator()->eraseFromParent();
+  llvm::IRBuilder<> b(&late->getEntryBlock());
+  b.CreateCall(previous);
+  b.CreateRetVoid();
+
+  std::string path = ::testing::TempDir() + "cairn-split-test-XXXXXX.o";
+  const int fd = mkstemps(path.data(), 2);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  EmitOptions options;
+  options.opt_level = 0;
+  options.threads = 2;
+  options.split_instructions = 0;
+  std::vector<std::string> objects;
+  std::string error;
+  ASSERT_TRUE(emitObjects(*module, options, path, &objects, &error)) << error;
+  ASSERT_EQ(objects.size(), 2u);
+  EXPECT_EQ(objects[0], path);
+  EXPECT_EQ(objects[1], path.substr(0, path.size() - 2) + ".1.o");
+
+  std::vector<Symbols> parts{readSymbols(objects[0]), readSymbols(objects[1])};
+  names.insert(names.end(),
+               {"register_early", "register_late", "unregister_early", "unregister_late"});
+  for (const std::string &name : names) {
+    int defined = parts[0].defined.count(name) + parts[1].defined.count(name);
+    EXPECT_EQ(defined, 1) << name << " is defined in " << defined << " parts";
+  }
+  EXPECT_FALSE(parts[0].defined.empty());
+  EXPECT_GT(parts[1].defined.size(), 0u) << "the second part generated nothing";
+  // Whatever one part calls of another's is an undefined symbol there, defined in the other.
+  for (int p = 0; p < 2; ++p) {
+    for (const std::string &name : parts[p].undefined) {
+      if (name.rfind("local", 0) == 0 || name == "cairn.str") {
+        EXPECT_EQ(parts[1 - p].defined.count(name), 1u) << name << " is defined nowhere";
+      }
+    }
+  }
+  // The private text is defined once, in part 0 (the variables stay there).
+  EXPECT_EQ(parts[0].defined.count("cairn.str"), 1u);
+  EXPECT_EQ(parts[1].defined.count("cairn.str"), 0u);
+
+  // The constructor lists are in part 0 only.
+  auto object = llvm::object::ObjectFile::createObjectFile(objects[1]);
+  ASSERT_TRUE(static_cast<bool>(object));
+  for (const llvm::object::SectionRef &section : object->getBinary()->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    ASSERT_TRUE(static_cast<bool>(name));
+    EXPECT_FALSE(name->starts_with(".init_array")) << "part 1 has " << name->str();
+    EXPECT_FALSE(name->starts_with(".fini_array")) << "part 1 has " << name->str();
+  }
+  unlink(objects[1].c_str());
+  // Part 0 has them, as an unsplit object would.
+  expectInitArrays(readSections(objects[0]));
+  unlink(objects[0].c_str());
 }
 
 }  // namespace
