@@ -1,11 +1,13 @@
 // cairn-compilebench: how fast `cairn` compiles a realistic 5,000-line program.
 //
 // Generates the program (generator.h) into a temporary folder, times `cairn check` (parse and
-// check), `cairn build -O0` (best of 3) and `cairn build -O2` (best of 2) by the wall clock, and
-// a 3-line program's -O0 build (what every build pays: starting the compiler and linking the
+// check), `cairn build -O0` (best of 3; again with -j 1, code generation in one thread, the
+// baseline of the parallel default) and `cairn build -O2` (best of 2) by the wall clock, and a
+// 3-line program's -O0 build (what every build pays: starting the compiler and linking the
 // runtime). Then it runs both executables and compares their output with what the generator
 // computed. The compiler is the `cairn` beside this program (build/bin/). The last line is
 //   RESULT compilebench lines_per_s=<lines / -O0 seconds> o2_seconds=<-O2 seconds>
+//          one_thread_ratio=<-O0 -j 1 seconds / -O0 seconds>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -127,9 +129,15 @@ int main(int argc, char **argv) {
   double o0_s = tiny_s < 0 ? -1
                            : BestOf(o.o0_runs, {cairn, "build", "-O0", source, "-o", o0_exe}, dir,
                                     "cairn build -O0");
-  double o2_s = o0_s < 0 ? -1
-                         : BestOf(o.o2_runs, {cairn, "build", "-O2", source, "-o", o2_exe}, dir,
-                                  "cairn build -O2");
+  // The same build in one thread: what code generation in parallel (-j, one thread per core by
+  // default) gains on this machine.
+  double o0_j1_s = o0_s < 0
+                       ? -1
+                       : BestOf(o.o0_runs, {cairn, "build", "-O0", "-j", "1", source, "-o", o0_exe},
+                                dir, "cairn build -O0 -j 1");
+  double o2_s = o0_j1_s < 0 ? -1
+                            : BestOf(o.o2_runs, {cairn, "build", "-O2", source, "-o", o2_exe}, dir,
+                                     "cairn build -O2");
   bool ok = o2_s >= 0 && CheckOutput(o0_exe, program.expected, dir) &&
             CheckOutput(o2_exe, program.expected, dir);
   if (!ok) {
@@ -142,6 +150,8 @@ int main(int argc, char **argv) {
               program.lines / check_s);
   std::printf("%-36s %10.3f %12s\n", "cairn build -O0 of a 3-line program", tiny_s, "");
   std::printf("%-36s %10.3f %12.0f\n", "cairn build -O0", o0_s, lines_per_s);
+  std::printf("%-36s %10.3f %12.0f   (-j 1 / default: %.2f)\n", "cairn build -O0 -j 1", o0_j1_s,
+              program.lines / o0_j1_s, o0_j1_s / o0_s);
   std::printf("%-36s %10.3f %12.0f\n", "cairn build -O2", o2_s, program.lines / o2_s);
   std::printf(
       "best of %d (-O2: best of %d) by the wall clock; both executables print the "
@@ -155,6 +165,7 @@ int main(int argc, char **argv) {
     std::printf("kept: %s\n", dir.c_str());
   else
     cairn::bench::RemoveTree(dir);
-  std::printf("RESULT compilebench lines_per_s=%.0f o2_seconds=%.3f\n", lines_per_s, o2_s);
+  std::printf("RESULT compilebench lines_per_s=%.0f o2_seconds=%.3f one_thread_ratio=%.3f\n",
+              lines_per_s, o2_s, o0_j1_s / o0_s);
   return 0;
 }
