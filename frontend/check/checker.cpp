@@ -28,6 +28,35 @@ std::string joinTypes(const std::vector<const Type *> &ts) {
   return s;
 }
 
+// The most type nodes (`int`, `[...]`, `C[...]`, `fn(...)`, each counted where it appears) the
+// type arguments of one generic instance may have. Real programs stay far below; a declaration
+// that instantiates itself with growing arguments (`g[T]` calling `g[[T]]`) crosses it soon,
+// where it would otherwise make instances without end.
+constexpr size_t kMaxTypeArgNodes = 100;
+
+// The number of type nodes of t, or any number above budget once it is above.
+size_t countTypeNodes(const Type *t, size_t budget) {
+  size_t n = 1;
+  auto add = [&](const Type *u) {
+    if (u != nullptr && n <= budget) n += countTypeNodes(u, budget - n);
+  };
+  switch (t->kind) {
+    case TypeKind::Array:
+      add(t->elem);
+      break;
+    case TypeKind::Class:
+      for (const Type *a : t->cls->type_args) add(a);
+      break;
+    case TypeKind::Fn:
+      for (const Type *p : t->params) add(p);
+      add(t->ret);
+      break;
+    default:
+      break;
+  }
+  return n;
+}
+
 }  // namespace
 
 Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) {
@@ -278,8 +307,25 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
 
 // --- Classes ----------------------------------------------------------------------------------
 
+std::vector<const Type *> Checker::boundedTypeArgs(const std::string &generic,
+                                                   std::vector<const Type *> args, Span site) {
+  size_t nodes = 0;
+  for (const Type *a : args)
+    if (nodes <= kMaxTypeArgNodes) nodes += countTypeNodes(a, kMaxTypeArgNodes - nodes);
+  if (nodes <= kMaxTypeArgNodes) return args;
+  if (endless_generics_.insert(generic).second) {
+    error(DiagId::InstanceNeverEnds, site, {generic, std::to_string(kMaxTypeArgNodes)})
+        .withHint(
+            "a generic function or class may use itself only with type arguments that do "
+            "not grow");
+  }
+  // Error types: the instance is checked once more, silently, and its uses of itself stop.
+  return std::vector<const Type *>(args.size(), types_.error());
+}
+
 ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
                                      std::vector<const Type *> args, Span site) {
+  if (!args.empty()) args = boundedTypeArgs(decl->name.name, std::move(args), site);
   auto key = std::make_pair(decl, args);
   auto it = class_instances_.find(key);
   if (it != class_instances_.end()) return it->second.get();
@@ -440,6 +486,7 @@ void Checker::resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo 
 
 FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
                                        std::vector<const Type *> args, Span site) {
+  if (!args.empty()) args = boundedTypeArgs(decl->name.name, std::move(args), site);
   auto key = std::make_pair(decl, args);
   auto it = fn_instances_.find(key);
   if (it != fn_instances_.end()) return it->second.get();
