@@ -100,8 +100,10 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
           auto prev = class_decl_by_name_.find(name);
           if (prev != class_decl_by_name_.end() && prev->second != c) {
-            error(DiagId::ClassNameClash, name_span,
-                  {name, decl_module_[prev->second]->name, m->name});
+            // Twice in one module is DuplicateDecl's, below: one error, not two.
+            if (decl_module_[prev->second] != m)
+              error(DiagId::ClassNameClash, name_span,
+                    {name, decl_module_[prev->second]->name, m->name});
           } else {
             class_decl_by_name_[name] = c;
           }
