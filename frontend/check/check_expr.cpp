@@ -708,7 +708,7 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   inner.scopes.emplace_back();
   for (size_t i = 0; i < f->params.size(); ++i)
     fn->params.push_back(
-        declareLocal(inner, f->param_names[i], f->params[i], false, e.params[i].name.span));
+        declareLocal(inner, f->param_names[i], f->params[i], true, e.params[i].name.span));
   fn->body = checkBlock(inner, *e.body, false);
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
     error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});

@@ -555,9 +555,10 @@ void Checker::checkFunctionBody(FuncInfo *f) {
     fn->params.push_back(cx.self_var);
   }
   const ast::FnDecl *d = f->decl;
+  // Parameters are variables of the call: they may be assigned (the caller's value stays).
   for (size_t i = 0; i < f->params.size(); ++i)
     fn->params.push_back(
-        declareLocal(cx, f->param_names[i], f->params[i], false, d->params[i].name.span));
+        declareLocal(cx, f->param_names[i], f->params[i], true, d->params[i].name.span));
   if (d->body && !f->is_extern) {
     fn->body = checkBlock(cx, *d->body, false);
     if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
