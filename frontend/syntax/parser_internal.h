@@ -133,6 +133,11 @@ class Parser {
   // The block of if/while/for/atomic/fn: reports a missing '{' and recovers to a '{' later on
   // the line if there is one; never nullptr.
   std::unique_ptr<ast::Block> expectBlock();
+  // A '{' first on the next line where the grammar expects one at the end of this line (the
+  // style that gives a block's brace a line of its own): reports it, with a hint, and moves
+  // to the '{', so that the block is parsed as if it were in its place, without more errors.
+  // False, and nothing done, otherwise.
+  bool braceOnNextLine();
   ast::StmtPtr parseStmt();
   ast::StmtPtr parseIf();
   ast::StmtPtr parseWhile();

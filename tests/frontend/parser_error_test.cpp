@@ -59,6 +59,20 @@ TEST(ParserErrors, ExpectedType) {
   EXPECT_EQ(errorsOf("var f: fn(int, ) -> "), "1:21: expected a type, found end of file\n");
 }
 
+// A block's '{' on a line of its own (after a class, function, if or while header): one error
+// each, at the '{', and the block is parsed in its place (no errors about its contents).
+TEST(ParserErrors, BraceOnItsOwnLine) {
+  const std::string msg =
+      ": expected '{' at the end of the line before, found it at the start of a line\n";
+  EXPECT_EQ(
+      errorsOf("class P\n{\n    x: int\n}\nfn main()\n{\n    if true\n    {\n        f()\n    }"
+               "\n    while false\n    {\n    }\n}"),
+      "2:1" + msg + "6:1" + msg + "8:5" + msg + "12:5" + msg);
+  Parsed p("fn main()\n{\n}");
+  ASSERT_EQ(p.diags().all().size(), 1u);
+  EXPECT_NE(p.diags().all()[0].hint.find("at the end of that line"), std::string::npos);
+}
+
 TEST(ParserErrors, DeclarationLevel) {
   EXPECT_EQ(errorsOf("println(\"hi\")"),
             "1:1: expected a declaration, found a statement starting with identifier 'println'\n");
