@@ -85,8 +85,15 @@ bool Parser::braceOnNextLine() {
 std::unique_ptr<Block> Parser::expectBlock() {
   if (at(TokenKind::LBrace) || braceOnNextLine()) return parseBlock();
   if (!needs_sync_) {  // else the condition before it was wrong: one error is enough
+    // `if a\n    and b {`: the next line was meant to continue this one.
+    const bool continued = at(TokenKind::Newline) && continuesOperand(kind(1));
+    const std::string next = continued ? describeToken(peek(1)) : "";
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
     if (at(TokenKind::Assign)) d.withHint("to compare, use '=='");
+    if (continued)
+      d.withHint(
+          "the line break ends the expression (only a line ending in an operator goes on): put " +
+          next + " at the end of this line");
   }
   needs_sync_ = true;
   if (recoverTo(TokenKind::LBrace)) return parseBlock();

@@ -18,6 +18,10 @@ namespace cairn::front::parse_detail {
 // The opening bracket of a closing one: '(' for ')'.
 TokenKind openerOf(TokenKind close);
 
+// A token that goes on from an operand before it (a binary operator, `.`, `..`, `is`, `as`)
+// and cannot start an expression: first on a line, it was meant to continue the line before.
+bool continuesOperand(TokenKind k);
+
 // Where a recovery skip stops (see Parser::sync).
 enum class SyncMode { Decl, Member, Stmt };
 

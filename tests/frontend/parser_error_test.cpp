@@ -73,6 +73,27 @@ TEST(ParserErrors, BraceOnItsOwnLine) {
   EXPECT_NE(p.diags().all()[0].hint.find("at the end of that line"), std::string::npos);
 }
 
+// A line that starts with a binary operator or '.' was meant to continue the line before, which
+// the line break ended: the error says where the operator must go.
+TEST(ParserErrors, OperatorStartingALine) {
+  Parsed dot("fn main() {\n    let r = b\n        .add()\n}");
+  ASSERT_EQ(dot.errorText().rfind("3:9: expected an expression, found '.'", 0), 0u);
+  EXPECT_NE(dot.diags().all()[0].hint.find("put '.' at the end of the line before"),
+            std::string::npos);
+  Parsed plus("fn main() {\n    let s = 1\n        + 2\n}");
+  EXPECT_NE(plus.diags().all()[0].hint.find("put '+' at the end of the line before"),
+            std::string::npos);
+  Parsed cond("fn main() {\n    if a\n        and b {\n    }\n}");
+  ASSERT_FALSE(cond.diags().all().empty());
+  EXPECT_EQ(cond.diags().all()[0].message, "expected '{', found end of line");
+  EXPECT_NE(cond.diags().all()[0].hint.find("put 'and' at the end of this line"),
+            std::string::npos);
+  // Not on a line of its own: no such hint.
+  Parsed mid("fn main() { let s = * 2 }");
+  ASSERT_FALSE(mid.diags().all().empty());
+  EXPECT_EQ(mid.diags().all()[0].hint.find("line break"), std::string::npos);
+}
+
 TEST(ParserErrors, DeclarationLevel) {
   EXPECT_EQ(errorsOf("println(\"hi\")"),
             "1:1: expected a declaration, found a statement starting with identifier 'println'\n");
