@@ -1,5 +1,6 @@
 // The checker's top level: module symbols, type expressions, classes and their instances,
 // function signatures and instances, globals, and the work lists that check every body once.
+#include <algorithm>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -98,6 +99,11 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           name = c->name.name;
           name_span = c->name.span;
           for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
+          if (std::find(std::begin(kBuiltinTypes), std::end(kBuiltinTypes), name) !=
+              std::end(kBuiltinTypes)) {
+            error(DiagId::ClassNamedLikeType, name_span, {name})
+                .withHint("choose another name: '" + name + "' always means the built-in type");
+          }
           auto prev = class_decl_by_name_.find(name);
           if (prev != class_decl_by_name_.end() && prev->second != c) {
             // Twice in one module is DuplicateDecl's, below: one error, not two.
@@ -246,9 +252,11 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
   if (name == "bool") return simple(types_.boolType());
   if (name == "text") return simple(types_.textType());
   if (name == "any") return simple(types_.anyType());
-  if (name == "Database") return simple(types_.databaseType());
-  if (name == "Transaction") return simple(types_.transactionType());
+  // Database and Transaction are in scope unless a module declares (or imports) a class of
+  // that name, which wins, as declarations win over the built-in functions.
   Symbol s = lookupModule(m, name);
+  if (s.kind == Symbol::Kind::BuiltinClass)
+    return simple(name == "Database" ? types_.databaseType() : types_.transactionType());
   if (s.kind == Symbol::Kind::Class) {
     std::vector<const Type *> args;
     bool bad = false;
