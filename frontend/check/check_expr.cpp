@@ -279,7 +279,10 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
   std::string near = nearestName(name, candidates);
-  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  if (const char *word = cairnWordFor(name, false))
+    d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!near.empty())
+    d.withHint("did you mean '" + near + "'?");
   return errorExpr(e.span);
 }
 

@@ -11,6 +11,27 @@ std::string plural(size_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+const char *cairnWordFor(const std::string &name, bool as_type) {
+  struct Word {
+    const char *other;
+    const char *cairn;
+  };
+  static const Word kNames[] = {{"null", "nil"},    {"NULL", "nil"},  {"None", "nil"},
+                                {"nullptr", "nil"}, {"this", "self"}, {"True", "true"},
+                                {"False", "false"}, {"TRUE", "true"}, {"FALSE", "false"}};
+  static const Word kTypes[] = {{"string", "text"},  {"String", "text"},  {"str", "text"},
+                                {"double", "float"}, {"Double", "float"}, {"float64", "float"},
+                                {"f64", "float"},    {"real", "float"},   {"boolean", "bool"},
+                                {"Boolean", "bool"}, {"long", "int"},     {"Long", "int"},
+                                {"integer", "int"},  {"Integer", "int"},  {"int64", "int"},
+                                {"i64", "int"},      {"Object", "any"},   {"object", "any"}};
+  const Word *begin = as_type ? std::begin(kTypes) : std::begin(kNames);
+  const Word *end = as_type ? std::end(kTypes) : std::end(kNames);
+  for (const Word *w = begin; w != end; ++w)
+    if (name == w->other) return w->cairn;
+  return nullptr;
+}
+
 namespace {
 
 const char *const kBuiltinFunctions[] = {"print", "println", "str",   "len",  "panic",  "args",
@@ -311,7 +332,10 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
   std::string near = nearestName(name, candidates);
-  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  if (const char *word = cairnWordFor(name, true))
+    d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!near.empty())
+    d.withHint("did you mean '" + near + "'?");
   return types_.error();
 }
 

@@ -160,6 +160,11 @@ class Checker {
 // "2 arguments", "1 argument"
 std::string plural(size_t n, const char *word);
 
+// Cairn's word for a name other languages use (`null` -> `nil`, `this` -> `self`; as a type,
+// `string` -> `text`, `double` -> `float`), for the hint of an unknown name or type; nullptr
+// if there is none.
+const char *cairnWordFor(const std::string &name, bool as_type);
+
 }  // namespace cairn::front
 
 #endif  // CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
