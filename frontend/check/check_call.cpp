@@ -106,8 +106,11 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   for (const ast::Ident &p : decl->type_params) {
     auto it = b.find(p.name);
     if (it == b.end()) {
-      error(DiagId::CannotInfer, site, {decl->name.name})
-          .withHint("give them, as in " + decl->name.name + "[...](...)");
+      bool reported = false;  // an argument with an error says nothing about the type
+      for (const sem::ExprPtr &a : checked) reported = reported || a->type->isError();
+      if (!reported)
+        error(DiagId::CannotInfer, site, {decl->name.name})
+            .withHint("give them, as in " + decl->name.name + "[...](...)");
       return nullptr;
     }
     targs.push_back(it->second);

@@ -279,7 +279,10 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
   std::string near = nearestName(name, candidates);
-  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  if (const char *word = cairnWordFor(name, false))
+    d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!near.empty())
+    d.withHint("did you mean '" + near + "'?");
   return errorExpr(e.span);
 }
 
@@ -708,7 +711,7 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   inner.scopes.emplace_back();
   for (size_t i = 0; i < f->params.size(); ++i)
     fn->params.push_back(
-        declareLocal(inner, f->param_names[i], f->params[i], false, e.params[i].name.span));
+        declareLocal(inner, f->param_names[i], f->params[i], true, e.params[i].name.span));
   fn->body = checkBlock(inner, *e.body, false);
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
     error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});

@@ -196,7 +196,10 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         const auto &n = *te.as<ast::NameExpr>();
         bool captured = false;
         LocalVar *v = lookupLocal(cx, n.name.name, &captured);
-        if (v && !captured && !v->is_var) {
+        if (v && !captured && !v->is_var && v->is_loop) {
+          error(DiagId::AssignToLoopVar, n.name.span, {n.name.name})
+              .withHint("copy it into a 'var' to change it");
+        } else if (v && !captured && !v->is_var) {
           error(DiagId::AssignToLet, n.name.span, {n.name.name})
               .withHint("declare it with 'var' to change it");
         } else if (!v) {
@@ -290,6 +293,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
                          f->range_end->span);
         cx.scopes.emplace_back();
         out->var = declareLocal(cx, f->var.name, types_.intType(), false, f->var.span);
+        out->var->is_loop = true;
         ++cx.loop_depth;
         out->body = checkBlock(cx, *f->body);
         --cx.loop_depth;
@@ -304,6 +308,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         out->array = std::move(it);
         cx.scopes.emplace_back();
         out->var = declareLocal(cx, f->var.name, t->elem, false, f->var.span);
+        out->var->is_loop = true;
         ++cx.loop_depth;
         out->body = checkBlock(cx, *f->body);
         --cx.loop_depth;
@@ -325,6 +330,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
           out->cls = t->cls;
           cx.scopes.emplace_back();
           out->var = declareLocal(cx, f->var.name, get->ret, false, f->var.span);
+          out->var->is_loop = true;
           ++cx.loop_depth;
           out->body = checkBlock(cx, *f->body);
           --cx.loop_depth;
@@ -336,7 +342,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       // Check the body anyway, with the variable of an unknown type.
       auto out = std::make_unique<sem::Block>();
       cx.scopes.emplace_back();
-      declareLocal(cx, f->var.name, types_.error(), false, f->var.span);
+      declareLocal(cx, f->var.name, types_.error(), false, f->var.span)->is_loop = true;
       ++cx.loop_depth;
       out->stmts.push_back(checkBlock(cx, *f->body));
       --cx.loop_depth;

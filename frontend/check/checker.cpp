@@ -1,5 +1,6 @@
 // The checker's top level: module symbols, type expressions, classes and their instances,
 // function signatures and instances, globals, and the work lists that check every body once.
+#include <algorithm>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -8,6 +9,27 @@ namespace cairn::front {
 
 std::string plural(size_t n, const char *word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+const char *cairnWordFor(const std::string &name, bool as_type) {
+  struct Word {
+    const char *other;
+    const char *cairn;
+  };
+  static const Word kNames[] = {{"null", "nil"},    {"NULL", "nil"},  {"None", "nil"},
+                                {"nullptr", "nil"}, {"this", "self"}, {"True", "true"},
+                                {"False", "false"}, {"TRUE", "true"}, {"FALSE", "false"}};
+  static const Word kTypes[] = {{"string", "text"},  {"String", "text"},  {"str", "text"},
+                                {"double", "float"}, {"Double", "float"}, {"float64", "float"},
+                                {"f64", "float"},    {"real", "float"},   {"boolean", "bool"},
+                                {"Boolean", "bool"}, {"long", "int"},     {"Long", "int"},
+                                {"integer", "int"},  {"Integer", "int"},  {"int64", "int"},
+                                {"i64", "int"},      {"Object", "any"},   {"object", "any"}};
+  const Word *begin = as_type ? std::begin(kTypes) : std::begin(kNames);
+  const Word *end = as_type ? std::end(kTypes) : std::end(kNames);
+  for (const Word *w = begin; w != end; ++w)
+    if (name == w->other) return w->cairn;
+  return nullptr;
 }
 
 namespace {
@@ -26,6 +48,35 @@ std::string joinTypes(const std::vector<const Type *> &ts) {
     s += typeName(ts[i]);
   }
   return s;
+}
+
+// The most type nodes (`int`, `[...]`, `C[...]`, `fn(...)`, each counted where it appears) the
+// type arguments of one generic instance may have. Real programs stay far below; a declaration
+// that instantiates itself with growing arguments (`g[T]` calling `g[[T]]`) crosses it soon,
+// where it would otherwise make instances without end.
+constexpr size_t kMaxTypeArgNodes = 100;
+
+// The number of type nodes of t, or any number above budget once it is above.
+size_t countTypeNodes(const Type *t, size_t budget) {
+  size_t n = 1;
+  auto add = [&](const Type *u) {
+    if (u != nullptr && n <= budget) n += countTypeNodes(u, budget - n);
+  };
+  switch (t->kind) {
+    case TypeKind::Array:
+      add(t->elem);
+      break;
+    case TypeKind::Class:
+      for (const Type *a : t->cls->type_args) add(a);
+      break;
+    case TypeKind::Fn:
+      for (const Type *p : t->params) add(p);
+      add(t->ret);
+      break;
+    default:
+      break;
+  }
+  return n;
 }
 
 }  // namespace
@@ -69,10 +120,17 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           name = c->name.name;
           name_span = c->name.span;
           for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
+          if (std::find(std::begin(kBuiltinTypes), std::end(kBuiltinTypes), name) !=
+              std::end(kBuiltinTypes)) {
+            error(DiagId::ClassNamedLikeType, name_span, {name})
+                .withHint("choose another name: '" + name + "' always means the built-in type");
+          }
           auto prev = class_decl_by_name_.find(name);
           if (prev != class_decl_by_name_.end() && prev->second != c) {
-            error(DiagId::ClassNameClash, name_span,
-                  {name, decl_module_[prev->second]->name, m->name});
+            // Twice in one module is DuplicateDecl's, below: one error, not two.
+            if (decl_module_[prev->second] != m)
+              error(DiagId::ClassNameClash, name_span,
+                    {name, decl_module_[prev->second]->name, m->name});
           } else {
             class_decl_by_name_[name] = c;
           }
@@ -215,9 +273,11 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
   if (name == "bool") return simple(types_.boolType());
   if (name == "text") return simple(types_.textType());
   if (name == "any") return simple(types_.anyType());
-  if (name == "Database") return simple(types_.databaseType());
-  if (name == "Transaction") return simple(types_.transactionType());
+  // Database and Transaction are in scope unless a module declares (or imports) a class of
+  // that name, which wins, as declarations win over the built-in functions.
   Symbol s = lookupModule(m, name);
+  if (s.kind == Symbol::Kind::BuiltinClass)
+    return simple(name == "Database" ? types_.databaseType() : types_.transactionType());
   if (s.kind == Symbol::Kind::Class) {
     std::vector<const Type *> args;
     bool bad = false;
@@ -272,14 +332,34 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
   std::string near = nearestName(name, candidates);
-  if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+  if (const char *word = cairnWordFor(name, true))
+    d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!near.empty())
+    d.withHint("did you mean '" + near + "'?");
   return types_.error();
 }
 
 // --- Classes ----------------------------------------------------------------------------------
 
+std::vector<const Type *> Checker::boundedTypeArgs(const std::string &generic,
+                                                   std::vector<const Type *> args, Span site) {
+  size_t nodes = 0;
+  for (const Type *a : args)
+    if (nodes <= kMaxTypeArgNodes) nodes += countTypeNodes(a, kMaxTypeArgNodes - nodes);
+  if (nodes <= kMaxTypeArgNodes) return args;
+  if (endless_generics_.insert(generic).second) {
+    error(DiagId::InstanceNeverEnds, site, {generic, std::to_string(kMaxTypeArgNodes)})
+        .withHint(
+            "a generic function or class may use itself only with type arguments that do "
+            "not grow");
+  }
+  // Error types: the instance is checked once more, silently, and its uses of itself stop.
+  return std::vector<const Type *>(args.size(), types_.error());
+}
+
 ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
                                      std::vector<const Type *> args, Span site) {
+  if (!args.empty()) args = boundedTypeArgs(decl->name.name, std::move(args), site);
   auto key = std::make_pair(decl, args);
   auto it = class_instances_.find(key);
   if (it != class_instances_.end()) return it->second.get();
@@ -440,6 +520,7 @@ void Checker::resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo 
 
 FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
                                        std::vector<const Type *> args, Span site) {
+  if (!args.empty()) args = boundedTypeArgs(decl->name.name, std::move(args), site);
   auto key = std::make_pair(decl, args);
   auto it = fn_instances_.find(key);
   if (it != fn_instances_.end()) return it->second.get();
@@ -506,9 +587,10 @@ void Checker::checkFunctionBody(FuncInfo *f) {
     fn->params.push_back(cx.self_var);
   }
   const ast::FnDecl *d = f->decl;
+  // Parameters are variables of the call: they may be assigned (the caller's value stays).
   for (size_t i = 0; i < f->params.size(); ++i)
     fn->params.push_back(
-        declareLocal(cx, f->param_names[i], f->params[i], false, d->params[i].name.span));
+        declareLocal(cx, f->param_names[i], f->params[i], true, d->params[i].name.span));
   if (d->body && !f->is_extern) {
     fn->body = checkBlock(cx, *d->body, false);
     if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))

@@ -7,6 +7,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,11 @@ class Checker {
   FuncInfo *instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
                                 std::vector<const Type *> args, Span site);
   void resolveSignature(FuncInfo *f, const ast::FnDecl *decl, ModuleInfo *m, const Bindings *b);
+  // The type arguments of an instance about to be made: `args`, or, when they are too large
+  // (a generic declaration that instantiates itself with ever larger arguments, which would
+  // never end), as many error types, after one report.
+  std::vector<const Type *> boundedTypeArgs(const std::string &generic,
+                                            std::vector<const Type *> args, Span site);
   void checkFunctionBody(FuncInfo *f);
   void checkGlobals(const std::vector<ModuleInfo *> &modules);
   void drainWork();
@@ -136,6 +142,7 @@ class Checker {
   std::deque<FuncInfo *> fn_work_;
   std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)
   std::map<ClassInfo *, std::pair<Span, std::string>> class_site_;
+  std::set<std::string> endless_generics_;  // InstanceNeverEnds is reported once for each
 
   // For the REPL's session (session.cpp): a suffix for the IR symbols of everything declared or
   // instantiated now (one per input, so that a redefinition never reuses a symbol), and a log
@@ -152,6 +159,11 @@ class Checker {
 
 // "2 arguments", "1 argument"
 std::string plural(size_t n, const char *word);
+
+// Cairn's word for a name other languages use (`null` -> `nil`, `this` -> `self`; as a type,
+// `string` -> `text`, `double` -> `float`), for the hint of an unknown name or type; nullptr
+// if there is none.
+const char *cairnWordFor(const std::string &name, bool as_type);
 
 }  // namespace cairn::front
 

@@ -116,7 +116,8 @@ struct FieldInfo {
 struct LocalVar {
   std::string name;
   const Type *type = nullptr;
-  bool is_var = false;
+  bool is_var = false;   // may be assigned: `var`, and parameters
+  bool is_loop = false;  // the variable of a `for` (never assigned)
   Span span;
   unsigned id = 0;  // unique within its function
 };

@@ -323,6 +323,7 @@ class Lexer::Impl {
       case '-':
         if (n == '>') return pushSimple(TokenKind::Arrow, 2);
         if (n == '=') return pushSimple(TokenKind::MinusEq, 2);
+        if (n == '-' && endsAfter(2)) return lexIncrement();  // `i--` (`a--b` is a - -b)
         return pushSimple(TokenKind::Minus, 1);
       case '=':
         return n == '=' ? pushSimple(TokenKind::EqEq, 2) : pushSimple(TokenKind::Assign, 1);
@@ -350,6 +351,7 @@ class Lexer::Impl {
       case '~':
         return pushSimple(TokenKind::Tilde, 1);
       case '+':
+        if (n == '+') return lexIncrement();  // never Cairn: `+` has no unary form
         return n == '=' ? pushSimple(TokenKind::PlusEq, 2) : pushSimple(TokenKind::Plus, 1);
       case '*':
         return n == '=' ? pushSimple(TokenKind::StarEq, 2) : pushSimple(TokenKind::Star, 1);
@@ -402,6 +404,28 @@ class Lexer::Impl {
       default:
         return false;
     }
+  }
+
+  // Whether only blanks stand between pos_ + k and the end of the line, a ';', a closing
+  // bracket, a ',', a comment or the end of the file: what `i--` is followed by.
+  bool endsAfter(size_t k) const {
+    while (peekc(k) == ' ' || peekc(k) == '\t') ++k;
+    const char c = peekc(k);
+    return c == '\0' || c == '\n' || c == '\r' || c == ';' || c == ')' || c == ']' || c == '}' ||
+           c == ',' || (c == '/' && (peekc(k + 1) == '/' || peekc(k + 1) == '*'));
+  }
+
+  // `++` or `--` as C's increment and decrement: one Invalid token (it ends a statement like
+  // an operand, so the next line is not taken for its operand) and one error.
+  void lexIncrement() {
+    const std::string op(2, peekc());
+    diags_.report(DiagId::IncrementOperator, span(pos_, pos_ + 2), {op})
+        .withHint(std::string("write 'x ") + op[0] + "= 1'");
+    Token t;
+    t.kind = TokenKind::Invalid;
+    t.span = span(pos_, pos_ + 2);
+    pos_ += 2;
+    push(std::move(t));
   }
 
   // A character that starts no token. A run of them (with nothing between) is one Invalid

@@ -354,8 +354,13 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
   switch (c.builtin) {
     case sem::Builtin::Print:
     case sem::Builtin::Println: {
+      // Every argument is evaluated before anything is printed, as for any call: output an
+      // argument makes (`println("sum", f())` where f prints) comes before the line.
+      std::vector<llvm::Value *> values;
+      for (size_t i = 0; i < c.args.size(); ++i) values.push_back(arg(i));
+      setLoc(span);
       for (size_t i = 0; i < c.args.size(); ++i) {
-        llvm::Value *v = arg(i);
+        llvm::Value *v = values[i];
         if (i) b_.CreateCall(rt("cairn_print_space"));
         switch (c.args[i]->type->kind) {
           case TypeKind::Int:

@@ -64,6 +64,36 @@ bool containsFnType(const TypeExpr *t) {
 
 }  // namespace
 
+bool continuesOperand(TokenKind k) {
+  switch (k) {
+    case TokenKind::Dot:
+    case TokenKind::DotDot:
+    case TokenKind::EqEq:
+    case TokenKind::NotEq:
+    case TokenKind::Lt:
+    case TokenKind::Le:
+    case TokenKind::Gt:
+    case TokenKind::Ge:
+    case TokenKind::Plus:
+    case TokenKind::Star:
+    case TokenKind::Slash:
+    case TokenKind::Percent:
+    case TokenKind::Amp:
+    case TokenKind::Pipe:
+    case TokenKind::Caret:
+    case TokenKind::Shl:
+    case TokenKind::Shr:
+    case TokenKind::Ushr:
+    case TokenKind::KwAnd:
+    case TokenKind::KwOr:
+    case TokenKind::KwIs:
+    case TokenKind::KwAs:
+      return true;
+    default:
+      return false;
+  }
+}
+
 ExprPtr Parser::parseExpr() {
   DepthScope scope(*this);
   if (!deeper()) return nullptr;
@@ -402,9 +432,18 @@ ExprPtr Parser::parsePrimary() {
       return parseNot();
     }
     default: {
+      const std::string found = describeToken(t);
+      const bool starts_line = t.newline_before && continuesOperand(t.kind);
       Diagnostic &d = errorAtToken(DiagId::ExpectedExpr);
-      if (t.kind == TokenKind::Amp) d.withHint("use 'and' to join two conditions");
-      if (t.kind == TokenKind::Pipe) d.withHint("use 'or' for either of two conditions");
+      if (starts_line)
+        d.withHint(
+            "the line break before it ended the statement (only a line ending in an "
+            "operator goes on): put " +
+            found + " at the end of the line before");
+      else if (t.kind == TokenKind::Amp)
+        d.withHint("use 'and' to join two conditions");
+      else if (t.kind == TokenKind::Pipe)
+        d.withHint("use 'or' for either of two conditions");
       return nullptr;
     }
   }

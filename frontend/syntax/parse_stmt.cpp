@@ -72,11 +72,28 @@ std::unique_ptr<Block> Parser::parseBlock() {
   return block;
 }
 
+bool Parser::braceOnNextLine() {
+  if (needs_sync_ || !at(TokenKind::Newline) || kind(1) != TokenKind::LBrace) return false;
+  softError(DiagId::BraceOnNextLine, peek(1).span)
+      .withHint(
+          "a line break ends what comes before it: put the '{' at the end of that line, as in "
+          "`fn main() {` or `if x > 0 {`");
+  advance();  // the line break
+  return true;
+}
+
 std::unique_ptr<Block> Parser::expectBlock() {
-  if (at(TokenKind::LBrace)) return parseBlock();
+  if (at(TokenKind::LBrace) || braceOnNextLine()) return parseBlock();
   if (!needs_sync_) {  // else the condition before it was wrong: one error is enough
+    // `if a\n    and b {`: the next line was meant to continue this one.
+    const bool continued = at(TokenKind::Newline) && continuesOperand(kind(1));
+    const std::string next = continued ? describeToken(peek(1)) : "";
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
     if (at(TokenKind::Assign)) d.withHint("to compare, use '=='");
+    if (continued)
+      d.withHint(
+          "the line break ends the expression (only a line ending in an operator goes on): put " +
+          next + " at the end of this line");
   }
   needs_sync_ = true;
   if (recoverTo(TokenKind::LBrace)) return parseBlock();

@@ -545,7 +545,7 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   if (at(TokenKind::LBracket)) parseTypeParams(&fn->type_params);
   if (!needs_sync_) parseParams(&fn->params);
   if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
-  if (at(TokenKind::LBrace)) {
+  if (at(TokenKind::LBrace) || braceOnNextLine()) {
     fn->body = parseBlock();
   } else if (needs_sync_ && recoverTo(TokenKind::LBrace)) {
     fn->body = parseBlock();  // the header had an error; the body is still worth parsing
@@ -584,7 +584,7 @@ std::unique_ptr<ClassDecl> Parser::parseClass() {
   if (!expectIdent(&cls->name, "a class name")) return nullptr;
   if (at(TokenKind::LBracket)) parseTypeParams(&cls->type_params);
   if (!needs_sync_ && accept(TokenKind::Colon)) cls->super = parseType();
-  if (!at(TokenKind::LBrace)) {
+  if (!at(TokenKind::LBrace) && !braceOnNextLine()) {
     if (!needs_sync_) errorAtToken(DiagId::ExpectedToken, {"'{'"});
     if (!recoverTo(TokenKind::LBrace)) {
       cls->span = from(start);

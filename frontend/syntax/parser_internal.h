@@ -18,6 +18,10 @@ namespace cairn::front::parse_detail {
 // The opening bracket of a closing one: '(' for ')'.
 TokenKind openerOf(TokenKind close);
 
+// A token that goes on from an operand before it (a binary operator, `.`, `..`, `is`, `as`)
+// and cannot start an expression: first on a line, it was meant to continue the line before.
+bool continuesOperand(TokenKind k);
+
 // Where a recovery skip stops (see Parser::sync).
 enum class SyncMode { Decl, Member, Stmt };
 
@@ -133,6 +137,11 @@ class Parser {
   // The block of if/while/for/atomic/fn: reports a missing '{' and recovers to a '{' later on
   // the line if there is one; never nullptr.
   std::unique_ptr<ast::Block> expectBlock();
+  // A '{' first on the next line where the grammar expects one at the end of this line (the
+  // style that gives a block's brace a line of its own): reports it, with a hint, and moves
+  // to the '{', so that the block is parsed as if it were in its place, without more errors.
+  // False, and nothing done, otherwise.
+  bool braceOnNextLine();
   ast::StmtPtr parseStmt();
   ast::StmtPtr parseIf();
   ast::StmtPtr parseWhile();

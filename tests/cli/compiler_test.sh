@@ -251,5 +251,21 @@ if [ -f "$BUILD/cmake_install.cmake" ]; then
   [ "$(cat "$TMP/out")" = 'a+b+c' ] || fail "the installed cairn's std program: $(cat "$TMP/out")"
 fi
 
+# Words of other languages get Cairn's word in the hint of the unknown name or type.
+cat >"$TMP/words.cairn" <<'CAIRN'
+class P { x: int
+    fn getX() -> int { return this.x } }
+fn main() {
+    let p: P = null
+    let s: string = "s"
+    let d: double = 1.5
+}
+CAIRN
+"$CAIRN" check "$TMP/words.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of words.cairn does not exit 1"
+for hint in "'nil'" "'self'" "'text'" "'float'"; do
+  grep -q "^hint: Cairn's name for it is $hint" "$TMP/err" || fail "no hint naming $hint: $(cat "$TMP/err")"
+done
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

@@ -288,6 +288,28 @@ TEST(Lexer, UnexpectedCharacters) {
   EXPECT_EQ(errors("a \xC3"), "1:3: unexpected character byte 0xC3 (not UTF-8)\n");
 }
 
+// C's `++` and `--` (after an operand, at the end of what it is in): one Invalid token and one
+// error, with a line break after it, so the next line is not taken for its operand. `a--b` is
+// a - -b, and `--x` is - -x.
+TEST(Lexer, IncrementAndDecrement) {
+  const std::string inc = "unexpected '++': there is no increment or decrement operator\n";
+  const std::string dec = "unexpected '--': there is no increment or decrement operator\n";
+  EXPECT_EQ(tokens("i++\nlet j = 1"), "i INVALID NL let j = int:1 | 1:2: " + inc);
+  EXPECT_EQ(tokens("i--\nx"), "i INVALID NL x | 1:2: " + dec);
+  EXPECT_EQ(tokens("f(i--)"), "f ( i INVALID ) | 1:4: " + dec);
+  EXPECT_EQ(tokens("i-- // down"), "i INVALID | 1:2: " + dec);
+  EXPECT_EQ(tokens("++i"), "INVALID i | 1:1: " + inc);
+  EXPECT_EQ(tokens("a--b"), "a - - b");
+  EXPECT_EQ(tokens("--x"), "- - x");
+  EXPECT_EQ(tokens("a - -1"), "a - - int:1");
+  SourceManager sm;
+  Diagnostics diags(sm);
+  tokenize(sm.add("i.cairn", "n++; m--"), diags);
+  ASSERT_EQ(diags.all().size(), 2u);
+  EXPECT_EQ(diags.all()[0].hint, "write 'x += 1'");
+  EXPECT_EQ(diags.all()[1].hint, "write 'x -= 1'");
+}
+
 TEST(Lexer, Hints) {
   SourceManager sm;
   Diagnostics diags(sm);

@@ -59,6 +59,41 @@ TEST(ParserErrors, ExpectedType) {
   EXPECT_EQ(errorsOf("var f: fn(int, ) -> "), "1:21: expected a type, found end of file\n");
 }
 
+// A block's '{' on a line of its own (after a class, function, if or while header): one error
+// each, at the '{', and the block is parsed in its place (no errors about its contents).
+TEST(ParserErrors, BraceOnItsOwnLine) {
+  const std::string msg =
+      ": expected '{' at the end of the line before, found it at the start of a line\n";
+  EXPECT_EQ(
+      errorsOf("class P\n{\n    x: int\n}\nfn main()\n{\n    if true\n    {\n        f()\n    }"
+               "\n    while false\n    {\n    }\n}"),
+      "2:1" + msg + "6:1" + msg + "8:5" + msg + "12:5" + msg);
+  Parsed p("fn main()\n{\n}");
+  ASSERT_EQ(p.diags().all().size(), 1u);
+  EXPECT_NE(p.diags().all()[0].hint.find("at the end of that line"), std::string::npos);
+}
+
+// A line that starts with a binary operator or '.' was meant to continue the line before, which
+// the line break ended: the error says where the operator must go.
+TEST(ParserErrors, OperatorStartingALine) {
+  Parsed dot("fn main() {\n    let r = b\n        .add()\n}");
+  ASSERT_EQ(dot.errorText().rfind("3:9: expected an expression, found '.'", 0), 0u);
+  EXPECT_NE(dot.diags().all()[0].hint.find("put '.' at the end of the line before"),
+            std::string::npos);
+  Parsed plus("fn main() {\n    let s = 1\n        + 2\n}");
+  EXPECT_NE(plus.diags().all()[0].hint.find("put '+' at the end of the line before"),
+            std::string::npos);
+  Parsed cond("fn main() {\n    if a\n        and b {\n    }\n}");
+  ASSERT_FALSE(cond.diags().all().empty());
+  EXPECT_EQ(cond.diags().all()[0].message, "expected '{', found end of line");
+  EXPECT_NE(cond.diags().all()[0].hint.find("put 'and' at the end of this line"),
+            std::string::npos);
+  // Not on a line of its own: no such hint.
+  Parsed mid("fn main() { let s = * 2 }");
+  ASSERT_FALSE(mid.diags().all().empty());
+  EXPECT_EQ(mid.diags().all()[0].hint.find("line break"), std::string::npos);
+}
+
 TEST(ParserErrors, DeclarationLevel) {
   EXPECT_EQ(errorsOf("println(\"hi\")"),
             "1:1: expected a declaration, found a statement starting with identifier 'println'\n");
