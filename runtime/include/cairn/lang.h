@@ -53,7 +53,10 @@ typedef struct cairn_loc {
  * that cannot be faulted in (a type this program lacks, a damaged page, a store error) is a
  * runtime error "database error: <the runtime's message>" without a position (the touching
  * instruction is not known): standard output flushed (unless the fault happened while it was
- * locked), the open transaction aborted, exit status CAIRN_EXIT_RUNTIME_ERROR. */
+ * locked), the open transaction aborted, exit status CAIRN_EXIT_RUNTIME_ERROR. Unless SIGSEGV
+ * already has a handler, it installs one (on an alternate signal stack) that makes a fault just
+ * below the calling thread's stack, a recursion too deep, the same kind of runtime error:
+ * "stack overflow: ..." without a position; any other fault keeps its default action. */
 void cairn_lang_start(int argc, char **argv);
 
 /* The program's arguments after the program name (what `args()` returns, as text). */

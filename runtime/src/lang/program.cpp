@@ -1,9 +1,14 @@
 // Program start and end: the heap, the arguments, standard output's buffering, exit and finish
 // (cairn/lang.h, Program start and end).
+#include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "cairn/lang.h"
@@ -34,6 +39,81 @@ void FaultIsARuntimeError(const cairn_fault_error *error, void *) {
   std::exit(CAIRN_EXIT_RUNTIME_ERROR);
 }
 
+// --- Stack overflow ---
+// A recursion too deep runs the main thread into the guard page below its stack. Without a
+// handler that is a bare SIGSEGV (status 139, no message); the program's handler makes it a
+// runtime error, "stack overflow", without a position (the faulting instruction's line is not
+// known), like a page that cannot be faulted in. It runs on an alternate signal stack (the
+// thread's own is used up), of the size the persistence's handler asks for, so that one is
+// kept when the store opens and puts its handler on top (it passes on faults not its own).
+// Any other fault takes the default action, as before.
+
+constexpr size_t kAltStackBytes = 256 * 1024;
+// A fault this far below the stack's lowest address still counts: a frame larger than the
+// guard page steps over it.
+constexpr uintptr_t kBelowStackSlack = 1 << 20;
+uintptr_t stack_low = 0;  // the main thread's stack, [stack_low, stack_high)
+uintptr_t stack_high = 0;
+
+void OnStackFault(int, siginfo_t *info, void *) {
+  const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
+  const bool overflow = info->si_code > 0 && addr < stack_low + 64 * 1024 &&
+                        addr + kBelowStackSlack >= stack_low && stack_low != 0;
+  if (!overflow) return;  // SA_RESETHAND: the fault happens again, with the default action
+  const bool stdout_free = ftrylockfile(stdout) == 0;
+  if (stdout_free) {
+    std::fflush(stdout);
+    funlockfile(stdout);
+  }
+  char msg[160];
+  const int n = std::snprintf(msg, sizeof msg,
+                              "stack overflow: the calls nest too deeply for the stack of %zu KiB "
+                              "(a recursion that does not end?)\n",
+                              size_t((stack_high - stack_low) / 1024));
+  if (n > 0) {
+    ssize_t ignored = write(STDERR_FILENO, msg, size_t(n) < sizeof msg ? size_t(n) : sizeof msg);
+    (void)ignored;
+  }
+  cairn::lang::AbortOpenTransaction();
+  if (!stdout_free) std::_Exit(CAIRN_EXIT_RUNTIME_ERROR);
+  std::exit(CAIRN_EXIT_RUNTIME_ERROR);
+}
+
+// Installs OnStackFault for the calling (main) thread, unless SIGSEGV already has a handler
+// (a sanitizer's, an embedder's, or this one from an earlier start).
+void ReportStackOverflows() {
+  struct sigaction cur{};
+  if (sigaction(SIGSEGV, nullptr, &cur) != 0 || cur.sa_handler != SIG_DFL) return;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void *addr = nullptr;
+  size_t size = 0;
+  const bool known = pthread_attr_getstack(&attr, &addr, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!known || addr == nullptr) return;
+  stack_t alt{};
+  if (sigaltstack(nullptr, &alt) != 0) return;
+  if ((alt.ss_flags & SS_DISABLE) || alt.ss_size < kAltStackBytes) {
+    void *m = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) return;
+    stack_t ss{};
+    ss.ss_sp = m;
+    ss.ss_size = kAltStackBytes;
+    if (sigaltstack(&ss, nullptr) != 0) {
+      munmap(m, kAltStackBytes);
+      return;
+    }
+  }
+  stack_low = reinterpret_cast<uintptr_t>(addr);
+  stack_high = stack_low + size;
+  struct sigaction sa{};
+  sa.sa_sigaction = OnStackFault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, nullptr);
+}
+
 }  // namespace
 
 using namespace cairn::lang;
@@ -52,6 +132,7 @@ void cairn_lang_start(int argc, char **argv) {
     std::exit(CAIRN_EXIT_RUNTIME_ERROR);
   }
   cairn_set_fault_error_hook(FaultIsARuntimeError, nullptr);
+  ReportStackOverflows();
   program_argc = argc;
   program_argv = argv;
 }
