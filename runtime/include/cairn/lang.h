@@ -309,6 +309,9 @@ void cairn_io_write_file(const cairn_loc *loc, void *path, void *t);
 int64_t cairn_time_now_nanos(void);
 /* Seconds since 1970-01-01 00:00 UTC (CLOCK_REALTIME), with the fraction. */
 double cairn_time_wall_seconds(void);
+/* The same monotonic clock under the name of the language sketch's example of an extern
+ * function (`extern fn clock_gettime_ns() -> int`), so that the example links and runs. */
+int64_t clock_gettime_ns(void);
 
 /* libm. */
 double cairn_math_sqrt(double x);
