@@ -163,7 +163,8 @@ std::string lldFor(const std::string &choice, std::string *error) {
   std::string dir = CAIRN_LLD_DIR;
   if (!dir.empty() && fs::exists(fs::path(dir) / "ld.lld", ec)) return dir;
   if (choice == "lld")
-    *error = "--linker lld: ld.lld is not installed (apt-get install lld-19, or use --linker system)";
+    *error =
+        "--linker lld: ld.lld is not installed (apt-get install lld-19, or use --linker system)";
   return "";
 }
 
@@ -237,8 +238,8 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   eo.opt_level = options.opt_level;
   eo.ir_path = options.emit_llvm;
   eo.threads = options.threads;
-  // A testing knob: split modules from this size on (0: every module), to run programs built
-  // in parts whatever their size (tests/lang, CAIRN_LANG_TEST_SPLIT).
+  // A testing knob: split modules from this size on (0: every module), in at least two threads,
+  // to run programs built in parts whatever their size (tests/lang: lang_split.*).
   if (const char *at = std::getenv("CAIRN_CODEGEN_SPLIT_AT"); at && *at) {
     eo.split_instructions = std::strtoull(at, nullptr, 10);
     if (eo.threads == 0) eo.threads = std::max(2u, std::thread::hardware_concurrency());

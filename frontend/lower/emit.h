@@ -18,13 +18,15 @@ struct EmitOptions {
   bool verify = true;   // llvm::verifyModule before optimizing
   std::string ir_path;  // if set, also write the optimized IR there (--emit-llvm)
   // emitObjects: code generation in up to this many threads. A module of more than
-  // split_instructions instructions is split (llvm::SplitModule) into that many parts, each
-  // generated into its own object from its own copy (through bitcode, in its own LLVMContext);
-  // a smaller one is one object. 0: the machine's cores, at most 8. The parts are as
-  // balanced as whole functions allow.
+  // split_instructions instructions is split by functions into that many parts, as balanced as
+  // whole functions allow; part 0 is generated from the module itself, each other part from a
+  // bitcode copy in its own LLVMContext and thread. A smaller module is one object. 0: the
+  // machine's cores, at most 8.
   unsigned threads = 1;
-  // The size (IR instructions, after optimizing) above which emitObjects splits a module:
-  // below it, a second thread costs more than it saves.
+  // The size (IR instructions, after optimizing) above which emitObjects splits a module. Below
+  // it the split's serial part (writing the bitcode, about 1 ms per 1,000 instructions) costs
+  // more than the second thread saves; at -O2 a 45,000-instruction module is a fifth faster in
+  // two threads, at -O0 about as fast (docs/benchmarks.md).
   size_t split_instructions = 8000;
 };
 
