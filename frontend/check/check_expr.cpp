@@ -573,6 +573,17 @@ sem::ExprPtr Checker::checkIndex(FnCtx &cx, const ast::IndexExpr &e) {
       }
     }
   }
+  // The parser leaves an argument null when it can only be a type (one with a function type
+  // in it); outside a generic function's type arguments that is never a value.
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    if (e.args[i] != nullptr) continue;
+    checkExpr(cx, *e.base);
+    error(DiagId::ExpectedExpr, e.type_args[i]->span, {"a function type"})
+        .withHint("only a generic function takes types in brackets, as in f[int](x)");
+    for (const auto &a : e.args)
+      if (a != nullptr) checkExpr(cx, *a);
+    return errorExpr(e.span);
+  }
   sem::ExprPtr base = checkValue(cx, *e.base, nullptr);
   const Type *bt = base->type;
   if (e.args.size() != 1) {
