@@ -60,6 +60,9 @@ bool Session::start() {
     return false;
   }
   installGuardHooks();
+  // A recursion too deep in an input is a runtime error that ends only that input.
+  if (cairn_lang_catch_stack_overflow() != 0)
+    std::fprintf(stderr, "cairn: warning: a recursion too deep will end the session\n");
   cairn_set_module_error_handler(onModuleError, nullptr);
   return true;
 }

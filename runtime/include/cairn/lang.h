@@ -54,10 +54,21 @@ typedef struct cairn_loc {
  * runtime error "database error: <the runtime's message>" without a position (the touching
  * instruction is not known): standard output flushed (unless the fault happened while it was
  * locked), the open transaction aborted, exit status CAIRN_EXIT_RUNTIME_ERROR. Unless SIGSEGV
- * already has a handler, it installs one (on an alternate signal stack) that makes a fault just
- * below the calling thread's stack, a recursion too deep, the same kind of runtime error:
- * "stack overflow: ..." without a position; any other fault keeps its default action. */
+ * already has a handler (a sanitizer's reports overflows itself), it calls
+ * cairn_lang_catch_stack_overflow for the calling thread. */
 void cairn_lang_start(int argc, char **argv);
+
+/* Makes a recursion too deep on the calling thread (a fault in or just below its stack's guard
+ * page) a runtime error "stack overflow: ..." without a position: with the embedder's hook set
+ * (cairn_set_runtime_error_hook) the hook gets it, like any runtime error, and may jump back;
+ * without one the message is printed, the open transaction aborted, and the process exits with
+ * CAIRN_EXIT_RUNTIME_ERROR. Installs a SIGSEGV handler on an alternate signal stack (made for
+ * the thread if it has none) on top of the current handler; any other fault goes to the
+ * handler it displaced, as that one asked, or to the default action. Calling it again (from the
+ * same or another thread) moves the watch to the calling thread's stack; one thread is watched.
+ * The store's fault handler may go on top later: it passes such faults down. 0 on success, -1
+ * if the thread's stack bounds, the alternate stack or the handler could not be had. */
+int cairn_lang_catch_stack_overflow(void);
 
 /* The program's arguments after the program name (what `args()` returns, as text). */
 int64_t cairn_lang_argc(void);

@@ -18,6 +18,8 @@ void *error_hook_ctx = nullptr;
 
 }  // namespace
 
+bool HasRuntimeErrorHook() { return error_hook != nullptr; }
+
 // A hook may jump away (siglongjmp) without running the destructors of the frames it leaves, so
 // a message is built in this thread's buffer, never in a std::string of a frame being left.
 std::string &ErrorMessage() {

@@ -17,6 +17,9 @@ namespace cairn::lang {
 // own (which would leak when a hook is set).
 [[noreturn]] void RuntimeError(const cairn_loc *loc, std::string_view message);
 
+// Whether an embedder's hook is set (cairn_set_runtime_error_hook).
+bool HasRuntimeErrorHook();
+
 // This thread's buffer for a runtime error's message (reused by the next error).
 std::string &ErrorMessage();
 

@@ -40,78 +40,102 @@ void FaultIsARuntimeError(const cairn_fault_error *error, void *) {
 }
 
 // --- Stack overflow ---
-// A recursion too deep runs the main thread into the guard page below its stack. Without a
-// handler that is a bare SIGSEGV (status 139, no message); the program's handler makes it a
-// runtime error, "stack overflow", without a position (the faulting instruction's line is not
-// known), like a page that cannot be faulted in. It runs on an alternate signal stack (the
-// thread's own is used up), of the size the persistence's handler asks for, so that one is
-// kept when the store opens and puts its handler on top (it passes on faults not its own).
-// Any other fault takes the default action, as before.
+// A recursion too deep runs a thread into the guard page below its stack. Without a handler
+// that is a bare SIGSEGV (status 139, no message); this handler makes it a runtime error,
+// "stack overflow", without a position (the faulting instruction's line is not known), like a
+// page that cannot be faulted in, and it goes through the embedder's runtime-error hook when
+// one is set (the REPL jumps back to its prompt). It runs on an alternate signal stack (the
+// thread's own is used up), of the size the persistence's handler asks for, so that one is kept
+// when the store opens and puts its handler on top (it passes on faults not its own). Any other
+// fault goes to the handler this one displaced (the default action if none).
 
 constexpr size_t kAltStackBytes = 256 * 1024;
 // A fault this far below the stack's lowest address still counts: a frame larger than the
 // guard page steps over it.
 constexpr uintptr_t kBelowStackSlack = 1 << 20;
-uintptr_t stack_low = 0;  // the main thread's stack, [stack_low, stack_high)
+uintptr_t stack_low = 0;  // the watched thread's stack, [stack_low, stack_high)
 uintptr_t stack_high = 0;
+struct sigaction displaced{};  // what was installed before OnStackFault (never OnStackFault)
 
-void OnStackFault(int, siginfo_t *info, void *) {
+void OnStackFault(int sig, siginfo_t *info, void *uctx);
+
+// Hands a fault that is not a stack overflow to the displaced handler, as it asked; for the
+// default action (or SIG_IGN, which the kernel does not honour for a fault), restores it and
+// returns, so the fault happens again and ends the process.
+void PassOn(int sig, siginfo_t *info, void *uctx) {
+  const struct sigaction prev = displaced;
+  const bool has_fn = (prev.sa_flags & SA_SIGINFO)
+                          ? prev.sa_sigaction != nullptr
+                          : (prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN);
+  if (!has_fn || info->si_code <= 0) {
+    struct sigaction dfl{};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+    if (info->si_code <= 0) raise(sig);  // sent by kill(2): send it again, to the default
+    return;
+  }
+  if (prev.sa_flags & SA_RESETHAND) {
+    struct sigaction dfl{};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+  }
+  sigset_t old;
+  pthread_sigmask(SIG_BLOCK, &prev.sa_mask, &old);
+  if (prev.sa_flags & SA_SIGINFO)
+    prev.sa_sigaction(sig, info, uctx);
+  else
+    prev.sa_handler(sig);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void OnStackFault(int sig, siginfo_t *info, void *uctx) {
   const auto addr = reinterpret_cast<uintptr_t>(info->si_addr);
-  const bool overflow = info->si_code > 0 && addr < stack_low + 64 * 1024 &&
-                        addr + kBelowStackSlack >= stack_low && stack_low != 0;
-  if (!overflow) return;  // SA_RESETHAND: the fault happens again, with the default action
+  const bool overflow = info->si_code > 0 && stack_low != 0 && addr < stack_low + 64 * 1024 &&
+                        addr + kBelowStackSlack >= stack_low;
+  if (!overflow) {
+    PassOn(sig, info, uctx);
+    return;
+  }
+  char msg[160];
+  const int n = std::snprintf(msg, sizeof msg,
+                              "stack overflow: the calls nest too deeply for the stack of %zu KiB "
+                              "(a recursion that does not end?)",
+                              size_t((stack_high - stack_low) / 1024));
+  const size_t len = n < 0 ? 0 : (size_t(n) < sizeof msg ? size_t(n) : sizeof msg - 1);
+  // An embedder's hook jumps back to it (with SIGSEGV unblocked again by its siglongjmp).
+  if (cairn::lang::HasRuntimeErrorHook())
+    cairn::lang::RuntimeError(nullptr, std::string_view(msg, len));
   const bool stdout_free = ftrylockfile(stdout) == 0;
   if (stdout_free) {
     std::fflush(stdout);
     funlockfile(stdout);
   }
-  char msg[160];
-  const int n = std::snprintf(msg, sizeof msg,
-                              "stack overflow: the calls nest too deeply for the stack of %zu KiB "
-                              "(a recursion that does not end?)\n",
-                              size_t((stack_high - stack_low) / 1024));
-  if (n > 0) {
-    ssize_t ignored = write(STDERR_FILENO, msg, size_t(n) < sizeof msg ? size_t(n) : sizeof msg);
-    (void)ignored;
-  }
+  msg[len] = '\n';
+  ssize_t ignored = write(STDERR_FILENO, msg, len + 1 <= sizeof msg ? len + 1 : len);
+  (void)ignored;
   cairn::lang::AbortOpenTransaction();
   if (!stdout_free) std::_Exit(CAIRN_EXIT_RUNTIME_ERROR);
   std::exit(CAIRN_EXIT_RUNTIME_ERROR);
 }
 
-// Installs OnStackFault for the calling (main) thread, unless SIGSEGV already has a handler
-// (a sanitizer's, an embedder's, or this one from an earlier start).
-void ReportStackOverflows() {
-  struct sigaction cur{};
-  if (sigaction(SIGSEGV, nullptr, &cur) != 0 || cur.sa_handler != SIG_DFL) return;
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-  void *addr = nullptr;
-  size_t size = 0;
-  const bool known = pthread_attr_getstack(&attr, &addr, &size) == 0;
-  pthread_attr_destroy(&attr);
-  if (!known || addr == nullptr) return;
+// Gives the calling thread an alternate signal stack of at least kAltStackBytes.
+bool EnsureAltStack() {
   stack_t alt{};
-  if (sigaltstack(nullptr, &alt) != 0) return;
-  if ((alt.ss_flags & SS_DISABLE) || alt.ss_size < kAltStackBytes) {
-    void *m = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) return;
-    stack_t ss{};
-    ss.ss_sp = m;
-    ss.ss_size = kAltStackBytes;
-    if (sigaltstack(&ss, nullptr) != 0) {
-      munmap(m, kAltStackBytes);
-      return;
-    }
+  if (sigaltstack(nullptr, &alt) != 0) return false;
+  if (!(alt.ss_flags & SS_DISABLE) && alt.ss_size >= kAltStackBytes) return true;
+  void *m = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return false;
+  stack_t ss{};
+  ss.ss_sp = m;
+  ss.ss_size = kAltStackBytes;
+  if (sigaltstack(&ss, nullptr) != 0) {
+    munmap(m, kAltStackBytes);
+    return false;
   }
-  stack_low = reinterpret_cast<uintptr_t>(addr);
-  stack_high = stack_low + size;
-  struct sigaction sa{};
-  sa.sa_sigaction = OnStackFault;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, nullptr);
+  return true;
 }
 
 }  // namespace
@@ -132,9 +156,49 @@ void cairn_lang_start(int argc, char **argv) {
     std::exit(CAIRN_EXIT_RUNTIME_ERROR);
   }
   cairn_set_fault_error_hook(FaultIsARuntimeError, nullptr);
-  ReportStackOverflows();
+  // A sanitizer's (or an embedder's) SIGSEGV handler is left alone: it reports overflows itself.
+  struct sigaction cur{};
+  if (sigaction(SIGSEGV, nullptr, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+      cur.sa_handler == SIG_DFL)
+    (void)cairn_lang_catch_stack_overflow();
   program_argc = argc;
   program_argv = argv;
+}
+
+int cairn_lang_catch_stack_overflow(void) {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return -1;
+  void *addr = nullptr;
+  size_t size = 0;
+  const bool known = pthread_attr_getstack(&attr, &addr, &size) == 0;
+  pthread_attr_destroy(&attr);
+  if (!known || addr == nullptr) return -1;
+  if (!EnsureAltStack()) return -1;
+  struct sigaction cur{};
+  if (sigaction(SIGSEGV, nullptr, &cur) != 0) return -1;
+  // Block SIGSEGV while the bounds change, so the handler never sees half of them.
+  sigset_t segv, old;
+  sigemptyset(&segv);
+  sigaddset(&segv, SIGSEGV);
+  pthread_sigmask(SIG_BLOCK, &segv, &old);
+  stack_low = reinterpret_cast<uintptr_t>(addr);
+  stack_high = stack_low + size;
+  const bool on_top = (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == OnStackFault;
+  int rc = 0;
+  if (!on_top) {
+    struct sigaction sa{};
+    sa.sa_sigaction = OnStackFault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction prev{};
+    if (sigaction(SIGSEGV, &sa, &prev) != 0) {
+      rc = -1;
+    } else if (!((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction == OnStackFault)) {
+      displaced = prev;
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return rc;
 }
 
 int64_t cairn_lang_argc(void) { return program_argc > 1 ? program_argc - 1 : 0; }
