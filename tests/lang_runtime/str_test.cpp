@@ -160,7 +160,12 @@ TEST_F(StrTest, ReferenceArrays) {
   SetRef(a, 0, Text("a"));
   SetRef(a, 1, Text("b \"c\""));
   SetRef(a, 3, Text(""));
-  EXPECT_EQ(StrRef(a), "[\"a\", \"b \"c\"\", nil, \"\"]");
+  // Text elements read back as literals: quotes, backslashes and control characters escaped.
+  EXPECT_EQ(StrRef(a), R"(["a", "b \"c\"", nil, ""])");
+  void *odd = RefArray(2);
+  SetRef(odd, 0, Text(std::string("a\\b\n\t\r", 6) + std::string(1, '\0') + "\x1b\x7f"));
+  SetRef(odd, 1, Text("h\xc3\xa9 \xe2\x98\xba"));
+  EXPECT_EQ(StrRef(odd), R"(["a\\b\n\t\r\0\u{1b}\u{7f}", "hé ☺"])");
   EXPECT_EQ(StrRef(RefArray(0)), "[]");
   EXPECT_EQ(StrRef(RefArray(2)), "[nil, nil]");
 

@@ -33,14 +33,39 @@ void AppendObject(std::string *out, const void *obj) {
 
 void AppendArray(std::string *out, const void *array, int depth);
 
-// An element that is a reference: as str shows it, but a text is quoted.
+// A text element as a literal that reads back: quoted, with `"`, `\` and control characters
+// escaped (\n \t \r \0, others as \u{..}); other bytes, UTF-8 included, as they are.
+void AppendQuoted(std::string *out, std::string_view text) {
+  out->push_back('"');
+  for (const char c : text) {
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\t': out->append("\\t"); break;
+      case '\r': out->append("\\r"); break;
+      case '\0': out->append("\\0"); break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          static constexpr char kHex[] = "0123456789abcdef";
+          out->append("\\u{");
+          if (static_cast<unsigned char>(c) >= 0x10) out->push_back(kHex[(c >> 4) & 0xf]);
+          out->push_back(kHex[c & 0xf]);
+          out->push_back('}');
+        } else {
+          out->push_back(c);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+// An element that is a reference: as str shows it, but a text is a quoted literal.
 void AppendRefElement(std::string *out, const void *v, int depth) {
   if (v == nullptr) {
     out->append("nil");
   } else if (IsText(v)) {
-    out->push_back('"');
-    out->append(TextView(v));
-    out->push_back('"');
+    AppendQuoted(out, TextView(v));
   } else if (cairn_type_of(v)->flags & CAIRN_TYPE_ARRAY) {
     AppendArray(out, v, depth + 1);
   } else {
