@@ -95,12 +95,26 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   std::set<std::string> params;
   for (const ast::Ident &p : decl->type_params) params.insert(p.name);
   Bindings b;
-  std::vector<sem::ExprPtr> checked;
+  std::vector<sem::ExprPtr> checked(call.args.size());
+  // An empty array literal has no type of its own: it is checked after the other arguments,
+  // against its parameter's type once they have given every type parameter (firstOr([], 9)).
+  auto isEmptyArray = [](const ast::Expr &a) {
+    return a.kind == ast::ExprKind::ArrayLit && a.as<ast::ArrayLitExpr>()->elems.empty();
+  };
   for (size_t i = 0; i < call.args.size(); ++i) {
-    checked.push_back(checkValue(cx, *call.args[i], nullptr));
-    const Type *t = checked.back()->type;
+    if (isEmptyArray(*call.args[i])) continue;
+    checked[i] = checkValue(cx, *call.args[i], nullptr);
+    const Type *t = checked[i]->type;
     if (t->kind == TypeKind::Class) resolveClass(t->cls);  // its bases, for unify
     unify(decl->params[i].type.get(), t, params, b);
+  }
+  bool all_bound = true;
+  for (const ast::Ident &p : decl->type_params) all_bound = all_bound && b.count(p.name) != 0;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    if (checked[i] != nullptr) continue;
+    const Type *expected = all_bound ? resolveType(decl->params[i].type.get(), m, &b) : nullptr;
+    checked[i] = checkValue(cx, *call.args[i], expected);
+    unify(decl->params[i].type.get(), checked[i]->type, params, b);
   }
   std::vector<const Type *> targs;
   for (const ast::Ident &p : decl->type_params) {
