@@ -157,7 +157,10 @@ llvm::Value *Lowering::lowerCallVirtual(const sem::CallVirtual &c) {
   std::vector<llvm::Value *> args;
   for (const auto &a : c.args) args.push_back(lowerExpr(*a));
   setLoc(c.span);
-  return callMethod(obj, c.method, c.static_class, std::move(args), c.span);
+  const bool std_callee = c.method->module != nullptr && c.method->module->is_std;
+  return callIntoStd(std_callee, c.span, [&] {
+    return callMethod(obj, c.method, c.static_class, std::move(args), c.span);
+  });
 }
 
 llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r,
@@ -684,7 +687,10 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       std::vector<llvm::Value *> args;
       for (const auto &a : c->args) args.push_back(lowerExpr(*a));
       setLoc(c->span);
-      llvm::Value *r = b_.CreateCall(function(c->func), args);
+      const bool std_callee = c->func->module != nullptr && c->func->module->is_std;
+      llvm::Value *r = callIntoStd(std_callee, c->span, [&]() -> llvm::Value * {
+        return b_.CreateCall(function(c->func), args);
+      });
       return c->type->kind == TypeKind::Void ? nullptr : r;
     }
     case sem::ExprKind::CallVirtual: {

@@ -291,7 +291,37 @@ llvm::Constant *Lowering::cstring(const std::string &s) {
   return g;
 }
 
-llvm::Constant *Lowering::loc(Span span) {
+bool Lowering::inStd() const {
+  return sem_fn_ != nullptr && sem_fn_->info != nullptr && sem_fn_->info->module != nullptr &&
+         sem_fn_->info->module->is_std;
+}
+
+// The runtime's cairn_std_caller (cairn/lang.h).
+static llvm::GlobalVariable *stdCallerGlobal(llvm::Module &m, llvm::Type *raw) {
+  if (auto *g = m.getGlobalVariable("cairn_std_caller")) return g;
+  return new llvm::GlobalVariable(m, raw, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                  "cairn_std_caller");
+}
+
+llvm::Value *Lowering::loc(Span span) {
+  llvm::Constant *here = staticLoc(span);
+  if (!inStd()) return here;
+  llvm::Value *caller = b_.CreateLoad(raw_, stdCallerGlobal(*module_, raw_), "std.caller");
+  return b_.CreateSelect(b_.CreateIsNull(caller), here, caller);
+}
+
+llvm::Value *Lowering::callIntoStd(bool callee_is_std, Span span,
+                                   const std::function<llvm::Value *()> &emit) {
+  if (!callee_is_std || inStd()) return emit();
+  llvm::GlobalVariable *g = stdCallerGlobal(*module_, raw_);
+  llvm::Value *saved = b_.CreateLoad(raw_, g, "std.saved");
+  b_.CreateStore(staticLoc(span), g);
+  llvm::Value *r = emit();
+  if (!terminated()) b_.CreateStore(saved, g);
+  return r;
+}
+
+llvm::Constant *Lowering::staticLoc(Span span) {
   LineCol lc;
   uint32_t file = span.valid() ? span.file : 0;
   if (span.valid()) lc = sources_.file(span.file).lineCol(span.begin);

@@ -48,8 +48,16 @@ class Lowering {
   llvm::Function *function(const FuncInfo *f);
   // The function that holds f's body (the same as function(f) except for stubs in a unit).
   llvm::Function *definition(const FuncInfo *f);
-  llvm::FunctionCallee rt(const char *name);      // a runtime entry point (cairn/lang.h)
-  llvm::Constant *loc(Span span);                 // a static cairn_loc
+  llvm::FunctionCallee rt(const char *name);  // a runtime entry point (cairn/lang.h)
+  // Where a runtime error at span is reported: the static cairn_loc, or in the standard
+  // library's code the program's innermost call into it (cairn_std_caller) when there is one.
+  llvm::Value *loc(Span span);
+  llvm::Constant *staticLoc(Span span);  // a static cairn_loc
+  bool inStd() const;                    // lowering a function of a std module
+  // Emits a call (emit) that goes from the program's code into the standard library's (callee
+  // is std) with cairn_std_caller set to span for its duration; otherwise just emits it.
+  llvm::Value *callIntoStd(bool callee_is_std, Span span,
+                           const std::function<llvm::Value *()> &emit);
   llvm::Constant *cstring(const std::string &s);  // a private NUL-terminated constant
   llvm::GlobalVariable *global(const GlobalInfo *g);
   llvm::GlobalVariable *textSlot(const std::string &value);
