@@ -17,6 +17,7 @@
 
 #include "cairn/lang.h"
 #include "guard.h"
+#include "lower/lower.h"
 #include "session.h"
 
 namespace cairn::repl {
@@ -192,8 +193,15 @@ bool Session::callFunction(const std::string &arg) {
     default:
       ret = &ffi_type_pointer;
   }
+  // A std function takes the position of its caller last (lower.h): none here.
+  void *no_caller = nullptr;
+  if (front::takesCallerLoc(f)) {
+    types.push_back(&ffi_type_pointer);
+    slots.push_back(&no_caller);
+  }
   ffi_cif cif;
-  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), ret, types.data()) != FFI_OK)
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(types.size()), ret, types.data()) !=
+      FFI_OK)
     return fail("internal error: libffi cannot make a call frame for " +
                 front::typeName(f->fnType));
 

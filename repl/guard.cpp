@@ -47,7 +47,6 @@ bool runGuarded(const std::function<void()> &f, RuntimeFailure *failure) {
   // Whatever installed a SIGSEGV handler since (LLVM may), the runtime's comes first again.
   (void)cairn_install_fault_handler();
   if (sigsetjmp(env, 1) != 0) {
-    cairn_std_caller = nullptr;  // the calls into std it was set for were jumped out of
     target = saved_target;
     report = saved_report;
     // A fault error leaves the transaction failed: only abort is allowed (cairn/persist.h).

@@ -532,7 +532,11 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
     const front::FuncInfo *m = cls->findMethod("len");
     if (m == nullptr || !m->params.empty() || m->ret->kind != front::TypeKind::Int) return false;
     if (t->methods == nullptr || static_cast<uint32_t>(m->slot) >= t->nmethods) return false;
-    *len = reinterpret_cast<int64_t (*)(const void *)>(t->methods[m->slot])(obj);
+    if (front::takesCallerLoc(m))  // a std class's len(): no caller's position (lower.h)
+      *len = reinterpret_cast<int64_t (*)(const void *, const void *)>(t->methods[m->slot])(
+          obj, nullptr);
+    else
+      *len = reinterpret_cast<int64_t (*)(const void *)>(t->methods[m->slot])(obj);
     return true;
   }
   return false;

@@ -26,6 +26,15 @@ struct LowerOptions {
   std::string target_triple;  // "" = the host
 };
 
+// Whether f's code takes a hidden last parameter, the position of the program's call that led
+// into the standard library (a `const cairn_loc *`, possibly null): every named function of a
+// std module and every method of a slot that a std class introduced (overrides included). A
+// runtime error in std code is reported there when it is not null, so a user sees the line of
+// their own call; std code passes it on to the std code it calls. Function values never take
+// it (a std function used as a value is called through a thunk that passes null), and neither
+// do extern functions. Whoever calls compiled code directly (the REPL) must pass it.
+bool takesCallerLoc(const FuncInfo *f);
+
 std::unique_ptr<llvm::Module> lowerProgram(const sem::Program &program,
                                            const SourceManager &sources, llvm::LLVMContext &ctx,
                                            const LowerOptions &options);

@@ -111,6 +111,7 @@ llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, C
     b_.CreateCall(rt("cairn_rt_nil_method"),
                   {loc(span), cstring(method->name), cstring(cls->name)});
   });
+  if (takesCallerLoc(method)) args.push_back(loc(span));
   if (const FuncInfo *only = soleImplementation(method, cls)) {
     // No class of the program overrides it below cls: a direct call, which -O2 may inline.
     args.insert(args.begin(), object);
@@ -157,10 +158,7 @@ llvm::Value *Lowering::lowerCallVirtual(const sem::CallVirtual &c) {
   std::vector<llvm::Value *> args;
   for (const auto &a : c.args) args.push_back(lowerExpr(*a));
   setLoc(c.span);
-  const bool std_callee = c.method->module != nullptr && c.method->module->is_std;
-  return callIntoStd(std_callee, c.span, [&] {
-    return callMethod(obj, c.method, c.static_class, std::move(args), c.span);
-  });
+  return callMethod(obj, c.method, c.static_class, std::move(args), c.span);
 }
 
 llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm::Value *r,
@@ -623,7 +621,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       return b_.CreateLoad(llvmType(g->type), global(g), g->name);
     }
     case sem::ExprKind::FuncRef:
-      return function(e.as<sem::FuncRef>()->func);
+      return functionValue(e.as<sem::FuncRef>()->func);
     case sem::ExprKind::Unary: {
       const auto *u = e.as<sem::Unary>();
       llvm::Value *v = lowerExpr(*u->operand);
@@ -687,10 +685,8 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       std::vector<llvm::Value *> args;
       for (const auto &a : c->args) args.push_back(lowerExpr(*a));
       setLoc(c->span);
-      const bool std_callee = c->func->module != nullptr && c->func->module->is_std;
-      llvm::Value *r = callIntoStd(std_callee, c->span, [&]() -> llvm::Value * {
-        return b_.CreateCall(function(c->func), args);
-      });
+      if (takesCallerLoc(c->func)) args.push_back(loc(c->span));
+      llvm::Value *r = b_.CreateCall(function(c->func), args);
       return c->type->kind == TypeKind::Void ? nullptr : r;
     }
     case sem::ExprKind::CallVirtual: {

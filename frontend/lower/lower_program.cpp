@@ -130,6 +130,7 @@ llvm::FunctionType *Lowering::functionType(const FuncInfo *f) {
   std::vector<llvm::Type *> params;
   if (f->owner) params.push_back(ref_);
   for (const Type *p : f->params) params.push_back(llvmType(p));
+  if (takesCallerLoc(f)) params.push_back(raw_);
   return llvm::FunctionType::get(llvmType(f->ret), params, false);
 }
 
@@ -291,34 +292,43 @@ llvm::Constant *Lowering::cstring(const std::string &s) {
   return g;
 }
 
-bool Lowering::inStd() const {
-  return sem_fn_ != nullptr && sem_fn_->info != nullptr && sem_fn_->info->module != nullptr &&
-         sem_fn_->info->module->is_std;
-}
-
-// The runtime's cairn_std_caller (cairn/lang.h).
-static llvm::GlobalVariable *stdCallerGlobal(llvm::Module &m, llvm::Type *raw) {
-  if (auto *g = m.getGlobalVariable("cairn_std_caller")) return g;
-  return new llvm::GlobalVariable(m, raw, false, llvm::GlobalValue::ExternalLinkage, nullptr,
-                                  "cairn_std_caller");
+bool takesCallerLoc(const FuncInfo *f) {
+  if (f->is_extern || f->decl == nullptr) return false;  // extern, or a function literal
+  if (f->owner == nullptr) return f->module != nullptr && f->module->is_std;
+  // A method: as the slot's first class says (every class's vtable begins with its base's).
+  const ClassInfo *top = f->owner;
+  while (top->super != nullptr && top->super->vtable.size() > static_cast<size_t>(f->slot))
+    top = top->super;
+  return top->module != nullptr && top->module->is_std;
 }
 
 llvm::Value *Lowering::loc(Span span) {
   llvm::Constant *here = staticLoc(span);
-  if (!inStd()) return here;
-  llvm::Value *caller = b_.CreateLoad(raw_, stdCallerGlobal(*module_, raw_), "std.caller");
+  if (sem_fn_ == nullptr || !takesCallerLoc(sem_fn_->info)) return here;
+  llvm::Value *caller = fn_->getArg(fn_->arg_size() - 1);
   return b_.CreateSelect(b_.CreateIsNull(caller), here, caller);
 }
 
-llvm::Value *Lowering::callIntoStd(bool callee_is_std, Span span,
-                                   const std::function<llvm::Value *()> &emit) {
-  if (!callee_is_std || inStd()) return emit();
-  llvm::GlobalVariable *g = stdCallerGlobal(*module_, raw_);
-  llvm::Value *saved = b_.CreateLoad(raw_, g, "std.saved");
-  b_.CreateStore(staticLoc(span), g);
-  llvm::Value *r = emit();
-  if (!terminated()) b_.CreateStore(saved, g);
-  return r;
+llvm::Function *Lowering::functionValue(const FuncInfo *f) {
+  if (!takesCallerLoc(f)) return function(f);
+  auto it = value_thunks_.find(f);
+  if (it != value_thunks_.end()) return it->second;
+  llvm::FunctionType *full = functionType(f);
+  std::vector<llvm::Type *> params(full->param_begin(), full->param_end() - 1);
+  auto *thunk =
+      llvm::Function::Create(llvm::FunctionType::get(full->getReturnType(), params, false),
+                             llvm::GlobalValue::InternalLinkage, f->symbol + ".value", *module_);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", thunk));
+  std::vector<llvm::Value *> args;
+  for (llvm::Argument &a : thunk->args()) args.push_back(&a);
+  args.push_back(llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)));
+  llvm::CallInst *call = b.CreateCall(function(f), args);
+  if (full->getReturnType()->isVoidTy())
+    b.CreateRetVoid();
+  else
+    b.CreateRet(call);
+  value_thunks_[f] = thunk;
+  return thunk;
 }
 
 llvm::Constant *Lowering::staticLoc(Span span) {

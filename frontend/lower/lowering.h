@@ -49,15 +49,14 @@ class Lowering {
   // The function that holds f's body (the same as function(f) except for stubs in a unit).
   llvm::Function *definition(const FuncInfo *f);
   llvm::FunctionCallee rt(const char *name);  // a runtime entry point (cairn/lang.h)
-  // Where a runtime error at span is reported: the static cairn_loc, or in the standard
-  // library's code the program's innermost call into it (cairn_std_caller) when there is one.
+  // Where a runtime error at span is reported: the static cairn_loc, or in a function that
+  // takes the caller's position (takesCallerLoc, lower.h) that position when it is not null.
+  // Also what a call passes to a callee that takes one.
   llvm::Value *loc(Span span);
   llvm::Constant *staticLoc(Span span);  // a static cairn_loc
-  bool inStd() const;                    // lowering a function of a std module
-  // Emits a call (emit) that goes from the program's code into the standard library's (callee
-  // is std) with cairn_std_caller set to span for its duration; otherwise just emits it.
-  llvm::Value *callIntoStd(bool callee_is_std, Span span,
-                           const std::function<llvm::Value *()> &emit);
+  // f as a function value: f itself, or for one that takes the caller's position a thunk that
+  // passes null.
+  llvm::Function *functionValue(const FuncInfo *f);
   llvm::Constant *cstring(const std::string &s);  // a private NUL-terminated constant
   llvm::GlobalVariable *global(const GlobalInfo *g);
   llvm::GlobalVariable *textSlot(const std::string &value);
@@ -121,6 +120,7 @@ class Lowering {
   std::map<const FuncInfo *, llvm::Function *> functions_;
   std::map<std::pair<const ClassInfo *, size_t>, const FuncInfo *> sole_;  // soleImplementation
   std::map<const FuncInfo *, llvm::Function *> definitions_;
+  std::map<const FuncInfo *, llvm::Function *> value_thunks_;
   const UnitSpec *unit_ = nullptr;  // set by runUnit
   std::map<const GlobalInfo *, llvm::GlobalVariable *> globals_;
   std::map<std::string, llvm::GlobalVariable *> text_slots_;

@@ -200,13 +200,6 @@ void cairn_rt_panic(const cairn_loc *loc, void *message_text)
     __attribute__((noreturn)); /* panic: <message> */
 void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((noreturn));
 
-/* The position of the program's innermost call into the standard library that has not
- * returned, or NULL: the generated code sets it around each call from a program's own code
- * into a std module's function or method (and puts back what it found after), and the standard
- * library's own code reports its runtime errors there, at the user's call, rather than at a line
- * of stdlib/. An embedder that jumps out of a runtime error (below) sets it back to NULL. */
-extern const cairn_loc *cairn_std_caller;
-
 /* For embedders (the REPL): what a runtime error does instead of ending the process. With a hook
  * set, a runtime error (every cairn_rt_* above, and the database and transaction errors of the
  * functions below) flushes standard output, aborts the open transaction (nothing of it reaches

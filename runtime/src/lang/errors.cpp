@@ -136,8 +136,6 @@ void cairn_rt_panic(const cairn_loc *loc, void *message_text) {
 
 void cairn_rt_error(const cairn_loc *loc, const char *message) { RuntimeError(loc, message); }
 
-const cairn_loc *cairn_std_caller = nullptr;
-
 void cairn_set_runtime_error_hook(cairn_runtime_error_hook hook, void *ctx) {
   cairn::lang::error_hook = hook;
   cairn::lang::error_hook_ctx = ctx;
