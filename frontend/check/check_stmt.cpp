@@ -182,6 +182,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         }
       }
       if (!t) t = types_.error();
+      if (!l->init) requireValue(l->name.name, l->name.span, t);
       out->var = declareLocal(cx, l->name.name, t, l->is_var, l->name.span);
       return out;
     }

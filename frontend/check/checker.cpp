@@ -92,6 +92,13 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
   return diags_.report(id, span, std::move(args));
 }
 
+void Checker::requireValue(const std::string &name, Span span, const Type *t) {
+  if (t->kind != TypeKind::Fn) return;
+  error(DiagId::FnVarNeedsValue, span, {name, typeName(t)})
+      .withHint("give it a function to start with: 'var " + name + ": " + typeName(t) +
+                " = someFunction'");
+}
+
 void Checker::cannotStore(Span span, const Type *t, const char *where) {
   error(DiagId::CannotStoreHandle, span,
         {"a value of type " + typeName(t), where,
@@ -627,6 +634,7 @@ void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
         error(DiagId::CannotInferNil, g->name.span);
         t = types_.error();
       }
+      if (!g->init) requireValue(g->name.name, g->name.span, t);
       if (!g->is_var && !t->isValue() && t->kind != TypeKind::Text && !t->isError())
         error(DiagId::GlobalLetType, g->name.span, {typeName(t)})
             .withHint("declare it with 'var' (a root of the program)");

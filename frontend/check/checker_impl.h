@@ -51,6 +51,9 @@ class Checker {
 
   // --- reporting (checker.cpp) ---
   Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // A variable `name` of type t declared without a value: an error if t has no default (a
+  // function type).
+  void requireValue(const std::string &name, Span span, const Type *t);
   // A function, Database or Transaction where a field or array element would hold it.
   void cannotStore(Span span, const Type *t, const char *where);
 

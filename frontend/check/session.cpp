@@ -294,6 +294,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
             .withHint("give the variable a type, as in 'var x: Node = nil'");
         t = ck.types().error();
       }
+      if (!g->init) ck.requireValue(g->name.name, g->name.span, t);
       info->type = t;
       if (init) assignGlobal(info, std::move(init), g->name.span);
       continue;
