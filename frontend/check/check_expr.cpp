@@ -725,7 +725,7 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
         declareLocal(inner, f->param_names[i], f->params[i], true, e.params[i].name.span));
   fn->body = checkBlock(inner, *e.body, false);
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
-    error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});
+    error(DiagId::MissingReturn, e.span, {"this function literal", typeName(f->ret)});
   current_ = saved;
   program_->functions.push_back(std::move(fn));
 

@@ -605,7 +605,7 @@ void Checker::checkFunctionBody(FuncInfo *f) {
             d->body->span.valid()
                 ? Span{d->body->span.file, d->body->span.end - 1, d->body->span.end}
                 : d->name.span,
-            {f->name, typeName(f->ret)});
+            {(f->owner ? "method '" : "function '") + f->name + "'", typeName(f->ret)});
   }
   current_ = saved;
   program_->functions.push_back(std::move(fn));
