@@ -83,6 +83,11 @@ size_t countTypeNodes(const Type *t, size_t budget) {
 
 Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) {
   if (current_ != nullptr && !current_->inst_name.empty() && current_->inst_site.valid()) {
+    Span site = current_->inst_site;
+    if (!failed_inst_sites_.insert({site.file, site.begin}).second) {
+      muted_ = Diagnostic{};
+      return muted_;
+    }
     std::string message = formatMessage(diagKindInfo(id).format, args);
     Diagnostic &d =
         diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});

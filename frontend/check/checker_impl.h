@@ -4,11 +4,13 @@
 #ifndef CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
 #define CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/checker.h"
@@ -126,6 +128,10 @@ class Checker {
   std::vector<ModuleInfo *> modules_;
   ModuleInfo *main_;
   Diagnostics &diags_;
+  // Places that made a generic instance which already has an error there: one error per use,
+  // not one per line of the generic that fails for these type arguments (no cascade).
+  std::set<std::pair<uint32_t, uint32_t>> failed_inst_sites_;
+  Diagnostic muted_{};  // what error() returns for an error it does not report
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
   FnCtx *current_ = nullptr;  // for error redirection in generic instances

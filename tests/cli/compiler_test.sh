@@ -267,5 +267,24 @@ for hint in "'nil'" "'self'" "'text'" "'float'"; do
   grep -q "^hint: Cairn's name for it is $hint" "$TMP/err" || fail "no hint naming $hint: $(cat "$TMP/err")"
 done
 
+# A generic instance that fails for its type arguments is one error where it is made, however
+# many lines of the generic fail (no cascade).
+cat >"$TMP/cascade.cairn" <<'CAIRN'
+import std.btree
+import std.math
+class K { v: int }
+fn main() {
+    let t = new BTree[K, int] {}
+    println(abs("x"))
+}
+CAIRN
+"$CAIRN" check "$TMP/cascade.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of cascade.cairn does not exit 1"
+[ "$(grep -c ': error: ' "$TMP/err")" = 2 ] || fail "cascade.cairn: not two errors: $(cat "$TMP/err")"
+grep -q "cascade.cairn:5:17: error: in BTree\[K, int\]: compare needs" "$TMP/err" ||
+  fail "cascade.cairn: no error at 5:17: $(cat "$TMP/err")"
+grep -q "cascade.cairn:6:13: error: in abs\[text\]: " "$TMP/err" ||
+  fail "cascade.cairn: no error at 6:13: $(cat "$TMP/err")"
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"
