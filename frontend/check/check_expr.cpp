@@ -279,8 +279,11 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
   std::string near = nearestName(name, candidates);
+  std::string std_module;
   if (const char *word = cairnWordFor(name, false))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!(std_module = stdModuleDeclaring(name, false)).empty())
+    d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
   else if (!near.empty())
     d.withHint("did you mean '" + near + "'?");
   return errorExpr(e.span);

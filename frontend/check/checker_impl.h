@@ -53,6 +53,11 @@ class Checker {
 
   // --- reporting (checker.cpp) ---
   Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // The standard library's folder (for hints; "" when unknown).
+  void setStdlibDir(std::string dir) { stdlib_dir_ = std::move(dir); }
+  // The standard library module (`std.list`) that declares a public class (`type`) or a
+  // function, `let` or `var` (not `type`) named `name` at top level; "" if none does.
+  std::string stdModuleDeclaring(const std::string &name, bool type) const;
   // A variable `name` of type t declared without a value: an error if t has no default (a
   // function type).
   void requireValue(const std::string &name, Span span, const Type *t);
@@ -132,6 +137,7 @@ class Checker {
   // not one per line of the generic that fails for these type arguments (no cascade).
   std::set<std::pair<uint32_t, uint32_t>> failed_inst_sites_;
   Diagnostic muted_{};  // what error() returns for an error it does not report
+  std::string stdlib_dir_;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
   FnCtx *current_ = nullptr;  // for error redirection in generic instances

@@ -31,6 +31,7 @@ SessionChecker::SessionChecker(SourceManager &sources, Diagnostics &diags, TypeC
   session_->path = "<repl>";
   session_->syntax = std::make_unique<ast::Module>();
   checker_ = std::make_unique<Checker>(std::vector<ModuleInfo *>{}, session_, diags, types);
+  checker_->setStdlibDir(options_.stdlib_dir);
   checker_->symbols_[session_];
 }
 

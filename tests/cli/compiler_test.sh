@@ -267,6 +267,22 @@ for hint in "'nil'" "'self'" "'text'" "'float'"; do
   grep -q "^hint: Cairn's name for it is $hint" "$TMP/err" || fail "no hint naming $hint: $(cat "$TMP/err")"
 done
 
+# A name of the standard library used without its import: the hint names the module.
+cat >"$TMP/noimport.cairn" <<'CAIRN'
+fn main() {
+    let l = new List[int] {}
+    println(sqrt(2.0))
+    let m: HashMap[text, int] = nil
+}
+CAIRN
+"$CAIRN" check "$TMP/noimport.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of noimport.cairn does not exit 1"
+for hint in "'List' is in the standard library: add 'import std.list'" \
+            "'sqrt' is in the standard library: add 'import std.math'" \
+            "'HashMap' is in the standard library: add 'import std.map'"; do
+  grep -qF "hint: $hint" "$TMP/err" || fail "no hint '$hint': $(cat "$TMP/err")"
+done
+
 # A generic instance that fails for its type arguments is one error where it is made, however
 # many lines of the generic fail (no cascade).
 cat >"$TMP/cascade.cairn" <<'CAIRN'
