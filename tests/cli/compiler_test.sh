@@ -283,6 +283,22 @@ for hint in "'List' is in the standard library: add 'import std.list'" \
   grep -qF "hint: $hint" "$TMP/err" || fail "no hint '$hint': $(cat "$TMP/err")"
 done
 
+# Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c'.
+for case in "elif|fn main() { if true { } elif false { } }|write 'else if'" \
+            "extends|class A {}
+class B extends A {}
+fn main() {}|the base class follows a ':', as in 'class B : Base'" \
+            "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
+            "brackets|fn main() { let a: int[] = [1] }|an array type is written with the element type inside the brackets: '[int]'" \
+            "quotes|fn main() { let c = 'a' }|text literals are written in double quotes"; do
+  name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
+  printf '%s\n' "$src" >"$TMP/$name.cairn"
+  "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
+  [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
+  grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
+  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
+done
+
 # A generic instance that fails for its type arguments is one error where it is made, however
 # many lines of the generic fail (no cascade).
 cat >"$TMP/cascade.cairn" <<'CAIRN'
