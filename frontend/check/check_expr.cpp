@@ -279,8 +279,11 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
   std::string near = nearestName(name, candidates);
+  std::string std_module;
   if (const char *word = cairnWordFor(name, false))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!(std_module = stdModuleDeclaring(name, false)).empty())
+    d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
   else if (!near.empty())
     d.withHint("did you mean '" + near + "'?");
   return errorExpr(e.span);
@@ -725,7 +728,7 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
         declareLocal(inner, f->param_names[i], f->params[i], true, e.params[i].name.span));
   fn->body = checkBlock(inner, *e.body, false);
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
-    error(DiagId::MissingReturn, e.span, {"fn literal", typeName(f->ret)});
+    error(DiagId::MissingReturn, e.span, {"this function literal", typeName(f->ret)});
   current_ = saved;
   program_->functions.push_back(std::move(fn));
 

@@ -182,6 +182,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         }
       }
       if (!t) t = types_.error();
+      if (!l->init) requireValue(l->name.name, l->name.span, t);
       out->var = declareLocal(cx, l->name.name, t, l->is_var, l->name.span);
       return out;
     }
@@ -367,7 +368,9 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       auto out = std::make_unique<sem::Return>();
       out->span = s.span;
       const Type *ret = cx.info ? cx.info->ret : types_.voidType();
-      std::string fname = cx.info ? cx.info->name : "this function";
+      std::string fname = !cx.info           ? "this function"
+                          : cx.info->literal ? "this function literal"
+                                             : "'" + cx.info->name + "'";
       if (r->value) {
         if (ret->kind == TypeKind::Void) {
           error(DiagId::ReturnValueInVoid, r->value->span, {fname});

@@ -1,6 +1,8 @@
 // The checker's top level: module symbols, type expressions, classes and their instances,
 // function signatures and instances, globals, and the work lists that check every body once.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -83,6 +85,11 @@ size_t countTypeNodes(const Type *t, size_t budget) {
 
 Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) {
   if (current_ != nullptr && !current_->inst_name.empty() && current_->inst_site.valid()) {
+    Span site = current_->inst_site;
+    if (!failed_inst_sites_.insert({site.file, site.begin}).second) {
+      muted_ = Diagnostic{};
+      return muted_;
+    }
     std::string message = formatMessage(diagKindInfo(id).format, args);
     Diagnostic &d =
         diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
@@ -90,6 +97,39 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
     return d;
   }
   return diags_.report(id, span, std::move(args));
+}
+
+std::string Checker::stdModuleDeclaring(const std::string &name, bool type) const {
+  if (stdlib_dir_.empty() || name.empty() || name[0] == '_') return "";
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry : std::filesystem::directory_iterator(stdlib_dir_, ec))
+    if (entry.path().extension() == ".cairn") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  const std::vector<std::string> starts =
+      type ? std::vector<std::string>{"class "} : std::vector<std::string>{"fn ", "let ", "var "};
+  for (const auto &file : files) {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+      for (const std::string &s : starts) {
+        if (line.compare(0, s.size(), s) != 0 || line.compare(s.size(), name.size(), name) != 0)
+          continue;
+        const size_t after = s.size() + name.size();
+        const char next = after < line.size() ? line[after] : ' ';
+        if (next == ' ' || next == '[' || next == '(' || next == '{' || next == ':' || next == '=')
+          return "std." + file.stem().string();
+      }
+    }
+  }
+  return "";
+}
+
+void Checker::requireValue(const std::string &name, Span span, const Type *t) {
+  if (t->kind != TypeKind::Fn) return;
+  error(DiagId::FnVarNeedsValue, span, {name, typeName(t)})
+      .withHint("give it a function to start with: 'var " + name + ": " + typeName(t) +
+                " = someFunction'");
 }
 
 void Checker::cannotStore(Span span, const Type *t, const char *where) {
@@ -332,8 +372,11 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
   std::string near = nearestName(name, candidates);
+  std::string std_module;
   if (const char *word = cairnWordFor(name, true))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (!(std_module = stdModuleDeclaring(name, true)).empty())
+    d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
   else if (!near.empty())
     d.withHint("did you mean '" + near + "'?");
   return types_.error();
@@ -598,7 +641,7 @@ void Checker::checkFunctionBody(FuncInfo *f) {
             d->body->span.valid()
                 ? Span{d->body->span.file, d->body->span.end - 1, d->body->span.end}
                 : d->name.span,
-            {f->name, typeName(f->ret)});
+            {(f->owner ? "method '" : "function '") + f->name + "'", typeName(f->ret)});
   }
   current_ = saved;
   program_->functions.push_back(std::move(fn));
@@ -627,6 +670,7 @@ void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
         error(DiagId::CannotInferNil, g->name.span);
         t = types_.error();
       }
+      if (!g->init) requireValue(g->name.name, g->name.span, t);
       if (!g->is_var && !t->isValue() && t->kind != TypeKind::Text && !t->isError())
         error(DiagId::GlobalLetType, g->name.span, {typeName(t)})
             .withHint("declare it with 'var' (a root of the program)");
@@ -702,8 +746,9 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
 
 std::unique_ptr<sem::Program> checkProgram(std::vector<ModuleInfo *> modules, ModuleInfo *main,
                                            Diagnostics &diags, TypeContext &types,
-                                           bool require_main) {
+                                           bool require_main, const std::string &stdlib_dir) {
   Checker checker(std::move(modules), main, diags, types);
+  checker.setStdlibDir(stdlib_dir);
   return checker.run(require_main);
 }
 

@@ -4,6 +4,7 @@
 #define CAIRN_FRONTEND_CHECK_CHECKER_H
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "check/sem.h"
@@ -16,9 +17,11 @@ namespace cairn::front {
 // imports), the main module last. Returns the program; it is complete only if no error was
 // reported (diags.hasErrors() is false). `require_main`: a program must have `fn main()`
 // (false for `cairn check` of a library module).
+// `stdlib_dir`: the standard library's folder, for hints about a name it declares that the
+// program did not import ("" gives none).
 std::unique_ptr<sem::Program> checkProgram(std::vector<ModuleInfo *> modules, ModuleInfo *main,
                                            Diagnostics &diags, TypeContext &types,
-                                           bool require_main);
+                                           bool require_main, const std::string &stdlib_dir = {});
 
 }  // namespace cairn::front
 

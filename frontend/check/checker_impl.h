@@ -4,11 +4,13 @@
 #ifndef CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
 #define CAIRN_FRONTEND_CHECK_CHECKER_IMPL_H
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check/checker.h"
@@ -51,6 +53,14 @@ class Checker {
 
   // --- reporting (checker.cpp) ---
   Diagnostic &error(DiagId id, Span span, std::vector<std::string> args = {});
+  // The standard library's folder (for hints; "" when unknown).
+  void setStdlibDir(std::string dir) { stdlib_dir_ = std::move(dir); }
+  // The standard library module (`std.list`) that declares a public class (`type`) or a
+  // function, `let` or `var` (not `type`) named `name` at top level; "" if none does.
+  std::string stdModuleDeclaring(const std::string &name, bool type) const;
+  // A variable `name` of type t declared without a value: an error if t has no default (a
+  // function type).
+  void requireValue(const std::string &name, Span span, const Type *t);
   // A function, Database or Transaction where a field or array element would hold it.
   void cannotStore(Span span, const Type *t, const char *where);
 
@@ -123,6 +133,11 @@ class Checker {
   std::vector<ModuleInfo *> modules_;
   ModuleInfo *main_;
   Diagnostics &diags_;
+  // Places that made a generic instance which already has an error there: one error per use,
+  // not one per line of the generic that fails for these type arguments (no cascade).
+  std::set<std::pair<uint32_t, uint32_t>> failed_inst_sites_;
+  Diagnostic muted_{};  // what error() returns for an error it does not report
+  std::string stdlib_dir_;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
   FnCtx *current_ = nullptr;  // for error redirection in generic instances

@@ -31,6 +31,7 @@ SessionChecker::SessionChecker(SourceManager &sources, Diagnostics &diags, TypeC
   session_->path = "<repl>";
   session_->syntax = std::make_unique<ast::Module>();
   checker_ = std::make_unique<Checker>(std::vector<ModuleInfo *>{}, session_, diags, types);
+  checker_->setStdlibDir(options_.stdlib_dir);
   checker_->symbols_[session_];
 }
 
@@ -294,6 +295,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
             .withHint("give the variable a type, as in 'var x: Node = nil'");
         t = ck.types().error();
       }
+      if (!g->init) ck.requireValue(g->name.name, g->name.span, t);
       info->type = t;
       if (init) assignGlobal(info, std::move(init), g->name.span);
       continue;

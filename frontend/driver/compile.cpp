@@ -97,7 +97,8 @@ struct Frontend {
     lo.stdlib_dir = stdlibDir();
     bool ok = front::loadProgram(options.main_file, lo, sources, diags, loaded);
     if (ok && !diags.hasErrors() && check)
-      program = front::checkProgram(loaded.order, loaded.main, diags, types, options.require_main);
+      program = front::checkProgram(loaded.order, loaded.main, diags, types, options.require_main,
+                                    lo.stdlib_dir);
     diags.print(stderr, options.color);
     if (diags.hasErrors()) {
       std::fprintf(stderr, "%zu error%s\n", diags.errorCount(), diags.errorCount() == 1 ? "" : "s");

@@ -434,7 +434,13 @@ class Lexer::Impl {
     const size_t start = pos_;
     uint32_t cp = 0;
     const int length = utf8Sequence(src_, pos_, &cp);
-    const size_t n = length == 0 ? 1 : static_cast<size_t>(length);
+    size_t n = length == 0 ? 1 : static_cast<size_t>(length);
+    if (peekc() == '\'') {
+      // Text in single quotes ('a', 'abc') is one error, not one for each quote.
+      size_t close = pos_ + 1;
+      while (close < src_.size() && src_[close] != '\'' && src_[close] != '\n') ++close;
+      if (close < src_.size() && src_[close] == '\'') n = close + 1 - pos_;
+    }
     Diagnostic &d =
         diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
@@ -443,6 +449,9 @@ class Lexer::Impl {
         break;
       case '\'':
         d.withHint("text literals are written in double quotes: \"text\"");
+        break;
+      case '?':
+        d.withHint("there is no '?:' operator: use 'if c { ... } else { ... }'");
         break;
       default:
         if (length > 1) d.withHint("names are ASCII: letters, digits and '_'");

@@ -554,7 +554,9 @@ TypeExprPtr Parser::parseType() {
       if (at(TokenKind::LBracket)) {
         const Span open = advance().span;
         if (at(TokenKind::RBracket)) {
-          errorAtToken(DiagId::ExpectedType);
+          errorAtToken(DiagId::ExpectedType)
+              .withHint("an array type is written with the element type inside the brackets: '[" +
+                        type->name.name + "]'");
           advance();
         } else {
           parseList(TokenKind::RBracket, open, [&] {

@@ -351,7 +351,10 @@ void Parser::finishItem(SyncMode mode) {
     if (pos_ > 0) {
       const Token &prev = tokenAt(pos_ - 1);
       const std::string keyword = misspelledKeyword(pos_ - 1);
-      if (!keyword.empty()) {
+      if (prev.kind == TokenKind::Ident &&
+          (prev.text == "elif" || prev.text == "elsif" || prev.text == "elseif")) {
+        hint = "write 'else if'";
+      } else if (!keyword.empty()) {
         hint = "did you mean '" + keyword + "'?";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
         hint = "an object is made with `new " + prev.text + " { field: value }`";
@@ -585,7 +588,13 @@ std::unique_ptr<ClassDecl> Parser::parseClass() {
   if (at(TokenKind::LBracket)) parseTypeParams(&cls->type_params);
   if (!needs_sync_ && accept(TokenKind::Colon)) cls->super = parseType();
   if (!at(TokenKind::LBrace) && !braceOnNextLine()) {
-    if (!needs_sync_) errorAtToken(DiagId::ExpectedToken, {"'{'"});
+    if (!needs_sync_) {
+      Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
+      const Token &t = peek();
+      if (!cls->super && t.kind == TokenKind::Ident &&
+          (t.text == "extends" || t.text == "implements" || t.text == "inherits"))
+        d.withHint("the base class follows a ':', as in 'class " + cls->name.name + " : Base'");
+    }
     if (!recoverTo(TokenKind::LBrace)) {
       cls->span = from(start);
       return cls;

@@ -267,5 +267,56 @@ for hint in "'nil'" "'self'" "'text'" "'float'"; do
   grep -q "^hint: Cairn's name for it is $hint" "$TMP/err" || fail "no hint naming $hint: $(cat "$TMP/err")"
 done
 
+# A name of the standard library used without its import: the hint names the module.
+cat >"$TMP/noimport.cairn" <<'CAIRN'
+fn main() {
+    let l = new List[int] {}
+    println(sqrt(2.0))
+    let m: HashMap[text, int] = nil
+}
+CAIRN
+"$CAIRN" check "$TMP/noimport.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of noimport.cairn does not exit 1"
+for hint in "'List' is in the standard library: add 'import std.list'" \
+            "'sqrt' is in the standard library: add 'import std.math'" \
+            "'HashMap' is in the standard library: add 'import std.map'"; do
+  grep -qF "hint: $hint" "$TMP/err" || fail "no hint '$hint': $(cat "$TMP/err")"
+done
+
+# Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c'.
+for case in "elif|fn main() { if true { } elif false { } }|write 'else if'" \
+            "extends|class A {}
+class B extends A {}
+fn main() {}|the base class follows a ':', as in 'class B : Base'" \
+            "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
+            "brackets|fn main() { let a: int[] = [1] }|an array type is written with the element type inside the brackets: '[int]'" \
+            "quotes|fn main() { let c = 'a' }|text literals are written in double quotes"; do
+  name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
+  printf '%s\n' "$src" >"$TMP/$name.cairn"
+  "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
+  [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
+  grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
+  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
+done
+
+# A generic instance that fails for its type arguments is one error where it is made, however
+# many lines of the generic fail (no cascade).
+cat >"$TMP/cascade.cairn" <<'CAIRN'
+import std.btree
+import std.math
+class K { v: int }
+fn main() {
+    let t = new BTree[K, int] {}
+    println(abs("x"))
+}
+CAIRN
+"$CAIRN" check "$TMP/cascade.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of cascade.cairn does not exit 1"
+[ "$(grep -c ': error: ' "$TMP/err")" = 2 ] || fail "cascade.cairn: not two errors: $(cat "$TMP/err")"
+grep -q "cascade.cairn:5:17: error: in BTree\[K, int\]: compare needs" "$TMP/err" ||
+  fail "cascade.cairn: no error at 5:17: $(cat "$TMP/err")"
+grep -q "cascade.cairn:6:13: error: in abs\[text\]: " "$TMP/err" ||
+  fail "cascade.cairn: no error at 6:13: $(cat "$TMP/err")"
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

@@ -280,7 +280,8 @@ TEST(Lexer, UnexpectedCharacters) {
   EXPECT_EQ(tokens("a @#$ b"), "a INVALID b | 1:3: unexpected character '@'\n");  // one per run
   EXPECT_EQ(errors("a @ # b"), "1:3: unexpected character '@'\n1:5: unexpected character '#'\n");
   EXPECT_EQ(errors("if !done"), "1:4: unexpected character '!'\n");
-  EXPECT_EQ(errors("'c'"), "1:1: unexpected character '''\n1:3: unexpected character '''\n");
+  EXPECT_EQ(errors("'c'"), "1:1: unexpected character '''\n");  // one for the whole 'c'
+  EXPECT_EQ(tokens("'c' x"), "INVALID x | 1:1: unexpected character '''\n");
   EXPECT_EQ(errors("caf\xC3\xA9"), "1:4: unexpected character '\xC3\xA9'\n");
   EXPECT_EQ(errors(std::string("a \x01 b")), "1:3: unexpected character U+0001\n");
   EXPECT_EQ(errors(std::string("a \0 b", 5)), "1:3: unexpected character U+0000\n");
@@ -313,10 +314,15 @@ TEST(Lexer, IncrementAndDecrement) {
 TEST(Lexer, Hints) {
   SourceManager sm;
   Diagnostics diags(sm);
-  tokenize(sm.add("h.cairn", "!x 'q'"), diags);
+  tokenize(sm.add("h.cairn", "!x 'q' 'ab"), diags);
+  // Text in single quotes is one error over the whole of it; one left open, one for the quote.
   ASSERT_EQ(diags.all().size(), 3u);
   EXPECT_EQ(diags.all()[0].hint, "use 'not' to negate a condition ('!=' is not-equal)");
   EXPECT_EQ(diags.all()[1].hint, "text literals are written in double quotes: \"text\"");
+  EXPECT_EQ(diags.all()[1].span.begin, 3u);
+  EXPECT_EQ(diags.all()[1].span.end, 6u);
+  EXPECT_EQ(diags.all()[2].span.begin, 7u);
+  EXPECT_EQ(diags.all()[2].span.end, 8u);
 }
 
 // Rule 3a: a line break is a token only after what could end a statement.
