@@ -522,7 +522,9 @@ sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::Ty
     return fail(std::move(v));
   }
   if (!target->isRef() || target->kind == TypeKind::Nil) {
-    error(DiagId::IsNeedsReference, type.span, {op, typeName(target)});
+    Diagnostic &d = error(DiagId::IsNeedsReferenceType, type.span, {op, typeName(target)});
+    if (target->isValue())
+      d.withHint("an 'any' holds references only: an int, a float or a bool is never in one");
     return fail(std::move(v));
   }
   // Could a value of static type vt ever be a target?

@@ -1,4 +1,6 @@
 // Checking statements.
+#include <algorithm>
+
 #include "check/checker_impl.h"
 
 namespace cairn::front {
@@ -19,8 +21,18 @@ LocalVar *Checker::declareLocal(FnCtx &cx, const std::string &name, const Type *
     orphan_locals_.push_back(std::move(v));
   }
   auto &scope = cx.scopes.back();
-  if (scope.count(name)) {
-    error(DiagId::AlreadyDeclared, span, {name});
+  if (auto it = scope.find(name); it != scope.end()) {
+    const LocalVar *prev = it->second;
+    const bool param = cx.fn != nullptr && std::find(cx.fn->params.begin(), cx.fn->params.end(),
+                                                     prev) != cx.fn->params.end();
+    Diagnostic &d = error(DiagId::AlreadyDeclared, span, {name});
+    if (prev->span.valid())
+      d.withNote(prev->span, param ? "the parameter '" + name + "' is declared here"
+                                   : "the first '" + name + "' is declared here");
+    if (param || prev->is_var)
+      d.withHint("to change it, assign it ('" + name + " = ...'); else use another name");
+    else
+      d.withHint("use another name");
   }
   scope[name] = raw;
   return raw;
