@@ -59,7 +59,7 @@ TEST_F(ErrorHookTest, JumpsBackWithThePositionAndTheMessageAndPrintsNothing) {
   // The runtime goes on: allocation, text, and errors again.
   EXPECT_EQ(Bytes(cairn_text_concat(&kLoc, Text("a"), Text("b"))), "ab");
   EXPECT_TRUE(Catch(&c, [] { cairn_text_concat(&kLoc, nullptr, Text("b")); }));
-  EXPECT_EQ(c.message, "nil text in '+'");
+  EXPECT_EQ(c.message, "nil dereference: text in '+'");
   EXPECT_FALSE(Catch(&c, [] { cairn_str_int(5); }));
 }
 

@@ -62,9 +62,9 @@ TEST_F(ErrorsTest, DivisionPanicAndMessage) {
 
 TEST_F(ErrorsTest, Text) {
   EXPECT_RUNTIME_ERROR(cairn_text_concat(&kLoc, nullptr, Text("a")),
-                       "t.cairn:3:7: nil text in '+'\n");
+                       "t.cairn:3:7: nil dereference: text in '+'\n");
   EXPECT_RUNTIME_ERROR(cairn_text_concat(&kLoc, Text("a"), nullptr),
-                       "t.cairn:3:7: nil text in '+'\n");
+                       "t.cairn:3:7: nil dereference: text in '+'\n");
   EXPECT_RUNTIME_ERROR(cairn_text_byte(&kLoc, Text("abc"), 3),
                        "t.cairn:3:7: index out of range: index 3, length 3\n");
   EXPECT_RUNTIME_ERROR(cairn_text_byte(&kLoc, Text(""), -1),

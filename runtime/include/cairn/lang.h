@@ -85,7 +85,7 @@ void cairn_lang_finish(void) __attribute__((noreturn));
 
 /* A new heap text holding n bytes copied from bytes. */
 void *cairn_text_new(const char *bytes, int64_t n);
-/* a + b (nil operands are a runtime error reported at loc: "nil text in '+'"). */
+/* a + b (nil operands are a runtime error reported at loc: "nil dereference: text in '+'"). */
 void *cairn_text_concat(const cairn_loc *loc, void *a, void *b);
 /* Contents equal (two nils are equal, nil and a text are not). */
 int cairn_text_eq(void *a, void *b);

@@ -29,7 +29,7 @@ void *cairn_text_new(const char *bytes, int64_t n) {
 }
 
 void *cairn_text_concat(const cairn_loc *loc, void *a, void *b) {
-  if (a == nullptr || b == nullptr) RuntimeError(loc, "nil text in '+'");
+  if (a == nullptr || b == nullptr) RuntimeError(loc, "nil dereference: text in '+'");
   const int64_t la = TextLength(a);
   const int64_t lb = TextLength(b);
   // Texts are immutable and compared by contents, so joining with an empty text may return the
