@@ -293,10 +293,11 @@ TEST_F(PersistTypeMismatch, SmallObjectOfATypeWithAnotherLayoutRegisteredLate) {
 
 TEST_F(PersistTypeMismatch, OtherFieldsAreFoundAtOpen) {
   RefusedAtOpen("large_typed", "fields", "ptest.Versioned",
-                "this program adds field 'extra' (i64)");
+                "this program adds field 'extra' of type int (i64)");
 }
 TEST_F(PersistTypeMismatch, OtherFieldsOfASmallTypeAreFoundAtOpen) {
-  RefusedAtOpen("small_typed", "fields", "ptest.Small", "this program adds field 'c' (i64)");
+  RefusedAtOpen("small_typed", "fields", "ptest.Small",
+                "this program adds field 'c' of type int (i64)");
 }
 TEST_F(PersistTypeMismatch, AnotherLayoutIsFoundAtOpen) {
   RefusedAtOpen("large_typed", "layout", "ptest.Versioned",

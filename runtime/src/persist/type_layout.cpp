@@ -181,13 +181,25 @@ Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::str
 
 namespace {
 
+// A field's kind, with the Cairn type that has it first (the language's programs are the
+// runtime's main users): "int (i64)", "a reference (ref)", "i32[4]".
 std::string KindText(uint32_t kind, uint32_t count) {
   std::string s = types::KindName(kind);
-  return count == 1 ? s : s + "[" + std::to_string(count) + "]";
+  if (count != 1) return s + "[" + std::to_string(count) + "]";
+  switch (kind) {
+    case CAIRN_KIND_I64:
+      return "int (" + s + ")";
+    case CAIRN_KIND_F64:
+      return "float (" + s + ")";
+    case CAIRN_KIND_REF:
+      return "a reference (" + s + ")";
+    default:
+      return s;
+  }
 }
 
 std::string FieldText(const std::string &name, uint32_t kind, uint32_t count) {
-  return "'" + name + "' (" + KindText(kind, count) + ")";
+  return "'" + name + "' of type " + KindText(kind, count);
 }
 
 }  // namespace
