@@ -446,13 +446,19 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
   char fp[24];
   std::snprintf(fp, sizeof fp, "%016" PRIx64, e.fingerprint);
   if (!local) {
-    // Maybe the program defines a type by that name, differently.
+    // Maybe the program defines a type by that name, differently. An instance of a generic
+    // class (a name with brackets) exists in a program only where the program uses it.
+    const bool instance = layout.name.find('[') != std::string::npos;
     return PageError(db, page, CAIRN_TYPE_MISMATCH,
                      "it holds objects of type '" + layout.name + "' (fingerprint " + fp +
                          "), which this program does not define, or defines with other fields (a "
                          "type's fingerprint covers its name and its fields' names, kinds and "
                          "order); build the program with the definition the database was "
-                         "written with");
+                         "written with" +
+                         (instance ? "; an instance of a generic class is defined only by a "
+                                     "program that uses it: mention '" +
+                                         layout.name + "' in this program (e.g. in a type)"
+                                   : std::string()));
   }
   s = CheckLayout(layout, local, "");  // PageError names the database
   if (s.ok())
