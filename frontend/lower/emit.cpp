@@ -284,9 +284,18 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
 
   unsigned threads = options.threads;
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  // No more parts than functions to give them, and none smaller than half the size at which
+  // splitting pays (each part costs a bitcode read and a TargetMachine), whatever -j says.
+  const size_t count = instructionCount(module);
+  size_t defined = 0;
+  for (const llvm::Function &f : module) defined += f.isDeclaration() ? 0 : 1;
+  size_t parts = std::min<size_t>(threads, std::max<size_t>(defined, 1));
+  if (options.split_instructions >= 2)
+    parts = std::min<size_t>(parts, std::max<size_t>(2, count / (options.split_instructions / 2)));
+  threads = static_cast<unsigned>(parts);
   objects->clear();
   bool ok;
-  if (threads <= 1 || instructionCount(module) <= options.split_instructions) {
+  if (threads <= 1 || count <= options.split_instructions) {
     objects->push_back(object_path);
     ok = generate(module, *tm, object_path, error);
   } else {

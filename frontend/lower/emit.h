@@ -18,7 +18,8 @@ struct EmitOptions {
   bool verify = true;   // llvm::verifyModule before optimizing
   std::string ir_path;  // if set, also write the optimized IR there (--emit-llvm)
   // emitObjects: code generation in up to this many threads. A module of more than
-  // split_instructions instructions is split by functions into that many parts, as balanced as
+  // split_instructions instructions is split by functions into that many parts (but no more
+  // than it has functions, and none of fewer than split_instructions / 2), as balanced as
   // whole functions allow; part 0 is generated from the module itself, each other part from a
   // bitcode copy in its own LLVMContext and thread. A smaller module is one object. 0: the
   // machine's cores, at most 8.

@@ -230,6 +230,13 @@ CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O0 -j 2 "$TMP/example.cairn" -o "$TMP/s
 CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O2 -j 2 "$TMP/example.cairn" -o "$TMP/split2" >"$TMP/out" 2>&1 ||
   fail "an -O2 build in two parts: $(cat "$TMP/out")"
 [ "$("$TMP/split2")" = '2 1 9 atomic 7 true' ] || fail "the -O2 program built in two parts printed: $("$TMP/split2")"
+# -j 64 makes no more parts than the module has functions.
+CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O0 -j 64 --emit-llvm "$TMP/split64.ll" "$TMP/example.cairn" \
+  -o "$TMP/split64" >"$TMP/out" 2>&1 || fail "a build with -j 64: $(cat "$TMP/out")"
+defined=$(grep -c '^define ' "$TMP/split64.ll")
+[ "$(count_cus "$TMP/split64")" -le "$defined" ] ||
+  fail "-j 64 made $(count_cus "$TMP/split64") compile units for $defined functions"
+[ "$("$TMP/split64")" = '2 1 9 atomic 7 true' ] || fail "the program built in parts printed: $("$TMP/split64")"
 CAIRN_CODEGEN_SPLIT_AT=0 "$CAIRN" build -O0 -j 1 "$TMP/example.cairn" -o "$TMP/split1" >"$TMP/out" 2>&1 ||
   fail "a build with -j 1: $(cat "$TMP/out")"
 [ "$(count_cus "$TMP/split1")" = 1 ] || fail "-j 1 made $(count_cus "$TMP/split1") compile units"

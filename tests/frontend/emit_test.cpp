@@ -260,5 +260,39 @@ TEST(Emit, SplitModuleDefinesEachFunctionOnceAndKeepsConstructorsInPartZero) {
   unlink(objects[0].c_str());
 }
 
+// Whatever -j says, no more parts than functions, and none below half the split size.
+TEST(Emit, PartsAreCappedByFunctionsAndSize) {
+  // split_below: split_instructions as the module's instruction count minus this (0: forced).
+  auto partsFor = [](unsigned threads, size_t split_below) -> size_t {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module = moduleWithConstructors(context);
+    size_t defined = 0, count = 0;
+    for (const llvm::Function &f : *module) {
+      defined += f.isDeclaration() ? 0 : 1;
+      count += f.getInstructionCount();
+    }
+    EXPECT_GE(defined, 3u);
+    EXPECT_GT(count, split_below);
+    const size_t split_instructions = split_below == 0 ? 0 : count - split_below;
+    std::string path = ::testing::TempDir() + "cairn-cap-test-XXXXXX.o";
+    const int fd = mkstemps(path.data(), 2);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    EmitOptions options;
+    options.opt_level = 0;
+    options.threads = threads;
+    options.split_instructions = split_instructions;
+    std::vector<std::string> objects;
+    std::string error;
+    EXPECT_TRUE(emitObjects(*module, options, path, &objects, &error)) << error;
+    for (const std::string &o : objects) unlink(o.c_str());
+    EXPECT_LE(objects.size(), defined);
+    return objects.size();
+  };
+  EXPECT_GE(partsFor(64, 0), 3u);  // split forced: as many parts as functions allow
+  // Just over the split size: two parts of about half of it each, not 64 smaller ones.
+  EXPECT_EQ(partsFor(64, 1), 2u);
+}
+
 }  // namespace
 }  // namespace cairn::front
