@@ -180,6 +180,25 @@ StmtPtr Parser::parseWhile() {
 StmtPtr Parser::parseFor() {
   auto s = std::make_unique<ForStmt>();
   const Span start = advance().span;  // for
+  if (at(TokenKind::LParen)) {
+    // A loop header of another language (`for (int i = 0; i < n; i++)`, `for (x in xs)`): one
+    // error, the header skipped to its ')' on this line, the body parsed for its own errors
+    // and dropped (the loop has no variable to check it with).
+    errorAtToken(DiagId::ExpectedToken, {"a loop variable name"})
+        .withHint("a Cairn loop is 'for i in 0..n { ... }' or 'for x in items { ... }'");
+    int depth = 0;
+    while (!at(TokenKind::Eof) && !at(TokenKind::Newline)) {
+      const TokenKind k = advance().kind;
+      if (k == TokenKind::LParen) ++depth;
+      if (k == TokenKind::RParen && --depth == 0) break;
+    }
+    if (depth == 0 && at(TokenKind::LBrace)) {
+      needs_sync_ = false;
+      (void)expectBlock();
+    }
+    s->span = from(start);
+    return s;
+  }
   if (expectIdent(&s->var, "a loop variable name") && expect(TokenKind::KwIn)) {
     s->iterable = parseExpr();
     if (!needs_sync_ && accept(TokenKind::DotDot)) s->range_end = parseExpr();
