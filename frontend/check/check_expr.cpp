@@ -282,6 +282,8 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   std::string std_module;
   if (const char *word = cairnWordFor(name, false))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  else if (name == "range" || name == "xrange")
+    d.withHint("a range is written 'lo..hi' (hi excluded), as in 'for i in 0..3'");
   else if (!(std_module = stdModuleDeclaring(name, false)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
   else if (!near.empty())

@@ -290,14 +290,19 @@ for hint in "'List' is in the standard library: add 'import std.list'" \
   grep -qF "hint: $hint" "$TMP/err" || fail "no hint '$hint': $(cat "$TMP/err")"
 done
 
-# Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c'.
+# Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c', range(),
+# for (...).
 for case in "elif|fn main() { if true { } elif false { } }|write 'else if'" \
             "extends|class A {}
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
             "brackets|fn main() { let a: int[] = [1] }|an array type is written with the element type inside the brackets: '[int]'" \
-            "quotes|fn main() { let c = 'a' }|text literals are written in double quotes"; do
+            "quotes|fn main() { let c = 'a' }|text literals are written in double quotes" \
+            "range|fn main() { for i in range(0, 3) { } }|a range is written 'lo..hi'" \
+            "cfor|fn main() {
+    for (x in [1]) { }
+}|a Cairn loop is 'for i in 0..n { ... }'"; do
   name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
   printf '%s\n' "$src" >"$TMP/$name.cairn"
   "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
