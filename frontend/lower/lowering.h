@@ -11,6 +11,9 @@
 //       fresh block with no predecessors, which LLVM deletes.
 //   L4. Text literals are heap texts made at program start and kept in internal globals of
 //       type `ptr addrspace(1)`, which the descriptor pass registers as exact roots.
+//   L5. Std functions and std-slot methods take the caller's position as a hidden last
+//       parameter (takesCallerLoc, lower.h); their runtime errors use it when it is not null
+//       (loc()), and a std function used as a value is a thunk that passes null.
 #ifndef CAIRN_FRONTEND_LOWER_LOWERING_H
 #define CAIRN_FRONTEND_LOWER_LOWERING_H
 
