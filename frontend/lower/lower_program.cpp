@@ -318,9 +318,19 @@ llvm::Function *Lowering::functionValue(const FuncInfo *f) {
   if (it != value_thunks_.end()) return it->second;
   llvm::FunctionType *full = functionType(f);
   std::vector<llvm::Type *> params(full->param_begin(), full->param_end() - 1);
-  auto *thunk =
-      llvm::Function::Create(llvm::FunctionType::get(full->getReturnType(), params, false),
-                             llvm::GlobalValue::InternalLinkage, f->symbol + ".value", *module_);
+  llvm::FunctionType *type = llvm::FunctionType::get(full->getReturnType(), params, false);
+  const std::string name = f->symbol + ".value";
+  if (unit_ != nullptr && definitions_.count(f) == 0) {
+    // A module of the REPL: the thunk is defined with f, in the unit that lives as long as f
+    // (runUnit); one made here would go with this unit, maybe while a variable still holds it.
+    auto *decl = llvm::cast<llvm::Function>(module_->getOrInsertFunction(name, type).getCallee());
+    value_thunks_[f] = decl;
+    return decl;
+  }
+  auto *thunk = llvm::Function::Create(
+      type,
+      unit_ != nullptr ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+      name, *module_);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", thunk));
   std::vector<llvm::Value *> args;
   for (llvm::Argument &a : thunk->args()) args.push_back(&a);
@@ -525,6 +535,9 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
   for (const Type *t : unit.array_types) marker(t);
   for (const GlobalInfo *g : unit.globals) global(g);
   for (const sem::Function *fn : unit.functions) definition(fn->info);
+  // The thunk of each std function defined here, which other units use as its value.
+  for (const sem::Function *fn : unit.functions)
+    if (fn->info->owner == nullptr && takesCallerLoc(fn->info)) functionValue(fn->info);
   for (const sem::Function *fn : unit.functions)
     if (fn->body) lowerFunction(*fn);
   // Method tables of every class marked here (docs/plugin.md: every module with a marker of a
