@@ -30,7 +30,8 @@ struct LowerOptions {
 // into the standard library (a `const cairn_loc *`, possibly null): every named function of a
 // std module and every method of a slot that a std class introduced (overrides included). A
 // runtime error in std code is reported there when it is not null, so a user sees the line of
-// their own call; std code passes it on to the std code it calls. Function values never take
+// their own call; std code passes it on to the std code it calls. A program's override ignores
+// it: its own errors are reported at its own lines. Function values never take
 // it (a std function used as a value is called through a thunk that passes null), and neither
 // do extern functions. Whoever calls compiled code directly (the REPL) must pass it.
 bool takesCallerLoc(const FuncInfo *f);

@@ -304,7 +304,10 @@ bool takesCallerLoc(const FuncInfo *f) {
 
 llvm::Value *Lowering::loc(Span span) {
   llvm::Constant *here = staticLoc(span);
-  if (sem_fn_ == nullptr || !takesCallerLoc(sem_fn_->info)) return here;
+  // Only std code reports at its caller: a program's override of a std method takes the
+  // parameter too (the slot's signature) but is the program's own code, reported where it is.
+  const FuncInfo *f = sem_fn_ != nullptr ? sem_fn_->info : nullptr;
+  if (f == nullptr || !takesCallerLoc(f) || f->module == nullptr || !f->module->is_std) return here;
   llvm::Value *caller = fn_->getArg(fn_->arg_size() - 1);
   return b_.CreateSelect(b_.CreateIsNull(caller), here, caller);
 }
@@ -315,9 +318,19 @@ llvm::Function *Lowering::functionValue(const FuncInfo *f) {
   if (it != value_thunks_.end()) return it->second;
   llvm::FunctionType *full = functionType(f);
   std::vector<llvm::Type *> params(full->param_begin(), full->param_end() - 1);
-  auto *thunk =
-      llvm::Function::Create(llvm::FunctionType::get(full->getReturnType(), params, false),
-                             llvm::GlobalValue::InternalLinkage, f->symbol + ".value", *module_);
+  llvm::FunctionType *type = llvm::FunctionType::get(full->getReturnType(), params, false);
+  const std::string name = f->symbol + ".value";
+  if (unit_ != nullptr && definitions_.count(f) == 0) {
+    // A module of the REPL: the thunk is defined with f, in the unit that lives as long as f
+    // (runUnit); one made here would go with this unit, maybe while a variable still holds it.
+    auto *decl = llvm::cast<llvm::Function>(module_->getOrInsertFunction(name, type).getCallee());
+    value_thunks_[f] = decl;
+    return decl;
+  }
+  auto *thunk = llvm::Function::Create(
+      type,
+      unit_ != nullptr ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+      name, *module_);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", thunk));
   std::vector<llvm::Value *> args;
   for (llvm::Argument &a : thunk->args()) args.push_back(&a);
@@ -522,6 +535,9 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
   for (const Type *t : unit.array_types) marker(t);
   for (const GlobalInfo *g : unit.globals) global(g);
   for (const sem::Function *fn : unit.functions) definition(fn->info);
+  // The thunk of each std function defined here, which other units use as its value.
+  for (const sem::Function *fn : unit.functions)
+    if (fn->info->owner == nullptr && takesCallerLoc(fn->info)) functionValue(fn->info);
   for (const sem::Function *fn : unit.functions)
     if (fn->body) lowerFunction(*fn);
   // Method tables of every class marked here (docs/plugin.md: every module with a marker of a
