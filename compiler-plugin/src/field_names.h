@@ -43,7 +43,7 @@ class Diagnostics;
 struct ElementInfo {
   std::string name;
   const llvm::DIType *debugType = nullptr;  // the element's debug type, qualifiers stripped
-  bool inherited = false;  // debug info says the element is a base class (DW_TAG_inheritance)
+  bool inherited = false;    // debug info says the element is a base class (DW_TAG_inheritance)
   std::string declaredType;  // from !cairn.field_types ("" : none)
 };
 

@@ -271,8 +271,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     fs::remove(object, ec);
   }
   if (status != 0) {
-    std::fprintf(stderr, "cairn: linking %s failed (the command above said why)\n",
-                 output.c_str());
+    std::fprintf(stderr, "cairn: linking %s failed (the command above said why)\n", output.c_str());
     return 2;
   }
   return 0;

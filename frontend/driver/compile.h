@@ -13,11 +13,11 @@ struct CompileOptions {
   std::vector<std::string> search_paths;  // --path DIR (repeatable)
   int opt_level = 2;                      // -O0 / -O2
   bool debug_info = true;
-  std::string runtime_dir;                // --runtime-dir: the runtime libraries to link
-  std::string linker;                     // --linker: "lld", "system" or "" (lld when installed)
-  unsigned threads = 0;                   // -j N: code generation threads (0: the cores)
-  std::string emit_llvm;                  // --emit-llvm FILE
-  bool color = false;                     // diagnostics in colour
+  std::string runtime_dir;  // --runtime-dir: the runtime libraries to link
+  std::string linker;       // --linker: "lld", "system" or "" (lld when installed)
+  unsigned threads = 0;     // -j N: code generation threads (0: the cores)
+  std::string emit_llvm;    // --emit-llvm FILE
+  bool color = false;       // diagnostics in colour
   bool require_main = true;
 };
 
