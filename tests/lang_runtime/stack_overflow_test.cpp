@@ -2,6 +2,7 @@
 // an embedder's hook gets (and may jump back from, as often as it happens), or that ends the
 // program with its message and CAIRN_EXIT_RUNTIME_ERROR; any other fault goes to the handler it
 // displaced, or to the default action. Each case runs in a process of its own.
+#include <pthread.h>
 #include <unistd.h>
 
 #include <csetjmp>
@@ -68,6 +69,41 @@ TEST(StackOverflowTest, WithoutAHookItEndsTheProgramWithTheMessage) {
   EXPECT_EQ(r.exit_code, CAIRN_EXIT_RUNTIME_ERROR) << r.Describe();
   EXPECT_EQ(r.out, "before");  // standard output flushed first
   EXPECT_EQ(r.err.rfind("stack overflow: the calls nest too deeply", 0), 0u) << r.err;
+}
+
+// A thread with a stack of its own: calling cairn_lang_catch_stack_overflow there moves the
+// watch to that stack (the hook, set by the main thread, gets the thread's overflow too).
+void *OverflowInThread(void *result) {
+  if (cairn_lang_catch_stack_overflow() != 0) return nullptr;
+  if (sigsetjmp(hook_env, 1) == 0) {
+    Deep(0);
+  } else {
+    *static_cast<int *>(result) = 1;
+  }
+  return nullptr;
+}
+
+LANG_PROGRAM(OverflowInAnotherThread) {
+  cairn_set_runtime_error_hook(JumpBack, nullptr);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 512 * 1024);
+  pthread_t thread;
+  int caught = 0;
+  if (pthread_create(&thread, &attr, OverflowInThread, &caught) != 0) SayLine("no thread");
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  SayLine("caught " + std::to_string(caught));
+  SayLine(hook_message);
+}
+
+TEST(StackOverflowTest, CallingItInAnotherThreadWatchesThatThreadsStack) {
+  ChildResult r = RunProgram("OverflowInAnotherThread");
+  ASSERT_TRUE(r.ok()) << r.Describe();
+  // The thread's stack is 512 KiB, not the main thread's 8 MiB: the message names its size.
+  EXPECT_EQ(
+      r.out.rfind("caught 1\nstack overflow: the calls nest too deeply for the stack of 5", 0), 0u)
+      << r.out;
 }
 
 void Mine(int, siginfo_t *info, void *) {
