@@ -47,6 +47,10 @@ run
 expect "cairn with no command" 2 "" "usage: cairn"
 run frob
 expect "unknown command" 2 "" "cairn: unknown command 'frob'"
+run buidl x.cairn
+expect "a misspelt command" 2 "" "cairn: unknown command 'buidl' (did you mean 'build'?)"
+run --frob run x.cairn
+expect "an unknown option before the command" 2 "" "cairn: unknown option '--frob'"
 run db --help
 expect "cairn db --help" 0 "check [NAME]" ""
 run db frob
