@@ -158,6 +158,27 @@ std::string cacheDir() {
 
 }  // namespace
 
+// Why the executable cannot be written to `output`, or "" when it can be tried: found before
+// the build, not by the linker after it.
+std::string outputProblem(const std::string &output) {
+  std::error_code ec;
+  if (fs::is_directory(output, ec)) {
+    return "it is a folder; give -o the path of the file to write (e.g. -o " +
+           (fs::path(output) / "prog").string() + ")";
+  }
+  fs::path folder = fs::path(output).parent_path();
+  if (folder.empty()) folder = ".";
+  if (!fs::exists(folder, ec)) {
+    return "folder '" + folder.string() + "' does not exist (create it, or give -o another path)";
+  }
+  if (!fs::is_directory(folder, ec)) return "'" + folder.string() + "' is not a folder";
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    return "folder '" + folder.string() +
+           "' is not writable by you (give -o a path in a folder you may write)";
+  }
+  return "";
+}
+
 int RunBuildCommand(const GlobalOptions &, const std::vector<std::string> &args) {
   if (wantsHelp(args)) {
     std::fputs(kBuildUsage, stdout);
@@ -168,6 +189,11 @@ int RunBuildCommand(const GlobalOptions &, const std::vector<std::string> &args)
   if (!parseOptions(args, o, &output, nullptr, &error, false))
     return ReportUsage(error, "cairn build");
   if (output.empty()) output = fs::path(o.main_file).stem().string();
+  if (std::string problem = outputProblem(output); !problem.empty()) {
+    std::fprintf(stderr, "cairn: error: cannot write the executable '%s': %s\n", output.c_str(),
+                 problem.c_str());
+    return kExitError;
+  }
   int r = buildExecutable(o, output);
   return r == 0 ? kExitOk : kExitError;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "driver/cli.h"
+#include "source/diagnostics.h"
 
 namespace cairn::driver {
 namespace {
@@ -80,7 +81,12 @@ int Main(int argc, char **argv) {
   if (command == "run") return RunRunCommand(options, rest);
   if (command == "check") return RunCheckCommand(options, rest);
   if (command == "repl") return RunReplCommand(options, rest);
-  return ReportUsage("unknown command '" + command + "'", "cairn");
+  if (command.starts_with("-")) return ReportUsage("unknown option '" + command + "'", "cairn");
+  const std::string near =
+      front::nearestName(command, {"build", "run", "check", "repl", "db", "help"});
+  return ReportUsage(
+      "unknown command '" + command + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"),
+      "cairn");
 }
 
 }  // namespace cairn::driver

@@ -412,7 +412,11 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       return nullptr;
     }
     case sem::Builtin::Exit: {
+      // The operating system keeps only the low 8 bits: exit(256) would report success.
       llvm::Value *v = arg(0);
+      setLoc(span);
+      runtimeErrorIf(b_.CreateICmpUGT(v, b_.getInt64(255)),
+                     [&] { b_.CreateCall(rt("cairn_rt_exit_status"), {loc(span), v}); });
       b_.CreateCall(rt("cairn_lang_exit"), {v});
       b_.CreateUnreachable();
       startDeadBlock();

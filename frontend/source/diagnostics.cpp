@@ -51,6 +51,52 @@ std::string expandTabs(std::string_view line) {
   return out;
 }
 
+// A source line longer than this many bytes is shown as an excerpt around the diagnostic's
+// position: this many bytes before it, and up to kExcerptBytes in all.
+constexpr size_t kExcerptBytes = 160;
+constexpr size_t kExcerptBefore = 60;
+// An argument of a message (a token's text, a name) longer than this is cut, with "...".
+constexpr size_t kMaxArgBytes = 200;
+
+// The length of the UTF-8 sequence at s[i], or 0 when it is not a valid one.
+size_t utf8Length(std::string_view s, size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80             ? 1
+             : (c & 0xE0) == 0xC0 ? 2
+             : (c & 0xF0) == 0xE0 ? 3
+             : (c & 0xF8) == 0xF0 ? 4
+                                  : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if (!isUtf8Continuation(s[i + k])) return 0;
+  }
+  return n;
+}
+
+// `text` with each control character (but a tab) and each byte that is not part of a valid
+// UTF-8 sequence replaced by '?', so that a binary file's line cannot garble the terminal.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = utf8Length(text, i);
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (n == 0 || (n == 1 && ((c < 0x20 && c != '\t') || c == 0x7F))) {
+      out.push_back('?');
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+// The first byte at or after `i` that starts a UTF-8 sequence (or is not a continuation byte).
+size_t sequenceStart(std::string_view s, size_t i) {
+  while (i < s.size() && isUtf8Continuation(s[i])) ++i;
+  return i;
+}
+
 // Colours, as clang prints them.
 constexpr const char *kBold = "\033[1m";
 constexpr const char *kRed = "\033[1;31m";
@@ -75,7 +121,13 @@ std::string formatMessage(const char *format, const std::vector<std::string> &ar
     } else if (p[0] == '{' && p[1] >= '0' && p[1] <= '9' && p[2] == '}') {
       const size_t index = static_cast<size_t>(p[1] - '0');
       if (index < args.size()) {
-        out += args[index];
+        const std::string &arg = args[index];
+        if (arg.size() <= kMaxArgBytes) {
+          out += arg;
+        } else {
+          out.append(arg, 0, sequenceStart(arg, kMaxArgBytes));
+          out += "...";
+        }
       } else {
         out.append(p, 3);  // a missing argument stays visible, not silently empty
       }
@@ -161,15 +213,31 @@ std::string Diagnostics::render(const Diagnostic &d, bool color) const {
     const std::string_view line = file.lineText(lc.line);
     const std::string number = std::to_string(lc.line);
     const std::string gutter(3 + number.size(), ' ');
-    out += paint(kBlue, "   " + number + " |") + " " + expandTabs(line) + "\n";
-
-    // The caret line: ^ under the first character, ~ under the rest of the span on this line.
     const uint32_t line_begin = d.span.begin - (lc.col - 1);
     const uint32_t line_end = line_begin + static_cast<uint32_t>(line.size());
     const uint32_t first = std::min(d.span.begin, line_end);
     const uint32_t last = std::min(std::max(d.span.end, d.span.begin), line_end);
-    const uint32_t start_col = displayWidth(line.substr(0, first - line_begin));
-    const uint32_t end_col = displayWidth(line.substr(0, last - line_begin));
+
+    // A long line is shown as an excerpt around the position, "..." where it was cut.
+    size_t from = 0, to = line.size();
+    if (line.size() > kExcerptBytes) {
+      const size_t at = first - line_begin;
+      from = sequenceStart(line, at > kExcerptBefore ? at - kExcerptBefore : 0);
+      to = sequenceStart(line, std::min(line.size(), from + kExcerptBytes));
+    }
+    const std::string lead = from > 0 ? "..." : "";
+    const std::string shown = printable(line.substr(from, to - from));
+    out += paint(kBlue, "   " + number + " |") + " " + lead + expandTabs(shown) +
+           (to < line.size() ? "..." : "") + "\n";
+
+    // The caret line: ^ under the first character, ~ under the rest of the span on this line.
+    auto column = [&](uint32_t offset) -> uint32_t {
+      const size_t in_line = std::clamp<size_t>(offset - line_begin, from, to);
+      return static_cast<uint32_t>(lead.size()) +
+             displayWidth(printable(line.substr(from, in_line - from)));
+    };
+    const uint32_t start_col = column(first);
+    const uint32_t end_col = column(last);
     std::string marks = "^";
     if (end_col > start_col + 1) marks.append(end_col - start_col - 1, '~');
     out += paint(kBlue, gutter + " |") + " " + std::string(start_col, ' ') + paint(kGreen, marks) +

@@ -42,6 +42,37 @@ bool LooksFresh(const std::string &dir) {
   return !ec;
 }
 
+// DIR/db without CURRENT: a creation that stopped before RocksDB wrote CURRENT leaves at most
+// IDENTITY, LOCK, LOG, OPTIONS, MANIFEST-000001 and an empty log. Anything more (a table file, a
+// log with records, a later MANIFEST) is a store whose CURRENT was lost: creating a new store
+// there would make RocksDB delete the old one's files. Returns what was found, or "".
+std::string DataWithoutCurrent(const std::string &dir) {
+  std::error_code ec;
+  int tables = 0, logs = 0, manifests = 0;
+  for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec)) {
+    const std::string ext = e.path().extension().string();
+    const std::string n = e.path().filename().string();
+    if (ext == ".sst" || ext == ".ldb" || ext == ".blob") {
+      ++tables;
+    } else if (ext == ".log") {
+      std::error_code size_ec;
+      if (fs::file_size(e.path(), size_ec) > 0 || size_ec) ++logs;
+    } else if (n.starts_with("MANIFEST-") && n != "MANIFEST-000001") {
+      ++manifests;
+    }
+  }
+  std::string found;
+  auto add = [&found](int count, const char *one, const char *many) {
+    if (count == 0) return;
+    if (!found.empty()) found += ", ";
+    found += std::to_string(count) + " " + (count == 1 ? one : many);
+  };
+  add(tables, "table file", "table files");
+  add(logs, "write-ahead log", "write-ahead logs");
+  add(manifests, "MANIFEST", "MANIFESTs");
+  return found;
+}
+
 uint64_t NowUnix() { return static_cast<uint64_t>(std::time(nullptr)); }
 
 // A directory with DIR/db/CURRENT but no lock file was never opened by Cairn: it may be another
@@ -314,6 +345,17 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   if (exists && !fs::is_directory(dir, ec)) {
     return Status(CAIRN_INVALID_ARGUMENT, dir + " is not a directory, so not a Cairn store");
   }
+  if (exists && !is_store) {
+    const std::string found = DataWithoutCurrent(dir);
+    if (!found.empty()) {
+      return Status(CAIRN_CORRUPTION,
+                    "store " + dir + " is damaged: its file " + kRocksSubdir +
+                        "/CURRENT is missing, but " + kRocksSubdir + "/ holds a store's data (" +
+                        found +
+                        "). Nothing was changed. Restore the store from a copy (`cairn db "
+                        "recover` cannot help)");
+    }
+  }
   if (!is_store && (!options.create_if_missing || recovery != nullptr)) {
     if (!exists) {
       return Status(CAIRN_NOT_FOUND, "store " + dir +
@@ -322,7 +364,7 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
     }
     return Status(CAIRN_NOT_FOUND, "directory " + dir + " holds no Cairn store (no " +
                                        kRocksSubdir +
-                                       "/ in it); give the right one with --store DIR");
+                                       "/CURRENT in it); give the right one with --store DIR");
   }
   if (!is_store) {
     if (!exists && !fs::create_directories(dir, ec)) {

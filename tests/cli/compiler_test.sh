@@ -25,6 +25,19 @@ done
 "$CAIRN" build >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] || fail "cairn build without a program is not a usage error"
 grep -q "no program given" "$TMP/err" || fail "cairn build without a program: $(cat "$TMP/err")"
 
+# -o into a folder that does not exist, or naming a folder: refused before the build, saying
+# which and what to do (before: the object file's name, or the linker's own error).
+echo 'fn main() { println("o") }' >"$TMP/o.cairn"
+"$CAIRN" build "$TMP/o.cairn" -o "$TMP/missing/o" >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn build -o into a missing folder does not exit 1"
+grep -q "cannot write the executable '$TMP/missing/o': folder '$TMP/missing' does not exist" \
+  "$TMP/err" || fail "cairn build -o into a missing folder: $(cat "$TMP/err")"
+"$CAIRN" build "$TMP/o.cairn" -o "$TMP" >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn build -o FOLDER does not exit 1"
+grep -q "cannot write the executable '$TMP': it is a folder; give -o the path of the file" \
+  "$TMP/err" || fail "cairn build -o FOLDER: $(cat "$TMP/err")"
+[ ! -e "$TMP/missing" ] && [ ! -e "$TMP.o" ] || fail "cairn build with a bad -o left files"
+
 # A program with a module beside it, a class hierarchy, and persistence.
 mkdir -p "$TMP/src/shapes"
 cat >"$TMP/src/shapes/area.cairn" <<'CAIRN'

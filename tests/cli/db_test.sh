@@ -47,6 +47,10 @@ run
 expect "cairn with no command" 2 "" "usage: cairn"
 run frob
 expect "unknown command" 2 "" "cairn: unknown command 'frob'"
+run buidl x.cairn
+expect "a misspelt command" 2 "" "cairn: unknown command 'buidl' (did you mean 'build'?)"
+run --frob run x.cairn
+expect "an unknown option before the command" 2 "" "cairn: unknown option '--frob'"
 run db --help
 expect "cairn db --help" 0 "check [NAME]" ""
 run db frob
@@ -188,6 +192,25 @@ run --store "$TMP/foreign" db create x
 expect "create in another program's RocksDB" 1 "" "is not a Cairn store"
 [ "$(listing "$TMP/foreign")" = "$before" ] && echo "ok: nothing written into a foreign RocksDB" ||
   fail "a failed open wrote into $TMP/foreign"
+
+# A store whose db/CURRENT was lost, its data still in db/: every open is refused, naming the
+# damage, and nothing is written (a create used to make a new store there, and RocksDB then
+# deleted the old one's log and table files).
+run --store "$TMP/lost" db create kept
+expect "create the store to damage" 0 "created database 'kept'" ""
+rm "$TMP/lost/db/CURRENT"
+before=$(listing "$TMP/lost")
+for cmd in "db list" "db create other" "db check" "db recover"; do
+  run --store "$TMP/lost" $cmd
+  expect "$cmd without db/CURRENT" 1 "" "its file db/CURRENT is missing"
+  [[ "$ERR" == *"Restore the store from a copy"* ]] || fail "$cmd without db/CURRENT: no advice"
+done
+printf 'fn main() { let d = Database.create("other") }\n' >"$TMP/lost.cairn"
+CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$TMP/lost" run "$TMP/lost.cairn" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+expect "a program creating a database without db/CURRENT" 70 "" "its file db/CURRENT is missing"
+[ "$(listing "$TMP/lost")" = "$before" ] && echo "ok: nothing written without db/CURRENT" ||
+  fail "an open wrote into $TMP/lost, whose db/CURRENT is missing"
 
 # A store the user may only read: list, info and check work (read-only open), create is refused
 # with a clear message, and nothing is written. As root, permissions do not stop writes: run

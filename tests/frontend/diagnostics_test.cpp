@@ -87,6 +87,40 @@ TEST(Diagnostics, RenderEmptySpanAndLongLineNumbers) {
             "       |  ^\n");
 }
 
+// A long line (a 30 MB one-line file printed itself three times over) is shown as an excerpt
+// around the position, and a long argument of the message is cut.
+TEST(Diagnostics, RenderLongLineAsAnExcerpt) {
+  SourceManager sm;
+  const std::string before(1000, 'a'), after(5000, 'b');
+  sm.add("wide.cairn", before + " @ " + after + "\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 1001, 1002}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "wide.cairn:1:1002: error: unexpected character '@'\n"
+            "   1 | ..." +
+                std::string(59, 'a') + " @ " + std::string(98, 'b') + "...\n" + "     | " +
+                std::string(3 + 60, ' ') + "^\n");
+
+  // At the start of the line: no leading "...", and a span past the excerpt stops at its end.
+  diags.report(DiagId::ExpectedToken, Span{0, 0, 1000}, {std::string(5000, 'x'), "y"});
+  EXPECT_EQ(diags.render(diags.all()[1], false), "wide.cairn:1:1: error: expected " +
+                                                     std::string(200, 'x') + "..., found y\n" +
+                                                     "   1 | " + std::string(160, 'a') + "...\n" +
+                                                     "     | ^" + std::string(159, '~') + "\n");
+}
+
+// Bytes that are not UTF-8, and control characters, are shown as '?', one column each.
+TEST(Diagnostics, RenderBinaryBytesAsQuestionMarks) {
+  SourceManager sm;
+  sm.add("bin.cairn", std::string("x\xA6\x1B[2J\xF0\x9F\x98\x80 @\n"));
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 11, 12}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "bin.cairn:1:12: error: unexpected character '@'\n"
+            "   1 | x??[2J\xF0\x9F\x98\x80 @\n" +
+                std::string("     | ") + std::string(8, ' ') + "^\n");
+}
+
 TEST(Diagnostics, RenderWithoutPosition) {
   SourceManager sm;
   Diagnostics diags(sm);

@@ -196,6 +196,8 @@ void cairn_rt_negative_length(const cairn_loc *loc, int64_t length)
 void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target)
     __attribute__((noreturn)); /* failed 'as': Foo is not Bar */
 void cairn_rt_div_zero(const cairn_loc *loc) __attribute__((noreturn)); /* division by zero */
+void cairn_rt_exit_status(const cairn_loc *loc, int64_t code)
+    __attribute__((noreturn)); /* exit status out of range: 256 (...) */
 void cairn_rt_panic(const cairn_loc *loc, void *message_text)
     __attribute__((noreturn)); /* panic: <message> */
 void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((noreturn));

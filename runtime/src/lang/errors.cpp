@@ -124,6 +124,14 @@ void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target) {
 
 void cairn_rt_div_zero(const cairn_loc *loc) { RuntimeError(loc, "division by zero"); }
 
+void cairn_rt_exit_status(const cairn_loc *loc, int64_t code) {
+  std::string &m = ErrorMessage();
+  m = "exit status out of range: ";
+  cairn::lang::AppendInt(&m, code);
+  m += " (an exit status is 0 to 255)";
+  RuntimeError(loc, m);
+}
+
 void cairn_rt_panic(const cairn_loc *loc, void *message_text) {
   std::string &m = ErrorMessage();
   m = "panic: ";
