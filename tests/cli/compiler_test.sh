@@ -25,6 +25,12 @@ done
 "$CAIRN" build >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] || fail "cairn build without a program is not a usage error"
 grep -q "no program given" "$TMP/err" || fail "cairn build without a program: $(cat "$TMP/err")"
 
+# A program file that never ends is refused after 64 MiB, not read until the memory is full.
+timeout 60 "$CAIRN" check /dev/zero >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check /dev/zero does not exit 1"
+grep -q "cannot read '/dev/zero': file too large: a source file is at most 64 MiB" "$TMP/err" ||
+  fail "cairn check /dev/zero: $(cat "$TMP/err")"
+
 # -o into a folder that does not exist, or naming a folder: refused before the build, saying
 # which and what to do (before: the object file's name, or the linker's own error).
 echo 'fn main() { println("o") }' >"$TMP/o.cairn"
