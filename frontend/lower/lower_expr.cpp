@@ -729,6 +729,20 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       setLoc(n->span);
       runtimeErrorIf(b_.CreateICmpSLT(len, b_.getInt64(0)),
                      [&] { b_.CreateCall(rt("cairn_rt_negative_length"), {loc(n->span), len}); });
+      // A length the heap could never hold is a runtime error here, not the allocator's fatal
+      // one; the runtime is asked only about long arrays.
+      llvm::BasicBlock *check = llvm::BasicBlock::Create(ctx_, "array.size", fn_);
+      llvm::BasicBlock *sized = llvm::BasicBlock::Create(ctx_, "array.sized", fn_);
+      llvm::MDBuilder md(ctx_);
+      b_.CreateCondBr(b_.CreateICmpUGT(len, b_.getInt64(1 << 20)), check, sized,
+                      md.createBranchWeights(1, 1 << 10));
+      b_.SetInsertPoint(check);
+      // A marker may only be used by cairn_malloc_array and cairn_type_ref (the descriptor pass).
+      llvm::Constant *m = marker(n->type);
+      llvm::Value *desc = m ? b_.CreateCall(rt("cairn_type_ref"), {m}) : descriptorRef(n->type);
+      b_.CreateCall(rt("cairn_rt_check_array_length"), {loc(n->span), desc, len});
+      b_.CreateBr(sized);
+      b_.SetInsertPoint(sized);
       return allocateArray(n->type, len);
     }
     case sem::ExprKind::ArrayLit: {

@@ -222,6 +222,7 @@ constexpr RuntimeEntry kRuntime[] = {
     {"cairn_rt_cast", "vprp", true},
     {"cairn_rt_div_zero", "vp", true},
     {"cairn_rt_exit_status", "vpl", true},
+    {"cairn_rt_check_array_length", "vppl", false},
     {"cairn_rt_panic", "vpr", true},
     {"cairn_rt_error", "vpp", true},
     {"cairn_lang_db_create", "ppr", false},

@@ -41,6 +41,14 @@ SourceFile &SourceManager::add(std::string path, std::string text) {
   return *files_.back();
 }
 
+namespace {
+
+// A larger source file is refused, read no further: an endless one (/dev/zero, a pipe that never
+// ends) must not fill the memory, and every offset fits a Span's 32 bits.
+constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+
+}  // namespace
+
 SourceFile *SourceManager::load(const std::string &path, std::string *error) {
   std::FILE *f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
@@ -50,7 +58,8 @@ SourceFile *SourceManager::load(const std::string &path, std::string *error) {
   std::string text;
   char buffer[64 * 1024];
   size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+  while (text.size() <= kMaxSourceBytes && (n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+    text.append(buffer, n);
   const bool failed = std::ferror(f) != 0;
   const int saved_errno = errno;
   std::fclose(f);
@@ -58,8 +67,8 @@ SourceFile *SourceManager::load(const std::string &path, std::string *error) {
     if (error != nullptr) *error = std::strerror(saved_errno);
     return nullptr;
   }
-  if (text.size() >= UINT32_MAX) {
-    if (error != nullptr) *error = "file too large (4 GiB or more)";
+  if (text.size() > kMaxSourceBytes) {
+    if (error != nullptr) *error = "file too large: a source file is at most 64 MiB";
     return nullptr;
   }
   return &add(path, std::move(text));

@@ -25,6 +25,24 @@ done
 "$CAIRN" build >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] || fail "cairn build without a program is not a usage error"
 grep -q "no program given" "$TMP/err" || fail "cairn build without a program: $(cat "$TMP/err")"
 
+# Output that cannot be written (a full disk) is not a success: status 70 and a message, also
+# after exit(n) (before: status 0, the output silently lost).
+printf 'fn main() {\n    println("lost")\n}\n' >"$TMP/full.cairn"
+printf 'fn main() {\n    println("lost")\n    exit(3)\n}\n' >"$TMP/full_exit.cairn"
+for p in full full_exit; do
+  "$CAIRN" run "$TMP/$p.cairn" >/dev/full 2>"$TMP/err"
+  rc=$?
+  [ "$rc" -eq 70 ] || fail "$p.cairn with stdout on /dev/full exits $rc, not 70"
+  grep -q "could not write the program's standard output: No space left on device" "$TMP/err" ||
+    fail "$p.cairn with stdout on /dev/full: $(cat "$TMP/err")"
+done
+
+# A program file that never ends is refused after 64 MiB, not read until the memory is full.
+timeout 60 "$CAIRN" check /dev/zero >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check /dev/zero does not exit 1"
+grep -q "cannot read '/dev/zero': file too large: a source file is at most 64 MiB" "$TMP/err" ||
+  fail "cairn check /dev/zero: $(cat "$TMP/err")"
+
 # -o into a folder that does not exist, or naming a folder: refused before the build, saying
 # which and what to do (before: the object file's name, or the linker's own error).
 echo 'fn main() { println("o") }' >"$TMP/o.cairn"

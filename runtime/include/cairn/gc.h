@@ -123,8 +123,10 @@ extern const cairn_type cairn_text_array_type; /* [text]: an array of texts (arg
  * fatal error with the reason). */
 void *cairn_malloc_typed(const cairn_type *type);
 
-/* A new array of an array type with `length` elements (`type` as for cairn_malloc_typed). */
+/* A new array of an array type with `length` elements (`type` as for cairn_malloc_typed). An
+ * array's elements take at most CAIRN_MAX_ARRAY_BYTES: a longer one is a fatal error. */
 void *cairn_malloc_array(const cairn_type *type, size_t length);
+#define CAIRN_MAX_ARRAY_BYTES (UINT64_C(1) << 40)
 
 /* A new pointer-free block of `bytes` bytes (its contents are never scanned). */
 void *cairn_malloc_atomic(size_t bytes);

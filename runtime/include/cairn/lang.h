@@ -196,6 +196,9 @@ void cairn_rt_negative_length(const cairn_loc *loc, int64_t length)
 void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target)
     __attribute__((noreturn)); /* failed 'as': Foo is not Bar */
 void cairn_rt_div_zero(const cairn_loc *loc) __attribute__((noreturn)); /* division by zero */
+void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, int64_t length);
+/* returns if an array of `length` elements of `type` (as for cairn_malloc_array) is not too
+   large, else: array too large: 1000000000000 elements of [int] (at most ...) */
 void cairn_rt_exit_status(const cairn_loc *loc, int64_t code)
     __attribute__((noreturn)); /* exit status out of range: 256 (...) */
 void cairn_rt_panic(const cairn_loc *loc, void *message_text)

@@ -141,7 +141,7 @@ void *cairn_malloc_array(const cairn_type *type, size_t length) {
   if (!(type->flags & CAIRN_TYPE_ARRAY))
     cairn::Fatal("cairn_malloc_array: type '%s' is not an array type; use cairn_malloc_typed",
                  type->name);
-  if (length > (uint64_t{1} << 40) / type->size)
+  if (length > CAIRN_MAX_ARRAY_BYTES / type->size)
     cairn::Fatal("cairn_malloc_array: an array of %zu elements of '%s' is too large", length,
                  type->name);
   void *ref = h.Allocate(type, heap::ArrayObjectBytes(type, length));

@@ -124,6 +124,19 @@ void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target) {
 
 void cairn_rt_div_zero(const cairn_loc *loc) { RuntimeError(loc, "division by zero"); }
 
+void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, int64_t length) {
+  const cairn_type *t = cairn_canonical_type(type);
+  const uint64_t most = CAIRN_MAX_ARRAY_BYTES / (t->size > 0 ? t->size : 1);
+  if (length < 0 || static_cast<uint64_t>(length) <= most) return;
+  std::string &m = ErrorMessage();
+  m = "array too large: ";
+  cairn::lang::AppendInt(&m, length);
+  m.append(" elements of ").append(t->name).append(" (at most ");
+  cairn::lang::AppendInt(&m, static_cast<int64_t>(most));
+  m += ")";
+  RuntimeError(loc, m);
+}
+
 void cairn_rt_exit_status(const cairn_loc *loc, int64_t code) {
   std::string &m = ErrorMessage();
   m = "exit status out of range: ";

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -201,6 +202,27 @@ int cairn_lang_catch_stack_overflow(void) {
   return rc;
 }
 
+}  // extern "C"
+
+namespace {
+
+// Flushes standard output; false, after saying so on standard error, when some of what the
+// program printed could not be written (a full disk, /dev/full): the program must not report
+// success then.
+bool StandardOutputWritten() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+  const int error = errno;
+  std::fprintf(stderr, "error: could not write the program's standard output%s%s\n",
+               error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  std::fflush(stderr);
+  return false;
+}
+
+}  // namespace
+
+extern "C" {
+
 int64_t cairn_lang_argc(void) { return program_argc > 1 ? program_argc - 1 : 0; }
 
 const char *cairn_lang_argv(int64_t i) {
@@ -211,15 +233,14 @@ const char *cairn_lang_argv(int64_t i) {
 }
 
 void cairn_lang_exit(int64_t code) {
-  std::fflush(stdout);
+  const bool written = StandardOutputWritten();
   AbortOpenTransaction();
-  std::exit(static_cast<int>(code));
+  std::exit(written ? static_cast<int>(code) : CAIRN_EXIT_RUNTIME_ERROR);
 }
 
 void cairn_lang_finish(void) {
   AbortOpenTransaction();
-  std::fflush(stdout);
-  std::exit(0);
+  std::exit(StandardOutputWritten() ? 0 : CAIRN_EXIT_RUNTIME_ERROR);
 }
 
 }  // extern "C"
