@@ -32,7 +32,8 @@ constexpr char kBuildUsage[] =
     "                    program is always one)\n"
     "  --linker lld|system  link with LLVM's lld (the default when installed) or the C++\n"
     "                    compiler's default linker\n"
-    "  --color           diagnostics in colour (default: when standard error is a terminal)\n";
+    "  --color           diagnostics in colour (default: when standard error is a terminal)\n"
+    "  --time            print the wall-clock time of each phase of the build\n";
 
 constexpr char kRunUsage[] =
     "usage: cairn run [options] PROGRAM.cairn [ARGUMENTS...]\n"
@@ -122,6 +123,8 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       o.color = true;
     } else if (a == "--no-color") {
       o.color = false;
+    } else if (a == "--time" && output) {
+      o.time_phases = true;
     } else if (a == "--lib") {
       o.require_main = false;
     } else if (!a.empty() && a[0] == '-') {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -209,17 +210,48 @@ std::string buildKey(const CompileOptions &options) {
   return buf;
 }
 
+namespace {
+
+// The phases of a build and their wall-clock times, printed by `cairn build --time`.
+struct PhaseClock {
+  std::vector<std::pair<std::string, double>> times;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point first = start;
+  void lap(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    times.emplace_back(phase, std::chrono::duration<double>(now - start).count());
+    start = now;
+  }
+  void restart() { start = std::chrono::steady_clock::now(); }
+  void print() const {
+    double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+    for (const auto &[phase, seconds] : times)
+      std::fprintf(stderr, "cairn: %-22s %8.3f s %5.1f%%\n", phase.c_str(), seconds,
+                   total > 0 ? 100 * seconds / total : 0.0);
+    std::fprintf(stderr, "cairn: %-22s %8.3f s (from main; process start and exit not counted)\n",
+                 "total", total);
+  }
+};
+
+}  // namespace
+
 int buildExecutable(const CompileOptions &options, const std::string &output) {
+  PhaseClock clock;
   Frontend fe;
   if (!fe.run(options, true)) return 1;
+  clock.lap("load, parse, check");
   // The context and the module are never destroyed: tearing them down (every instruction,
   // constant and metadata node) took as long as a tenth of a -O0 build, and the process ends
   // (or, for `cairn run`, becomes the program) right after the link.
   auto *ctx = new llvm::LLVMContext;
+  // Names of instructions and arguments only make --emit-llvm's output readable; without them
+  // lowering and code generation skip a symbol table entry per value.
+  ctx->setDiscardValueNames(options.emit_llvm.empty());
   front::LowerOptions lo;
   lo.debug_info = options.debug_info;
   lo.optimized = options.opt_level > 0;
   llvm::Module *module = front::lowerProgram(*fe.program, fe.sources, *ctx, lo).release();
+  clock.lap("lower to IR");
 
   std::string rt = runtimeDir(options.runtime_dir);
   if (!hasRuntime(rt)) {
@@ -239,6 +271,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   eo.opt_level = options.opt_level;
   eo.ir_path = options.emit_llvm;
   eo.threads = options.threads;
+  if (options.time_phases) eo.times = &clock.times;
   // A testing knob: split modules from this size on (0: every module), in at least two threads,
   // to run programs built in parts whatever their size (tests/lang: lang_split.*).
   if (const char *at = std::getenv("CAIRN_CODEGEN_SPLIT_AT"); at && *at) {
@@ -247,10 +280,12 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   }
   std::string error;
   std::vector<std::string> objects;
+  clock.restart();
   if (!front::emitObjects(*module, eo, output + ".o", &objects, &error)) {
     std::fprintf(stderr, "cairn: %s\n", error.c_str());
     return 2;
   }
+  clock.restart();
   std::vector<std::string> link{CAIRN_LINKER};
   if (!lld_dir.empty()) {
     // The C++ compiler driver finds `ld.lld` through its program search path (-B).
@@ -270,6 +305,8 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     std::error_code ec;
     fs::remove(object, ec);
   }
+  clock.lap("link");
+  if (options.time_phases) clock.print();
   if (status != 0) {
     std::fprintf(stderr, "cairn: linking %s failed (the command above said why)\n", output.c_str());
     return 2;

@@ -19,6 +19,7 @@ struct CompileOptions {
   std::string emit_llvm;    // --emit-llvm FILE
   bool color = false;       // diagnostics in colour
   bool require_main = true;
+  bool time_phases = false;  // --time: print each phase's wall-clock time on stderr
 };
 
 // The folder holding the runtime's static libraries: --runtime-dir, else $CAIRN_RUNTIME_DIR,

@@ -21,6 +21,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
@@ -48,8 +49,24 @@ struct CollectingHandler : llvm::DiagnosticHandler {
 
 }  // namespace
 
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Records a phase's time in options.times (if set) and restarts the clock.
+void lap(const EmitOptions &options, const char *phase,
+         std::chrono::steady_clock::time_point *start) {
+  if (options.times) options.times->emplace_back(phase, secondsSince(*start));
+  *start = std::chrono::steady_clock::now();
+}
+
+}  // namespace
+
 bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOptions &options,
                     std::string *error) {
+  auto start = std::chrono::steady_clock::now();
   if (options.verify) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -57,6 +74,7 @@ bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOpt
       *error = "internal error: the generated IR is invalid (please report it):\n" + os.str();
       return false;
     }
+    lap(options, "verify", &start);
   }
 
   llvm::LLVMContext &ctx = module.getContext();
@@ -79,6 +97,7 @@ bool optimizeModule(llvm::Module &module, llvm::TargetMachine *tm, const EmitOpt
                                     ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
                                     : pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(module, mam);
+  lap(options, "passes", &start);
   ctx.setDiagnosticHandler(std::move(saved));
   if (!pass_errors.empty()) {
     *error = "internal error in the descriptor pass (please report it):\n" + pass_errors;
@@ -294,6 +313,7 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
     parts = std::min<size_t>(parts, std::max<size_t>(2, count / (options.split_instructions / 2)));
   threads = static_cast<unsigned>(parts);
   objects->clear();
+  auto start = std::chrono::steady_clock::now();
   bool ok;
   if (threads <= 1 || count <= options.split_instructions) {
     objects->push_back(object_path);
@@ -301,6 +321,7 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
   } else {
     ok = generateParts(module, threads, *tm, options, object_path, objects, error);
   }
+  lap(options, "codegen", &start);
   if (!ok) {
     for (const std::string &path : *objects) llvm::sys::fs::remove(path);
     objects->clear();

@@ -4,6 +4,7 @@
 #define CAIRN_FRONTEND_LOWER_EMIT_H
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -29,6 +30,9 @@ struct EmitOptions {
   // more than the second thread saves; at -O2 a 45,000-instruction module is a fifth faster in
   // two threads, at -O0 about as fast (docs/benchmarks.md).
   size_t split_instructions = 8000;
+  // If set, emitObjects appends the wall-clock seconds of its phases ("verify", "passes",
+  // "codegen") to it (`cairn build --time`).
+  std::vector<std::pair<std::string, double>> *times = nullptr;
 };
 
 // Sets the module's target and data layout, runs the pass and the pipeline, and writes an

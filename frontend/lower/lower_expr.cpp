@@ -14,6 +14,9 @@ namespace cairn::front {
 llvm::Value *Lowering::zero(const Type *t) { return llvm::Constant::getNullValue(llvmType(t)); }
 
 void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail) {
+  // A condition the builder folded to false (a division by a non-zero constant, an index
+  // known in range) needs no check: no blocks for -O0's code generator to select.
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(cond); c && c->isZero()) return;
   llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
   llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx_, "rt.ok", fn_);
   llvm::MDBuilder md(ctx_);
@@ -25,6 +28,9 @@ void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fa
 }
 
 void Lowering::nilCheck(llvm::Value *ref, Span, const std::function<void()> &fail) {
+  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(ref);
+      load && self_slot_ && load->getPointerOperand() == self_slot_)
+    return;  // self (self_slot_)
   runtimeErrorIf(b_.CreateIsNull(ref), fail);
 }
 

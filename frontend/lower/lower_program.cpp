@@ -413,8 +413,15 @@ llvm::DIFile *Lowering::diFile(uint32_t file) {
 
 void Lowering::setLoc(Span span) {
   if (!di_ || !di_fn_ || !span.valid()) return;
+  // The same place as the last call, still the builder's: nothing to look up (statements and
+  // their expressions often start at the same offset).
+  if (span.file == last_loc_span_.file && span.begin == last_loc_span_.begin && last_loc_ &&
+      last_loc_->getScope() == di_fn_ && b_.getCurrentDebugLocation().get() == last_loc_)
+    return;
   LineCol lc = sources_.file(span.file).lineCol(span.begin);
-  b_.SetCurrentDebugLocation(llvm::DILocation::get(ctx_, lc.line, lc.col, di_fn_));
+  last_loc_ = llvm::DILocation::get(ctx_, lc.line, lc.col, di_fn_);
+  last_loc_span_ = span;
+  b_.SetCurrentDebugLocation(last_loc_);
 }
 
 // --- The program ------------------------------------------------------------------------------
@@ -477,6 +484,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
                              llvm::GlobalValue::InternalLinkage, "cairn.init", *module_);
   {
     fn_ = init;
+    self_slot_ = nullptr;
     sem_fn_ = nullptr;
     slots_.clear();
     loops_.clear();
@@ -512,6 +520,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", cmain);
   b_.SetInsertPoint(entry);
   fn_ = cmain;
+  self_slot_ = nullptr;
   di_fn_ = nullptr;
   b_.CreateCall(rt("cairn_lang_start"), {cmain->getArg(0), cmain->getArg(1)});
   for (const auto &[value, slot] : text_order_) {
@@ -556,6 +565,7 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
       llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
                              llvm::GlobalValue::ExternalLinkage, unit.init_symbol, *module_);
   fn_ = init;
+  self_slot_ = nullptr;
   di_fn_ = nullptr;
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", init));
   b_.SetCurrentDebugLocation(llvm::DebugLoc());

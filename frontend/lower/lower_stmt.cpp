@@ -45,6 +45,7 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   }
   for (size_t i = 0; i < fn.params.size(); ++i)
     b_.CreateStore(fn_->getArg(static_cast<unsigned>(i)), slots_[fn.params[i]]);
+  self_slot_ = info->owner != nullptr && !fn.params.empty() ? slots_[fn.params[0]] : nullptr;
   // Locals start as zero: `var x: T` needs it, and a reference slot must never hold garbage
   // the collector would take for a root.
   for (const auto &v : fn.locals) {

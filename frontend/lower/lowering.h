@@ -136,6 +136,14 @@ class Lowering {
   llvm::Function *fn_ = nullptr;
   const sem::Function *sem_fn_ = nullptr;
   std::map<const LocalVar *, llvm::AllocaInst *> slots_;
+  // A method's `self` slot (else null). `self` is never nil: every call of a method checks its
+  // receiver before the call (callMethod), and `self` cannot be assigned, so nilCheck of a value
+  // loaded from this slot emits nothing.
+  llvm::AllocaInst *self_slot_ = nullptr;
+  // setLoc's last location and the span it was made for (used again only while it is still the
+  // builder's current location and of the function being lowered).
+  llvm::DILocation *last_loc_ = nullptr;
+  Span last_loc_span_;
   struct Loop {
     llvm::BasicBlock *break_to;
     llvm::BasicBlock *continue_to;

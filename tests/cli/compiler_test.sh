@@ -157,6 +157,16 @@ CAIRN
 grep -q 'call i64 @Leaf.h(' "$TMP/devirt.ll" || fail "Leaf.h is not called directly"
 [ "$(grep -c 'call i64 %f[0-9]*(' "$TMP/devirt.ll")" = 2 ] || fail "f is not called through the table"
 
+# --time: each phase of a build with its time, and the program still built.
+"$CAIRN" build -O0 --time "$TMP/devirt.cairn" -o "$TMP/devirt_timed" >"$TMP/out" 2>"$TMP/err" ||
+  fail "cairn build --time: $(cat "$TMP/err")"
+for phase in "load, parse, check" "lower to IR" "verify" "passes" "codegen" "link" "total"; do
+  grep -q "^cairn: $phase  *[0-9][0-9.]* s" "$TMP/err" || fail "cairn build --time lacks '$phase': $(cat "$TMP/err")"
+done
+[ "$("$TMP/devirt_timed")" = "2 1 10 15 100" ] || fail "the program built with --time printed $("$TMP/devirt_timed")"
+"$CAIRN" build -O0 "$TMP/devirt.cairn" -o "$TMP/devirt_quiet" 2>"$TMP/err"
+[ -s "$TMP/err" ] && fail "cairn build without --time printed: $(cat "$TMP/err")"
+
 # The standard library: found by a cairn in the build tree run from any directory; replaced
 # with $CAIRN_STDLIB; found in share/cairn/stdlib by an installed cairn (cmake --install).
 cat >"$TMP/src/uses_std.cairn" <<'CAIRN'
