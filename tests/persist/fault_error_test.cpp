@@ -3,7 +3,8 @@
 // will: the transaction is failed (commit refused), abort works, the heap verifies, and the
 // process goes on using the database, whose contents are as the last commit left them. The
 // page fails the same way the next time, from cairn_make_resident too, and outside a
-// transaction. A hook that returns stops the program as if there were none.
+// transaction. A hook that returns stops the program as if there were none. cairn_load_for_read
+// returns the error instead of calling the hook.
 #include <csetjmp>
 #include <cstring>
 #include <string>
@@ -133,6 +134,44 @@ PERSIST_CHILD(FaultError_HookReturns) {
   return 3;
 }
 
+// cairn_load_for_read: the same page's error is returned, not given to the hook (which would
+// jump); the transaction is failed as after a fault; a page that loads returns CAIRN_OK and
+// leaves the transaction able to commit.
+PERSIST_CHILD(FaultError_LoadForRead) {
+  const std::string variant = args.args.at(0);
+  OpenStore(args);
+  if (variant == "damaged") {
+    CK_OK(cairn_register_type(&kBlobType));
+  }
+  cairn_set_fault_error_hook(JumpBack, &hook_ctx);
+  cairn_db *db = OpenDb("faulty");
+  if (sigsetjmp(back, 1) != 0) {
+    Say("the hook was called\n");
+    return 3;
+  }
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_OK(cairn_load_for_read(root->right, sizeof(Node)));
+  CK_EQ(root->right->id, 2);
+  CK_OK(cairn_txn_commit());
+
+  CK_OK(cairn_txn_begin());
+  root = RootAs<Node>(db);
+  void *blob = root->left;
+  CK_STATUS(cairn_load_for_read(blob, sizeof(int64_t)),
+            variant == "lacks" ? CAIRN_TYPE_MISMATCH : CAIRN_CORRUPTION);
+  const std::string error = cairn_last_error();
+  CK(error.find("faulty") != std::string::npos) << error;
+  CK(error.find(variant == "lacks" ? "ptest.Blob" : "not a type index") != std::string::npos)
+      << error;
+  CK_EQ(hook_calls, 0);
+  CK_STATUS(cairn_txn_commit(), CAIRN_MISUSE);
+  CK_OK(cairn_txn_abort());
+  CK_EQ(cairn_verify_heap(10), 0u);
+  Say("RETURNED\n");
+  return 0;
+}
+
 class PersistFaultError : public PersistTest {
  protected:
   void Recover(const char *variant) {
@@ -152,6 +191,16 @@ TEST_F(PersistFaultError, ATypeTheProgramLacksGoesToTheHookAndTheProcessGoesOn) 
 }
 
 TEST_F(PersistFaultError, ADamagedPageGoesToTheHookAndTheProcessGoesOn) { Recover("damaged"); }
+
+TEST_F(PersistFaultError, LoadForReadReturnsTheErrorInsteadOfCallingTheHook) {
+  ASSERT_CHILD_OK(Run("FaultDb_Write"));
+  for (const char *variant : {"lacks", "damaged"}) {
+    if (std::string(variant) == "damaged") ASSERT_CHILD_OK(Run("FaultDb_DamageBlob"));
+    ChildResult r = Run("FaultError_LoadForRead", {variant});
+    ASSERT_CHILD_OK(r);
+    EXPECT_NE(r.out.find("RETURNED"), std::string::npos) << r.Describe();
+  }
+}
 
 TEST_F(PersistFaultError, AHookThatReturnsStopsTheProgramAsWithoutOne) {
   ASSERT_CHILD_OK(Run("FaultDb_Write"));

@@ -230,7 +230,9 @@ void cairn_lang_db_drop(const cairn_loc *loc, void *name_text);
  * [text] array, since only it knows that type's descriptor). */
 int64_t cairn_lang_db_names_count(const cairn_loc *loc);
 void *cairn_lang_db_names_at(int64_t i); /* after cairn_lang_db_names_count */
-/* d.root: outside a transaction it is a runtime error. */
+/* d.root: outside a transaction it is a runtime error. Getting it loads the root object's
+ * page: one that cannot be loaded (the root's class is one this program lacks, a damaged page)
+ * is a runtime error at loc ("database error: ..."), not a fault without a position later. */
 void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db);
 void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root);
 /* d.name (text) */

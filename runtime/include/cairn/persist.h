@@ -145,6 +145,13 @@ void cairn_make_resident(void *p, size_t n);
  * Transient memory in the range is left as it is. */
 void cairn_make_resident_for_read(const void *p, size_t n);
 
+/* As cairn_make_resident_for_read, but a page that cannot be faulted in (a type this program
+ * lacks, a damaged page, a store error) is returned as an error (cairn_last_error says which
+ * database and page, and why) instead of going to the fault error hook. The open transaction
+ * is failed then, as after a fault (only cairn_txn_abort is allowed). For a caller that can
+ * report the error where it is, e.g. at a source position. */
+cairn_status cairn_load_for_read(const void *p, size_t n);
+
 /* --- Page faults and SIGSEGV -------------------------------------------------------------------
  *
  * The first touch of a persistent page that is not loaded, and the first write to a clean one,

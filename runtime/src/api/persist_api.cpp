@@ -162,6 +162,12 @@ void cairn_make_resident_for_read(const void *ptr, size_t n) {
   if (Persistence *p = Persistence::Instance()) p->MakeResidentForRead(ptr, n);
 }
 
+cairn_status cairn_load_for_read(const void *ptr, size_t n) {
+  if (cairn_is_initialized()) cairn::gc::Roots::CheckMutator("cairn_load_for_read");
+  Persistence *p = Persistence::Instance();
+  return p ? Report(p->LoadForRead(ptr, n)) : CAIRN_OK;
+}
+
 void cairn_persist_get_stats(cairn_persist_stats *out) {
   Persistence *p = Persistence::Instance();
   if (p)

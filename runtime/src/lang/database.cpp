@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cairn/lang.h"
+#include "cairn/persist.h"
 #include "lang/errors.h"
 #include "lang/text.h"
 
@@ -83,6 +84,12 @@ void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
   NeedTransaction(loc);
   void *root = nullptr;
   if (cairn_db_get_root(db, &root) != CAIRN_OK) DatabaseError(loc);
+  // The root's page is loaded here, so that a page this program cannot read (the root's class
+  // is one it lacks, a damaged page) is an error at `d.root`'s position, not a fault without
+  // one at the first use. The header word before the object is what the page's check is about.
+  if (root != nullptr && cairn_load_for_read(static_cast<char *>(root) - sizeof(void *), 1) !=
+                             CAIRN_OK)
+    DatabaseError(loc);
   return root;
 }
 

@@ -275,6 +275,10 @@ std::string Persistence::NotAnObject(void *p) {
 }
 
 void Persistence::MakeResidentForRead(const void *p, size_t n) {
+  if (!LoadForRead(p, n).ok()) ReportFaultError();
+}
+
+Status Persistence::LoadForRead(const void *p, size_t n) {
   heap::PageHeap &pages = heap_->pages();
   const uintptr_t end = uintptr_t(p) + n;
   for (uintptr_t a = uintptr_t(p) & ~uintptr_t(heap::kPageSize - 1); n && a < end;
@@ -289,8 +293,9 @@ void Persistence::MakeResidentForRead(const void *p, size_t n) {
     // commit. (A write trap would make it modified; cairn_make_resident does that.)
     const heap::PageInfo &h = pages.Info(head);
     bool readable = h.resident() && heap::PageHeap::ProtectionOf(h) != heap::Protection::kNone;
-    if (!readable && HandleFault(addr, 0) == FaultResult::kFailed) ReportFaultError();
+    if (!readable && HandleFault(addr, 0) == FaultResult::kFailed) return fault_error_;
   }
+  return Status::Ok();
 }
 
 std::string Persistence::DatabaseName(uint8_t db) {

@@ -140,6 +140,10 @@ class Persistence final : public gc::PersistHooks {
 
   // Makes [p, p + n) resident without making it writable (cairn_make_resident_for_read).
   void MakeResidentForRead(const void *p, size_t n);
+  // As MakeResidentForRead, but a page that cannot be loaded is returned (fault_error_, the
+  // open transaction failed as for a fault) instead of going to the fault error hook
+  // (cairn_load_for_read).
+  Status LoadForRead(const void *p, size_t n);
 
   // gc::PersistHooks
   void ReleaseFrame(size_t frame) override;
