@@ -73,5 +73,24 @@ TEST(ProgramTest, StartFailsClearly) {
   EXPECT_EQ(r.err.substr(0, prefix.size()), prefix) << r.err;
 }
 
+// Running out of heap ends a program like a runtime error: the message says how to reserve
+// more, what it printed before is flushed, status 70 and no signal (before: SIGABRT, 134).
+LANG_PROGRAM(ExhaustsTheHeap) {
+  cairn_print_ref(Text("before"));
+  void *volatile keep[2048];  // ambiguous roots: every block stays live
+  for (int i = 0; i < 2048; ++i) keep[i] = cairn_malloc_atomic(size_t(1) << 20);
+  cairn_print_ref(Text("never"));
+  (void)keep;
+}
+
+TEST(ProgramTest, RunningOutOfHeapExitsAsARuntimeError) {
+  ChildResult r = RunProgram("ExhaustsTheHeap", {}, "", {"CAIRN_HEAP_RESERVE_MB=64"});
+  EXPECT_EQ(r.exit_code, CAIRN_EXIT_RUNTIME_ERROR) << r.Describe();
+  EXPECT_EQ(r.signal, 0) << r.Describe();
+  EXPECT_EQ(r.out, "before");
+  EXPECT_NE(r.err.find("cairn: fatal: out of memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("CAIRN_HEAP_RESERVE_MB"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace cairn_langtest

@@ -131,7 +131,12 @@ void *cairn_malloc_array(const cairn_type *type, size_t length);
 /* A new pointer-free block of `bytes` bytes (its contents are never scanned). */
 void *cairn_malloc_atomic(size_t bytes);
 
-/* Running out of reserved heap is a fatal error that says how to reserve more. */
+/* Running out of reserved heap is a fatal error that says how to reserve more: the message
+ * ("cairn: fatal: out of memory ...") goes to stderr after standard output is flushed, then the
+ * process aborts (SIGABRT), or, after cairn_set_out_of_memory_exit(status), exits with that
+ * status (0..255) without running exit handlers. Compiled Cairn programs set 70, a runtime
+ * error's status (cairn/lang.h). */
+void cairn_set_out_of_memory_exit(int status);
 
 /* --- Objects --------------------------------------------------------------------------------- */
 

@@ -13,6 +13,10 @@ using cairn::gc::GcHeap;
 using cairn::types::TypeRegistry;
 namespace heap = cairn::heap;
 
+void cairn_set_out_of_memory_exit(int status) {
+  cairn::SetOutOfMemoryExit(status >= 0 && status <= 255 ? status : -1);
+}
+
 namespace {
 
 // The heap, set up on first use if the program did not call cairn_init, and checked to be used

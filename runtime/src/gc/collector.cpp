@@ -31,7 +31,7 @@ struct Collector::CollectPolicy {
   size_t TakeCopyPage() {
     size_t i = c.pages_.TakePage(Space::kCurrent);
     if (i == heap::kNoPage)
-      Fatal(
+      OutOfMemory(
           "out of memory during a collection: all %llu MiB of the heap's transient arena are in "
           "use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
           static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21));

@@ -67,7 +67,7 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     mutator_.Retire(pages_);
     i = pages_.TakePage(heap::Space::kCurrent);
     if (i == heap::kNoPage)
-      Fatal(
+      OutOfMemory(
           "out of memory: all %llu MiB of the heap's reservation are in use (%llu MiB live "
           "after a collection). Set CAIRN_HEAP_RESERVE_MB higher (or "
           "cairn_options.reserve_bytes).",
@@ -102,7 +102,7 @@ char *GcHeap::AllocateLarge(size_t bytes) {
     CollectNow();
     i = pages_.TakeRun(n, heap::Space::kCurrent);
     if (i == heap::kNoPage)
-      Fatal(
+      OutOfMemory(
           "out of memory: no run of %zu free pages for an object of %zu bytes in the heap's "
           "reservation of %llu MiB. Set CAIRN_HEAP_RESERVE_MB higher.",
           n, bytes, static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));

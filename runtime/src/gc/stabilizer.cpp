@@ -33,7 +33,7 @@ struct Collector::StabilizePolicy {
   size_t TakeCopyPage() {
     size_t i = c.pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
     if (i == heap::kNoPage)
-      Fatal(
+      OutOfMemory(
           "out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
           "CAIRN_HEAP_RESERVE_MB higher.",
           static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21));

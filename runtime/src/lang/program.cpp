@@ -152,6 +152,7 @@ void cairn_lang_start(int argc, char **argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   else
     std::setvbuf(stdout, nullptr, _IOFBF, 64 * 1024);
+  cairn_set_out_of_memory_exit(CAIRN_EXIT_RUNTIME_ERROR);
   if (cairn_init(nullptr) != CAIRN_OK) {
     std::fprintf(stderr, "cairn: fatal: the heap could not be set up: %s\n", cairn_last_error());
     std::exit(CAIRN_EXIT_RUNTIME_ERROR);

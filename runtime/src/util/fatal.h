@@ -6,4 +6,11 @@ namespace cairn {
 
 [[noreturn]] void Fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+// The heap's reservation is exhausted: printed as Fatal, then the process ends with the status
+// SetOutOfMemoryExit chose (cairn_set_out_of_memory_exit), else aborts as Fatal does.
+[[noreturn]] void OutOfMemory(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// OutOfMemory's exit status from now on (-1: abort, the default).
+void SetOutOfMemoryExit(int status);
+
 }  // namespace cairn
