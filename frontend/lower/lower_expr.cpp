@@ -608,6 +608,125 @@ llvm::Value *Lowering::lowerIntrinsic(const sem::BuiltinCall &c) {
   }
 }
 
+namespace {
+
+// What a run of array literal elements is made of (lowerArrayLiteral).
+enum class RunKind { None, Int, Float, Bool, Text };
+
+RunKind runKindOf(const sem::Expr &e) {
+  switch (e.kind) {
+    case sem::ExprKind::IntConst:
+      return RunKind::Int;
+    case sem::ExprKind::FloatConst:
+      return RunKind::Float;
+    case sem::ExprKind::BoolConst:
+      return RunKind::Bool;
+    case sem::ExprKind::TextConst:
+      return RunKind::Text;
+    default:
+      return RunKind::None;
+  }
+}
+
+// Runs of literal elements shorter than this are stored one by one.
+constexpr size_t kLiteralRun = 8;
+
+}  // namespace
+
+// An array literal: the array is allocated, then its elements stored in order. Runs of at least
+// kLiteralRun int, float or bool literals are copied from a constant table (one memcpy), runs of
+// text literals by a loop over a table of their slots: a literal of many thousand elements
+// (a lookup table, a word list) makes a few instructions instead of a few per element, which
+// code generation at -O2 took minutes over. Literals have no effects, so storing a run at its
+// end rather than in its place keeps the order of the other elements' effects.
+llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
+  llvm::AllocaInst *holder;
+  {
+    llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    holder = eb.CreateAlloca(ref_, nullptr, "array.lit");
+  }
+  const size_t n = a.elems.size();
+  llvm::Value *arr = allocateArray(a.type, b_.getInt64(n));
+  b_.CreateStore(arr, holder);
+  llvm::Type *et = elemStorageType(a.type->elem);
+  auto elementAddress = [&](llvm::Value *index) {
+    llvm::Value *cur = b_.CreateLoad(ref_, holder);
+    llvm::Value *data =
+        b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
+    return b_.CreateInBoundsGEP(et, data, index);
+  };
+  auto storeOne = [&](size_t i) {
+    llvm::Value *v = lowerExpr(*a.elems[i]);
+    b_.CreateStore(v, elementAddress(b_.getInt64(i)));
+  };
+  auto storeRun = [&](RunKind kind, size_t from, size_t to) {
+    if (to - from < kLiteralRun) {
+      for (size_t i = from; i < to; ++i) storeOne(i);
+      return;
+    }
+    setLoc(a.elems[from]->span);
+    llvm::Constant *table = nullptr;
+    if (kind == RunKind::Int) {
+      std::vector<uint64_t> v;
+      for (size_t i = from; i < to; ++i)
+        v.push_back(static_cast<uint64_t>(a.elems[i]->as<sem::IntConst>()->value));
+      table = llvm::ConstantDataArray::get(ctx_, v);
+    } else if (kind == RunKind::Float) {
+      std::vector<double> v;
+      for (size_t i = from; i < to; ++i) v.push_back(a.elems[i]->as<sem::FloatConst>()->value);
+      table = llvm::ConstantDataArray::get(ctx_, v);
+    } else if (kind == RunKind::Bool) {
+      std::vector<uint8_t> v;
+      for (size_t i = from; i < to; ++i) v.push_back(a.elems[i]->as<sem::BoolConst>()->value);
+      table = llvm::ConstantDataArray::get(ctx_, v);
+    } else {
+      std::vector<llvm::Constant *> slots;
+      for (size_t i = from; i < to; ++i)
+        slots.push_back(textSlot(a.elems[i]->as<sem::TextConst>()->value));
+      table = llvm::ConstantArray::get(llvm::ArrayType::get(raw_, slots.size()), slots);
+    }
+    auto *global = new llvm::GlobalVariable(*module_, table->getType(), true,
+                                            llvm::GlobalValue::PrivateLinkage, table,
+                                            "cairn.array.lit");
+    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    if (kind != RunKind::Text) {
+      const uint64_t size = module_->getDataLayout().getTypeAllocSize(table->getType());
+      b_.CreateMemCpy(elementAddress(b_.getInt64(from)), llvm::MaybeAlign(8), global,
+                      llvm::MaybeAlign(8), b_.getInt64(size));
+      return;
+    }
+    // for i in 0..count: data[from + i] = *table[i] (each slot holds its text from program start)
+    llvm::BasicBlock *before = b_.GetInsertBlock();
+    llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, "lit.texts", fn_);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "lit.texts.done", fn_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode *i = b_.CreatePHI(i64_, 2);
+    i->addIncoming(b_.getInt64(0), before);
+    llvm::Value *slot = b_.CreateLoad(
+        raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
+    llvm::Value *text = b_.CreateLoad(ref_, slot);
+    b_.CreateStore(text, elementAddress(b_.CreateAdd(i, b_.getInt64(from))));
+    llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
+    i->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(to - from)), loop, done);
+    b_.SetInsertPoint(done);
+  };
+  size_t run_start = 0;
+  RunKind run = RunKind::None;
+  for (size_t i = 0; i < n; ++i) {
+    RunKind k = runKindOf(*a.elems[i]);
+    if (k != run) {
+      if (run != RunKind::None) storeRun(run, run_start, i);
+      run = k;
+      run_start = i;
+    }
+    if (k == RunKind::None) storeOne(i);
+  }
+  if (run != RunKind::None) storeRun(run, run_start, n);
+  return b_.CreateLoad(ref_, holder);
+}
+
 llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
   if (terminated()) startDeadBlock();
   setLoc(e.span);
@@ -751,25 +870,8 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       b_.SetInsertPoint(sized);
       return allocateArray(n->type, len);
     }
-    case sem::ExprKind::ArrayLit: {
-      const auto *a = e.as<sem::ArrayLit>();
-      llvm::AllocaInst *holder;
-      {
-        llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-        holder = eb.CreateAlloca(ref_, nullptr, "array.lit");
-      }
-      llvm::Value *arr = allocateArray(a->type, b_.getInt64(a->elems.size()));
-      b_.CreateStore(arr, holder);
-      llvm::Type *et = elemStorageType(a->type->elem);
-      for (size_t i = 0; i < a->elems.size(); ++i) {
-        llvm::Value *v = lowerExpr(*a->elems[i]);
-        llvm::Value *cur = b_.CreateLoad(ref_, holder);
-        llvm::Value *data =
-            b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
-        b_.CreateStore(v, b_.CreateInBoundsGEP(et, data, b_.getInt64(i)));
-      }
-      return b_.CreateLoad(ref_, holder);
-    }
+    case sem::ExprKind::ArrayLit:
+      return lowerArrayLiteral(*e.as<sem::ArrayLit>());
     case sem::ExprKind::DbRoot: {
       const auto *r = e.as<sem::DbRoot>();
       llvm::Value *db = lowerExpr(*r->db);

@@ -16,6 +16,10 @@ void Lowering::startDeadBlock() { b_.SetInsertPoint(llvm::BasicBlock::Create(ctx
 void Lowering::lowerFunction(const sem::Function &fn) {
   const FuncInfo *info = fn.info;
   fn_ = definition(info);
+  // Every call takes stack, at -O2 as at -O0: LLVM's tail recursion elimination would turn a
+  // recursion without end into a loop without end (a hang, not the "stack overflow" error),
+  // and a deep tail recursion that runs at -O2 would overflow at -O0.
+  fn_->addFnAttr("disable-tail-calls", "true");
   sem_fn_ = &fn;
   slots_.clear();
   loops_.clear();
