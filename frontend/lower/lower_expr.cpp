@@ -649,7 +649,7 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
   llvm::Value *arr = allocateArray(a.type, b_.getInt64(n));
   b_.CreateStore(arr, holder);
   llvm::Type *et = elemStorageType(a.type->elem);
-  auto elementAddress = [&](llvm::Value *index) {
+  auto slotAt = [&](llvm::Value *index) {
     llvm::Value *cur = b_.CreateLoad(ref_, holder);
     llvm::Value *data =
         b_.CreateInBoundsGEP(b_.getInt8Ty(), cur, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
@@ -657,7 +657,7 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
   };
   auto storeOne = [&](size_t i) {
     llvm::Value *v = lowerExpr(*a.elems[i]);
-    b_.CreateStore(v, elementAddress(b_.getInt64(i)));
+    b_.CreateStore(v, slotAt(b_.getInt64(i)));
   };
   auto storeRun = [&](RunKind kind, size_t from, size_t to) {
     if (to - from < kLiteralRun) {
@@ -691,7 +691,7 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
     global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     if (kind != RunKind::Text) {
       const uint64_t size = module_->getDataLayout().getTypeAllocSize(table->getType());
-      b_.CreateMemCpy(elementAddress(b_.getInt64(from)), llvm::MaybeAlign(8), global,
+      b_.CreateMemCpy(slotAt(b_.getInt64(from)), llvm::MaybeAlign(8), global,
                       llvm::MaybeAlign(8), b_.getInt64(size));
       return;
     }
@@ -706,7 +706,7 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
     llvm::Value *slot = b_.CreateLoad(
         raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
     llvm::Value *text = b_.CreateLoad(ref_, slot);
-    b_.CreateStore(text, elementAddress(b_.CreateAdd(i, b_.getInt64(from))));
+    b_.CreateStore(text, slotAt(b_.CreateAdd(i, b_.getInt64(from))));
     llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
     i->addIncoming(next, b_.GetInsertBlock());
     b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(to - from)), loop, done);
