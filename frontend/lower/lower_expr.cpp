@@ -613,8 +613,21 @@ namespace {
 // What a run of array literal elements is made of (lowerArrayLiteral).
 enum class RunKind { None, Int, Float, Bool, Text };
 
+// A literal, or a negated number literal (-5, -0.5: the checker keeps the minus as an operator).
+const sem::Expr &literalOf(const sem::Expr &e) {
+  if (e.kind == sem::ExprKind::Unary) {
+    const auto *u = e.as<sem::Unary>();
+    if (u->op == sem::UnOp::Neg && (u->operand->kind == sem::ExprKind::IntConst ||
+                                    u->operand->kind == sem::ExprKind::FloatConst))
+      return *u->operand;
+  }
+  return e;
+}
+
+bool negated(const sem::Expr &e) { return &literalOf(e) != &e; }
+
 RunKind runKindOf(const sem::Expr &e) {
-  switch (e.kind) {
+  switch (literalOf(e).kind) {
     case sem::ExprKind::IntConst:
       return RunKind::Int;
     case sem::ExprKind::FloatConst:
@@ -668,12 +681,18 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
     llvm::Constant *table = nullptr;
     if (kind == RunKind::Int) {
       std::vector<uint64_t> v;
-      for (size_t i = from; i < to; ++i)
-        v.push_back(static_cast<uint64_t>(a.elems[i]->as<sem::IntConst>()->value));
+      for (size_t i = from; i < to; ++i) {
+        // As the operator would compute it: two's complement, -(min) wraps to itself.
+        auto x = static_cast<uint64_t>(literalOf(*a.elems[i]).as<sem::IntConst>()->value);
+        v.push_back(negated(*a.elems[i]) ? uint64_t{0} - x : x);
+      }
       table = llvm::ConstantDataArray::get(ctx_, v);
     } else if (kind == RunKind::Float) {
       std::vector<double> v;
-      for (size_t i = from; i < to; ++i) v.push_back(a.elems[i]->as<sem::FloatConst>()->value);
+      for (size_t i = from; i < to; ++i) {
+        double x = literalOf(*a.elems[i]).as<sem::FloatConst>()->value;
+        v.push_back(negated(*a.elems[i]) ? -x : x);
+      }
       table = llvm::ConstantDataArray::get(ctx_, v);
     } else if (kind == RunKind::Bool) {
       std::vector<uint8_t> v;

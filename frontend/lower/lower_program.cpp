@@ -4,6 +4,7 @@
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
 
 #include <cstddef>
@@ -435,13 +436,15 @@ namespace {
 void markBoolExtension(llvm::Module &module) {
   auto isBool = [](llvm::Type *t) { return t->isIntegerTy(1); };
   for (llvm::Function &f : module) {
+    // Intrinsics are not calls under the C ABI (llvm.memcpy's i1 is an immediate, `immarg`).
+    if (f.isIntrinsic()) continue;
     for (unsigned i = 0; i < f.arg_size(); ++i)
       if (isBool(f.getArg(i)->getType())) f.addParamAttr(i, llvm::Attribute::ZExt);
     if (isBool(f.getReturnType())) f.addRetAttr(llvm::Attribute::ZExt);
     for (llvm::BasicBlock &block : f)
       for (llvm::Instruction &inst : block) {
         auto *call = llvm::dyn_cast<llvm::CallBase>(&inst);
-        if (call == nullptr) continue;
+        if (call == nullptr || llvm::isa<llvm::IntrinsicInst>(call)) continue;
         for (unsigned i = 0; i < call->arg_size(); ++i)
           if (isBool(call->getArgOperand(i)->getType()))
             call->addParamAttr(i, llvm::Attribute::ZExt);
@@ -523,12 +526,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   self_slot_ = nullptr;
   di_fn_ = nullptr;
   b_.CreateCall(rt("cairn_lang_start"), {cmain->getArg(0), cmain->getArg(1)});
-  for (const auto &[value, slot] : text_order_) {
-    llvm::Value *t = b_.CreateCall(
-        rt("cairn_text_new"),
-        {cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size()))});
-    b_.CreateStore(t, slot);
-  }
+  makeTextLiterals();
   b_.CreateCall(init);
   if (program_.main) b_.CreateCall(function(program_.main));
   b_.CreateCall(rt("cairn_lang_finish"));
@@ -537,6 +535,47 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   if (di_) di_->finalize();
   markBoolExtension(*module_);
   return std::move(module_);
+}
+
+// The program's text literals, each made once into its slot (textSlot) at the insertion point.
+// Many of them (a word list) are made by a loop over a table of (bytes, length, slot), so that
+// the function stays small: one call per literal made a function that -O2 took seconds over.
+void Lowering::makeTextLiterals() {
+  auto make = [&](llvm::Value *bytes, llvm::Value *length, llvm::Value *slot) {
+    b_.CreateStore(b_.CreateCall(rt("cairn_text_new"), {bytes, length}), slot);
+  };
+  if (text_order_.size() < 16) {
+    for (const auto &[value, slot] : text_order_)
+      make(cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size())), slot);
+    return;
+  }
+  llvm::StructType *entry_type = llvm::StructType::get(ctx_, {raw_, i64_, raw_});
+  std::vector<llvm::Constant *> entries;
+  for (const auto &[value, slot] : text_order_)
+    entries.push_back(llvm::ConstantStruct::get(
+        entry_type, {cstring(value),
+                     llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size())), slot}));
+  auto *table_type = llvm::ArrayType::get(entry_type, entries.size());
+  auto *table = new llvm::GlobalVariable(*module_, table_type, true,
+                                         llvm::GlobalValue::PrivateLinkage,
+                                         llvm::ConstantArray::get(table_type, entries),
+                                         "cairn.text.literals");
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, "texts", fn_);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "texts.done", fn_);
+  b_.CreateBr(loop);
+  b_.SetInsertPoint(loop);
+  llvm::PHINode *i = b_.CreatePHI(i64_, 2);
+  i->addIncoming(b_.getInt64(0), before);
+  auto field = [&](unsigned k, llvm::Type *t) {
+    return b_.CreateLoad(t, b_.CreateInBoundsGEP(table_type, table,
+                                                 {b_.getInt64(0), i, b_.getInt32(k)}));
+  };
+  make(field(0, raw_), field(1, i64_), field(2, raw_));
+  llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
+  i->addIncoming(next, b_.GetInsertBlock());
+  b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(entries.size())), loop, done);
+  b_.SetInsertPoint(done);
 }
 
 std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
@@ -569,12 +608,7 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
   di_fn_ = nullptr;
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", init));
   b_.SetCurrentDebugLocation(llvm::DebugLoc());
-  for (const auto &[value, slot] : text_order_) {
-    llvm::Value *t = b_.CreateCall(
-        rt("cairn_text_new"),
-        {cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size()))});
-    b_.CreateStore(t, slot);
-  }
+  makeTextLiterals();
   b_.CreateRetVoid();
   markBoolExtension(*module_);
   return std::move(module_);

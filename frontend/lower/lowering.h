@@ -99,6 +99,7 @@ class Lowering {
   llvm::Value *allocateArray(const Type *array_type, llvm::Value *length);
   llvm::Value *textArray(llvm::Value *count, llvm::FunctionCallee at);
   llvm::Value *lowerArrayLiteral(const sem::ArrayLit &a);
+  void makeTextLiterals();
   void nilCheck(llvm::Value *ref, Span span, const std::function<void()> &fail);
   void runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail);
   void setLoc(Span span);

@@ -84,7 +84,7 @@ LANG_PROGRAM(ExhaustsTheHeap) {
 }
 
 TEST(ProgramTest, RunningOutOfHeapExitsAsARuntimeError) {
-  ChildResult r = RunProgram("ExhaustsTheHeap", {}, "", {"CAIRN_HEAP_RESERVE_MB=64"});
+  ChildResult r = RunProgram("ExhaustsTheHeap", {}, "", {"CAIRN_HEAP_RESERVE_MB=256"});
   EXPECT_EQ(r.exit_code, CAIRN_EXIT_RUNTIME_ERROR) << r.Describe();
   EXPECT_EQ(r.signal, 0) << r.Describe();
   EXPECT_EQ(r.out, "before");
