@@ -97,6 +97,7 @@ llvm::Error Jit::add(llvm::orc::ThreadSafeModule module, std::shared_ptr<Unit> *
   auto unit = std::make_shared<Unit>();
   module.withModuleDo([&](llvm::Module &m) {
     unit->name = m.getModuleIdentifier();
+    unit->registers_types = m.getFunction("cairn.register_types") != nullptr;
     unit->constructors = collectStructors(m, "llvm.global_ctors", unit->name + ".ctors");
     unit->destructors = collectStructors(m, "llvm.global_dtors", unit->name + ".dtors");
   });
@@ -132,6 +133,12 @@ llvm::Error Jit::remove(Unit &unit) {
     if (!addr) return addr.takeError();
     reinterpret_cast<void (*)()>(*addr)();
   }
+  // The runtime's type registry knows each registered descriptor by its address, for good (it
+  // has no unregistration): freeing one would let a later unit's descriptor be placed at that
+  // address and be taken for the old type (its fingerprint and method table: a class defined
+  // after an input that made an object got another's, and its methods crashed). Such a unit's
+  // code and data stay.
+  if (unit.constructed && unit.registers_types) return llvm::Error::success();
   return unit.tracker->remove();
 }
 

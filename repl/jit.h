@@ -11,6 +11,9 @@
 //   J2. a stub, once made, lives as long as the JIT: code and method tables that call through
 //       it stay valid when the function behind it is redefined (pointStub) and the old body's
 //       unit removed.
+//   J3. a unit whose constructors registered heap types is never freed (remove() runs its
+//       destructor only): the runtime's type registry knows descriptors by address for good,
+//       so a freed descriptor's address must not be given to another type's.
 #ifndef CAIRN_REPL_JIT_H
 #define CAIRN_REPL_JIT_H
 
@@ -38,6 +41,9 @@ struct Unit {
   std::string destructors;   // ... and its destructors ("" when it has none)
   bool constructed = false;
   bool removed = false;
+  // Its constructors register type descriptors (the descriptor pass's cairn.register_types):
+  // once they ran, remove() keeps its memory (see there).
+  bool registers_types = false;
 };
 
 class Jit {

@@ -111,7 +111,11 @@ class Scan {
       }
       case sem::ExprKind::Builtin: {
         const auto *b = e->as<sem::BuiltinCall>();
-        if (b->builtin == sem::Builtin::TxnBegin) facts.begins = true;
+        // Creating and dropping a database happen between transactions (the runtime refuses
+        // them inside one), so an input that does either runs outside one too.
+        if (b->builtin == sem::Builtin::TxnBegin || b->builtin == sem::Builtin::DbCreate ||
+            b->builtin == sem::Builtin::DbDrop)
+          facts.begins = true;
         for (const auto &a : b->args) expr(a.get());
         break;
       }

@@ -1,6 +1,7 @@
 // What a function's code does about transactions, for the session's rule S2 (session.h): an
 // input runs in a transaction of its own unless it begins transactions itself, directly
-// (`atomic`, Transaction.begin()) or through the functions and methods it calls.
+// (`atomic`, Transaction.begin()) or through the functions and methods it calls, or creates or
+// drops a database (which happens between transactions).
 #ifndef CAIRN_REPL_TXN_SCAN_H
 #define CAIRN_REPL_TXN_SCAN_H
 
@@ -11,7 +12,7 @@
 namespace cairn::repl {
 
 struct TxnFacts {
-  bool begins = false;                         // `atomic` or Transaction.begin() in its body
+  bool begins = false;  // `atomic`, Transaction.begin(), Database.create or .drop in its body
   std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
 };
 

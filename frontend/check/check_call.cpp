@@ -295,7 +295,13 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
       }
     }
     if (t->kind != TypeKind::Text && t->kind != TypeKind::Array && !t->isError()) {
-      error(DiagId::TypeMismatch, e.args[0]->span, {"a text or an array", typeName(t)});
+      if (t->kind == TypeKind::Class) {
+        error(DiagId::TypeMismatch, e.args[0]->span,
+              {"a text, an array or an object with len() -> int", typeName(t)})
+            .withHint(iterationHint(t->cls));
+      } else {
+        error(DiagId::TypeMismatch, e.args[0]->span, {"a text or an array", typeName(t)});
+      }
       return errorExpr(e.span);
     }
     r->builtin = sem::Builtin::Len;

@@ -351,7 +351,10 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
           return out;
         }
       }
-      if (!t->isError()) error(DiagId::NotIterable, f->iterable->span, {typeName(t)});
+      if (!t->isError()) {
+        Diagnostic &d = error(DiagId::NotIterable, f->iterable->span, {typeName(t)});
+        if (t->kind == TypeKind::Class) d.withHint(iterationHint(t->cls));
+      }
       // Check the body anyway, with the variable of an unknown type.
       auto out = std::make_unique<sem::Block>();
       cx.scopes.emplace_back();

@@ -132,6 +132,28 @@ void Checker::requireValue(const std::string &name, Span span, const Type *t) {
                 " = someFunction'");
 }
 
+std::string Checker::iterationHint(ClassInfo *cls) {
+  auto signature = [&](const FuncInfo *f) {
+    std::string sig = "fn(";
+    for (size_t i = 0; i < f->params.size(); ++i) sig += (i ? ", " : "") + typeName(f->params[i]);
+    sig += ")";
+    if (f->ret->kind != TypeKind::Void) sig += " -> " + typeName(f->ret);
+    return sig;
+  };
+  const FuncInfo *len = cls->findMethod("len");
+  const FuncInfo *get = cls->findMethod("get");
+  std::string name = cls->name;
+  if (!len) return "class '" + name + "' has no method len() -> int";
+  if (!len->params.empty() || len->ret != types_.intType())
+    return "'" + name + ".len' is " + signature(len) + ", not fn() -> int";
+  if (!get) return "class '" + name + "' has len() but no method get(i: int) -> T";
+  if (get->params.size() != 1 || get->params[0] != types_.intType() ||
+      get->ret->kind == TypeKind::Void)
+    return "'" + name + ".get' is " + signature(get) +
+           ", not a method of one int that gives the element";
+  return "";
+}
+
 void Checker::cannotStore(Span span, const Type *t, const char *where) {
   error(DiagId::CannotStoreHandle, span,
         {"a value of type " + typeName(t), where,

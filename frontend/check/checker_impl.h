@@ -61,6 +61,9 @@ class Checker {
   // A variable `name` of type t declared without a value: an error if t has no default (a
   // function type).
   void requireValue(const std::string &name, Span span, const Type *t);
+  // What class cls lacks for `for x in obj` and len(obj): methods len() -> int and
+  // get(i: int) -> T (a hint for their errors).
+  std::string iterationHint(ClassInfo *cls);
   // A function, Database or Transaction where a field or array element would hold it.
   void cannotStore(Span span, const Type *t, const char *where);
 

@@ -475,8 +475,15 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       llvm::Value *n = b_.CreateCall(rt("cairn_lang_db_names_count"), {loc(span)});
       return textArray(n, rt("cairn_lang_db_names_at"));
     }
-    case sem::Builtin::DbName:
-      return b_.CreateCall(rt("cairn_lang_db_name"), {arg(0)});
+    case sem::Builtin::DbName: {
+      // A handle declared without a value (`var d: Database`) is nil: d.name is a nil
+      // dereference, as d.root is (the runtime's check).
+      llvm::Value *v = arg(0);
+      setLoc(span);
+      nilCheck(v, span,
+               [&] { b_.CreateCall(rt("cairn_rt_nil"), {loc(span), cstring("database")}); });
+      return b_.CreateCall(rt("cairn_lang_db_name"), {v});
+    }
     case sem::Builtin::TxnBegin:
       setLoc(span);
       return b_.CreateCall(rt("cairn_lang_txn_begin"), {loc(span)});

@@ -483,7 +483,9 @@ DeclPtr Parser::parseImport() {
   if (!expectIdent(&part, "a module name")) return nullptr;
   decl->path.push_back(std::move(part));
   while (accept(TokenKind::Dot)) {
-    if (!expectIdent(&part, "a module name")) break;
+    // A malformed path imports nothing: its prefix would be another module, not found (a
+    // second error about the same line).
+    if (!expectIdent(&part, "a module name")) return nullptr;
     decl->path.push_back(std::move(part));
   }
   decl->span = from(start);

@@ -278,7 +278,8 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
     } else {
       PageKey fk(KeyKind::kFree, id, page);
       std::string unused;
-      rocksdb::Status fs = db->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &unused);
+      rocksdb::Status fs =
+          rdb->Get(ro, rocksdb::Slice(fk.view().data(), fk.view().size()), &unused);
       if (fs.ok())
         audit.Problem("an identity hash names page " + std::to_string(page) + ", offset " +
                       std::to_string(offset) + ", which is free (S6)");

@@ -101,6 +101,11 @@ expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
 run --store "$STORE" db check oo7
 expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types; \
 20 objects, 20 references; 0 of 20 pages in use (0.0%) unreachable from the root)" ""
+# Identity hashes (stored for the objects whose hash a program took) are audited too (S6),
+# through the read-only open that check uses.
+"$FIXTURE" "$STORE" oo7 hash 5 || fail "fixture hash"
+run --store "$STORE" db check oo7
+expect "check of a database with an identity hash" 0 "oo7: ok (20 pages: 20 read and verified" ""
 run --store "$STORE" db check
 expect "check of every database" 0 "third: ok" ""
 [[ "$OUT" == *"store files: ok ("*" read whole)"* ]] && echo "ok: check reads the table files whole" ||

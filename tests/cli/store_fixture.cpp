@@ -12,6 +12,8 @@
 //   cairn-store-fixture DIR NAME misref P    rewrite page P (through the store: its checksum is
 //                                            right) so that its reference points 8 bytes into
 //                                            page P - 1's object
+//   cairn-store-fixture DIR NAME hash P      store an identity hash for page P's object (as a
+//                                            program does that took one with `hash` or `str`)
 //   cairn-store-fixture DIR NAME root R      set the root of NAME to the raw value R (through the
 //                                            store: a malformed reference, if R is one)
 //   cairn-store-fixture DIR wal-damage       flip one byte in the middle of the newest log
@@ -124,6 +126,18 @@ int Misref(const std::string &dir, const std::string &name, PageNo page) {
   return s.ok() ? 0 : Fail(s);
 }
 
+int PutHash(const std::string &dir, const std::string &name, PageNo page) {
+  std::unique_ptr<Store> store;
+  cairn::Status s = Store::Open(dir, StoreOptions(), &store);
+  DatabaseId db = 0;
+  if (s.ok()) s = store->FindDatabase(name, &db);
+  std::unique_ptr<Transaction> t;
+  if (s.ok()) s = store->BeginTransaction(&t);
+  if (s.ok()) s = t->PutIdentityHash(db, page, 8, 0x5eed + page);
+  if (s.ok()) s = t->Commit();
+  return s.ok() ? 0 : Fail(s);
+}
+
 int Corrupt(const std::string &dir, const std::string &name, PageNo page) {
   DatabaseId db = 0;
   {
@@ -218,12 +232,15 @@ int main(int argc, char **argv) {
   if (argc == 5 && std::strcmp(argv[3], "root") == 0) {
     return SetRawRoot(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
   }
+  if (argc == 5 && std::strcmp(argv[3], "hash") == 0) {
+    return PutHash(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
+  }
   if (argc == 5 && std::strcmp(argv[3], "misref") == 0) {
     return Misref(argv[1], argv[2], std::strtoull(argv[4], nullptr, 10));
   }
   std::fprintf(
       stderr,
-      "usage: %s DIR NAME fill|commits N | DIR NAME corrupt|misref PAGE | DIR NAME root R | "
+      "usage: %s DIR NAME fill|commits N | DIR NAME corrupt|misref|hash PAGE | DIR NAME root R | "
       "DIR wal-damage | DIR foreign | DIR hold\n",
       argv[0]);
   return 2;
