@@ -711,14 +711,14 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
         slots.push_back(textSlot(a.elems[i]->as<sem::TextConst>()->value));
       table = llvm::ConstantArray::get(llvm::ArrayType::get(raw_, slots.size()), slots);
     }
-    auto *global = new llvm::GlobalVariable(*module_, table->getType(), true,
-                                            llvm::GlobalValue::PrivateLinkage, table,
-                                            "cairn.array.lit");
+    auto *global =
+        new llvm::GlobalVariable(*module_, table->getType(), true,
+                                 llvm::GlobalValue::PrivateLinkage, table, "cairn.array.lit");
     global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     if (kind != RunKind::Text) {
       const uint64_t size = module_->getDataLayout().getTypeAllocSize(table->getType());
-      b_.CreateMemCpy(slotAt(b_.getInt64(from)), llvm::MaybeAlign(8), global,
-                      llvm::MaybeAlign(8), b_.getInt64(size));
+      b_.CreateMemCpy(slotAt(b_.getInt64(from)), llvm::MaybeAlign(8), global, llvm::MaybeAlign(8),
+                      b_.getInt64(size));
       return;
     }
     // for i in 0..count: data[from + i] = *table[i] (each slot holds its text from program start)
@@ -729,8 +729,8 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
     b_.SetInsertPoint(loop);
     llvm::PHINode *i = b_.CreatePHI(i64_, 2);
     i->addIncoming(b_.getInt64(0), before);
-    llvm::Value *slot = b_.CreateLoad(
-        raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
+    llvm::Value *slot =
+        b_.CreateLoad(raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
     llvm::Value *text = b_.CreateLoad(ref_, slot);
     b_.CreateStore(text, slotAt(b_.CreateAdd(i, b_.getInt64(from))));
     llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));

@@ -3,8 +3,8 @@
 // `main` that starts the runtime, initializes the modules and calls the program's main.
 #include <llvm/BinaryFormat/Dwarf.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Metadata.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Verifier.h>
 
 #include <cstddef>
@@ -553,13 +553,12 @@ void Lowering::makeTextLiterals() {
   std::vector<llvm::Constant *> entries;
   for (const auto &[value, slot] : text_order_)
     entries.push_back(llvm::ConstantStruct::get(
-        entry_type, {cstring(value),
-                     llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size())), slot}));
+        entry_type,
+        {cstring(value), llvm::ConstantInt::get(i64_, static_cast<int64_t>(value.size())), slot}));
   auto *table_type = llvm::ArrayType::get(entry_type, entries.size());
-  auto *table = new llvm::GlobalVariable(*module_, table_type, true,
-                                         llvm::GlobalValue::PrivateLinkage,
-                                         llvm::ConstantArray::get(table_type, entries),
-                                         "cairn.text.literals");
+  auto *table = new llvm::GlobalVariable(
+      *module_, table_type, true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(table_type, entries), "cairn.text.literals");
   llvm::BasicBlock *before = b_.GetInsertBlock();
   llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, "texts", fn_);
   llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "texts.done", fn_);
@@ -568,8 +567,8 @@ void Lowering::makeTextLiterals() {
   llvm::PHINode *i = b_.CreatePHI(i64_, 2);
   i->addIncoming(b_.getInt64(0), before);
   auto field = [&](unsigned k, llvm::Type *t) {
-    return b_.CreateLoad(t, b_.CreateInBoundsGEP(table_type, table,
-                                                 {b_.getInt64(0), i, b_.getInt32(k)}));
+    return b_.CreateLoad(
+        t, b_.CreateInBoundsGEP(table_type, table, {b_.getInt64(0), i, b_.getInt32(k)}));
   };
   make(field(0, raw_), field(1, i64_), field(2, raw_));
   llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));

@@ -8,7 +8,8 @@
 
 namespace {
 
-// Fills a 256 MiB reservation (128 MiB of it transient) with 1 MiB blocks kept live by the stack (ambiguous roots).
+// Fills a 256 MiB reservation (128 MiB of it transient) with 1 MiB blocks kept live by the stack
+// (ambiguous roots).
 void ExhaustTheHeap() {
   cairn_options options{};
   options.reserve_bytes = uint64_t(256) << 20;  // the least the heap takes; half transient

@@ -87,8 +87,8 @@ void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
   // The root's page is loaded here, so that a page this program cannot read (the root's class
   // is one it lacks, a damaged page) is an error at `d.root`'s position, not a fault without
   // one at the first use. The header word before the object is what the page's check is about.
-  if (root != nullptr && cairn_load_for_read(static_cast<char *>(root) - sizeof(void *), 1) !=
-                             CAIRN_OK)
+  if (root != nullptr &&
+      cairn_load_for_read(static_cast<char *>(root) - sizeof(void *), 1) != CAIRN_OK)
     DatabaseError(loc);
   return root;
 }
