@@ -722,21 +722,12 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
       return;
     }
     // for i in 0..count: data[from + i] = *table[i] (each slot holds its text from program start)
-    llvm::BasicBlock *before = b_.GetInsertBlock();
-    llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, "lit.texts", fn_);
-    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "lit.texts.done", fn_);
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode *i = b_.CreatePHI(i64_, 2);
-    i->addIncoming(b_.getInt64(0), before);
-    llvm::Value *slot =
-        b_.CreateLoad(raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
-    llvm::Value *text = b_.CreateLoad(ref_, slot);
-    b_.CreateStore(text, slotAt(b_.CreateAdd(i, b_.getInt64(from))));
-    llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
-    i->addIncoming(next, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(to - from)), loop, done);
-    b_.SetInsertPoint(done);
+    countedLoop(to - from, "lit.texts", [&](llvm::Value *i) {
+      llvm::Value *slot =
+          b_.CreateLoad(raw_, b_.CreateInBoundsGEP(table->getType(), global, {b_.getInt64(0), i}));
+      llvm::Value *text = b_.CreateLoad(ref_, slot);
+      b_.CreateStore(text, slotAt(b_.CreateAdd(i, b_.getInt64(from))));
+    });
   };
   size_t run_start = 0;
   RunKind run = RunKind::None;

@@ -559,21 +559,28 @@ void Lowering::makeTextLiterals() {
   auto *table = new llvm::GlobalVariable(
       *module_, table_type, true, llvm::GlobalValue::PrivateLinkage,
       llvm::ConstantArray::get(table_type, entries), "cairn.text.literals");
+  countedLoop(entries.size(), "texts", [&](llvm::Value *i) {
+    auto field = [&](unsigned k, llvm::Type *t) {
+      return b_.CreateLoad(
+          t, b_.CreateInBoundsGEP(table_type, table, {b_.getInt64(0), i, b_.getInt32(k)}));
+    };
+    make(field(0, raw_), field(1, i64_), field(2, raw_));
+  });
+}
+
+void Lowering::countedLoop(uint64_t count, const char *name,
+                           const std::function<void(llvm::Value *i)> &body) {
   llvm::BasicBlock *before = b_.GetInsertBlock();
-  llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, "texts", fn_);
-  llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, "texts.done", fn_);
+  llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx_, name, fn_);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx_, std::string(name) + ".done", fn_);
   b_.CreateBr(loop);
   b_.SetInsertPoint(loop);
   llvm::PHINode *i = b_.CreatePHI(i64_, 2);
   i->addIncoming(b_.getInt64(0), before);
-  auto field = [&](unsigned k, llvm::Type *t) {
-    return b_.CreateLoad(
-        t, b_.CreateInBoundsGEP(table_type, table, {b_.getInt64(0), i, b_.getInt32(k)}));
-  };
-  make(field(0, raw_), field(1, i64_), field(2, raw_));
+  body(i);
   llvm::Value *next = b_.CreateAdd(i, b_.getInt64(1));
   i->addIncoming(next, b_.GetInsertBlock());
-  b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(entries.size())), loop, done);
+  b_.CreateCondBr(b_.CreateICmpULT(next, b_.getInt64(count)), loop, done);
   b_.SetInsertPoint(done);
 }
 

@@ -100,6 +100,9 @@ class Lowering {
   llvm::Value *textArray(llvm::Value *count, llvm::FunctionCallee at);
   llvm::Value *lowerArrayLiteral(const sem::ArrayLit &a);
   void makeTextLiterals();
+  // for i in 0..count (count >= 1): body(i) at the insertion point, which ends after the loop.
+  void countedLoop(uint64_t count, const char *name,
+                   const std::function<void(llvm::Value *i)> &body);
   void nilCheck(llvm::Value *ref, Span span, const std::function<void()> &fail);
   void runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail);
   void setLoc(Span span);
