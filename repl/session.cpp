@@ -474,7 +474,17 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   if (run != nullptr) *run_unit = units->back();
   for (const front::CheckedFunction &cf : unit.functions)
     txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
-  for (const front::ClassInfo *cls : unit.classes) latest_class_[cls->name] = cls;
+  for (const front::ClassInfo *cls : unit.classes) {
+    // The same layout as the definition it replaces (validateClasses checked the methods too):
+    // the same type for the checker, as it is one descriptor at run time.
+    auto replaced = latest_class_.find(cls->name);
+    if (replaced != latest_class_.end() &&
+        fingerprints_.at(replaced->second) == fingerprints_.at(cls)) {
+      for (front::ClassInfo *c : checker_->classesNamed(cls->name))
+        if (c == cls) c->same_as = replaced->second->canonical();
+    }
+    latest_class_[cls->name] = cls;
+  }
   return true;
 }
 

@@ -168,9 +168,15 @@ struct ClassInfo {
       if (m->name == n) return m;
     return nullptr;
   }
+  // In a REPL session, a class defined again with the same fields and method signatures is the
+  // same type as the definition it replaces (repl/session.cpp sets this to that one's
+  // canonical()): its objects keep their type, and values of either are of both.
+  const ClassInfo *same_as = nullptr;
+  const ClassInfo *canonical() const { return same_as != nullptr ? same_as : this; }
   bool isSubclassOf(const ClassInfo *other) const {
+    const ClassInfo *target = other->canonical();
     for (const ClassInfo *c = this; c; c = c->super)
-      if (c == other) return true;
+      if (c->canonical() == target) return true;
     return false;
   }
 };
