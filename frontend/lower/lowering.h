@@ -6,14 +6,19 @@
 //       (mem2reg promotes them at -O2); the stack is scanned conservatively, so a reference in
 //       a local keeps its object alive and unmoved.
 //   L2. A runtime error is a call to a noreturn cairn_rt_* function with a static cairn_loc,
-//       in a block of its own, followed by `unreachable`.
+//       in a block of its own, followed by `unreachable`. A check that cannot fail is not
+//       emitted: a nil check of `self` (self_slot_), a condition the builder folded to false.
 //   L3. After a terminator (return, break, continue, a noreturn call) lowering goes on in a
 //       fresh block with no predecessors, which LLVM deletes.
 //   L4. Text literals are heap texts made at program start and kept in internal globals of
-//       type `ptr addrspace(1)`, which the descriptor pass registers as exact roots.
+//       type `ptr addrspace(1)`, which the descriptor pass registers as exact roots; 16 or more
+//       are made by a loop over a table (makeTextLiterals), as are an array literal's runs of
+//       literals (lowerArrayLiteral), so that code grows with the program, not its data.
 //   L5. Std functions and std-slot methods take the caller's position as a hidden last
 //       parameter (takesCallerLoc, lower.h); their runtime errors use it when it is not null
 //       (loc()), and a std function used as a value is a thunk that passes null.
+//   L6. Every Cairn function is "disable-tail-calls": a call always takes stack, so a recursion
+//       without end is a stack overflow at every level, never a loop (lowerFunction).
 #ifndef CAIRN_FRONTEND_LOWER_LOWERING_H
 #define CAIRN_FRONTEND_LOWER_LOWERING_H
 
