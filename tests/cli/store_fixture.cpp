@@ -29,6 +29,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
@@ -98,44 +99,39 @@ int Fill(const std::string &dir, const std::string &name, int n, bool one_commit
   return s.ok() ? 0 : Fail(s);
 }
 
-int SetRawRoot(const std::string &dir, const std::string &name, uint64_t root) {
+// Opens the store in dir, runs `change` on database `name` in one transaction and commits it.
+int InOneTransaction(const std::string &dir, const std::string &name,
+                     const std::function<cairn::Status(Transaction &, DatabaseId)> &change) {
   std::unique_ptr<Store> store;
   cairn::Status s = Store::Open(dir, StoreOptions(), &store);
   DatabaseId db = 0;
   if (s.ok()) s = store->FindDatabase(name, &db);
   std::unique_ptr<Transaction> t;
   if (s.ok()) s = store->BeginTransaction(&t);
-  if (s.ok()) s = t->SetRoot(db, root);
+  if (s.ok()) s = change(*t, db);
   if (s.ok()) s = t->Commit();
   return s.ok() ? 0 : Fail(s);
+}
+
+int SetRawRoot(const std::string &dir, const std::string &name, uint64_t root) {
+  return InOneTransaction(dir, name,
+                          [&](Transaction &t, DatabaseId db) { return t.SetRoot(db, root); });
 }
 
 int Misref(const std::string &dir, const std::string &name, PageNo page) {
-  std::unique_ptr<Store> store;
-  cairn::Status s = Store::Open(dir, StoreOptions(), &store);
-  DatabaseId db = 0;
-  if (s.ok()) s = store->FindDatabase(name, &db);
-  std::unique_ptr<Transaction> t;
-  if (s.ok()) s = store->BeginTransaction(&t);
-  static unsigned char buf[kPageSize];
-  if (s.ok()) s = t->ReadPage(db, page, buf);
-  uint64_t into = RefTo(page - 1, 16);
-  std::memcpy(buf + 8, &into, 8);
-  if (s.ok()) s = t->WritePage(db, page, buf);
-  if (s.ok()) s = t->Commit();
-  return s.ok() ? 0 : Fail(s);
+  return InOneTransaction(dir, name, [&](Transaction &t, DatabaseId db) {
+    static unsigned char buf[kPageSize];
+    cairn::Status s = t.ReadPage(db, page, buf);
+    uint64_t into = RefTo(page - 1, 16);
+    std::memcpy(buf + 8, &into, 8);
+    return s.ok() ? t.WritePage(db, page, buf) : s;
+  });
 }
 
 int PutHash(const std::string &dir, const std::string &name, PageNo page) {
-  std::unique_ptr<Store> store;
-  cairn::Status s = Store::Open(dir, StoreOptions(), &store);
-  DatabaseId db = 0;
-  if (s.ok()) s = store->FindDatabase(name, &db);
-  std::unique_ptr<Transaction> t;
-  if (s.ok()) s = store->BeginTransaction(&t);
-  if (s.ok()) s = t->PutIdentityHash(db, page, 8, 0x5eed + page);
-  if (s.ok()) s = t->Commit();
-  return s.ok() ? 0 : Fail(s);
+  return InOneTransaction(dir, name, [&](Transaction &t, DatabaseId db) {
+    return t.PutIdentityHash(db, page, 8, 0x5eed + page);
+  });
 }
 
 int Corrupt(const std::string &dir, const std::string &name, PageNo page) {

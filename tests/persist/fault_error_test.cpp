@@ -40,17 +40,23 @@ void ReturnFromHook(const cairn_fault_error *, void *) {
 
 int hook_ctx = 42;
 
-}  // namespace
-
-// args: lacks (the program does not define ptest.Blob) | damaged (it does; the page is damaged)
-PERSIST_CHILD(FaultError_Recover) {
-  const std::string variant = args.args.at(0);
+// The store with database "faulty" open, JumpBack as the fault hook; variant "damaged"
+// registers ptest.Blob (its page is damaged instead), "lacks" does not.
+cairn_db *OpenFaulty(const ChildArgs &args, const std::string &variant) {
   OpenStore(args);
   if (variant == "damaged") {
     CK_OK(cairn_register_type(&kBlobType));
   }
   cairn_set_fault_error_hook(JumpBack, &hook_ctx);
-  cairn_db *db = OpenDb("faulty");
+  return OpenDb("faulty");
+}
+
+}  // namespace
+
+// args: lacks (the program does not define ptest.Blob) | damaged (it does; the page is damaged)
+PERSIST_CHILD(FaultError_Recover) {
+  const std::string variant = args.args.at(0);
+  cairn_db *db = OpenFaulty(args, variant);
 
   // 1. A fault in the program's own code, with a change to a persistent object pending.
   CK_OK(cairn_txn_begin());
@@ -139,12 +145,7 @@ PERSIST_CHILD(FaultError_HookReturns) {
 // leaves the transaction able to commit.
 PERSIST_CHILD(FaultError_LoadForRead) {
   const std::string variant = args.args.at(0);
-  OpenStore(args);
-  if (variant == "damaged") {
-    CK_OK(cairn_register_type(&kBlobType));
-  }
-  cairn_set_fault_error_hook(JumpBack, &hook_ctx);
-  cairn_db *db = OpenDb("faulty");
+  cairn_db *db = OpenFaulty(args, variant);
   if (sigsetjmp(back, 1) != 0) {
     Say("the hook was called\n");
     return 3;

@@ -134,7 +134,7 @@ void *cairn_malloc_atomic(size_t bytes);
 /* Running out of reserved heap is a fatal error that says how to reserve more: the message
  * ("cairn: fatal: out of memory ...") goes to stderr after standard output is flushed, then the
  * process aborts (SIGABRT), or, after cairn_set_out_of_memory_exit(status), exits with that
- * status (0..255) without running exit handlers. Compiled Cairn programs set 70, a runtime
+ * status (0..255; any other value sets abort again) without running exit handlers. Compiled Cairn programs set 70, a runtime
  * error's status (cairn/lang.h). */
 void cairn_set_out_of_memory_exit(int status);
 
