@@ -397,6 +397,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   llvm::orc::ThreadSafeContext tsctx(std::move(ctx));
   std::vector<std::unique_ptr<llvm::Module>> modules;
   front::LowerOptions lo;
+  lo.optimized = options_.opt_level > 0;
   front::EmitOptions eo;
   eo.opt_level = options_.opt_level;
   auto fail = [&](const std::string &message) {

@@ -124,6 +124,10 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(int opt_level, std::strin
   // .init_array: lld keeps .ctors as a section nothing runs, so a program linked with it never
   // registered its types or its roots (emit.h).
   topts.UseInitArray = true;
+  // -O0: every jump is emitted in its long form at once, so the assembler does not iterate its
+  // layout to grow short ones (a tenth of an -O0 build went to that); the code is a little
+  // larger, which -O0 code does not mind.
+  topts.MCOptions.MCRelaxAll = opt_level == 0;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, "generic", "", topts, llvm::Reloc::PIC_, std::nullopt,
       opt_level == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default));

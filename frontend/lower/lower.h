@@ -22,7 +22,7 @@ namespace cairn::front {
 
 struct LowerOptions {
   bool debug_info = true;     // DWARF line tables
-  bool optimized = true;      // recorded in the debug info
+  bool optimized = true;      // -O2: recorded in the debug info; the form of checks (L2)
   std::string target_triple;  // "" = the host
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "cairn/lang.h"
 #include "cairn/type.h"
 #include "lower/lowering.h"
 
@@ -13,33 +14,108 @@ namespace cairn::front {
 
 llvm::Value *Lowering::zero(const Type *t) { return llvm::Constant::getNullValue(llvmType(t)); }
 
-void Lowering::runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail) {
+llvm::Constant *Lowering::checkSite(const Check &check) {
+  auto text = [&](const std::string &t) -> llvm::Constant * {
+    return t.empty() ? llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)) : cstring(t);
+  };
+  LineCol lc;
+  if (check.span.valid()) lc = sources_.file(check.span.file).lineCol(check.span.begin);
+  std::string path =
+      check.span.valid() ? sources_.file(check.span.file).path() : program_.main_file;
+  check_sites_.push_back(llvm::ConstantStruct::get(
+      site_type_,
+      {cstring(path), llvm::ConstantInt::get(i32_, lc.line), llvm::ConstantInt::get(i32_, lc.col),
+       llvm::ConstantInt::get(i32_, check.kind), text(check.a), text(check.b)}));
+  return b_.getInt32(static_cast<uint32_t>(check_sites_.size() - 1));
+}
+
+llvm::Value *Lowering::checkSiteAddress(llvm::Value *index) {
+  if (check_table_ == nullptr)
+    check_table_ =
+        new llvm::GlobalVariable(*module_, site_type_, true, llvm::GlobalValue::ExternalLinkage,
+                                 nullptr, "cairn.checks.pending");
+  return b_.CreateInBoundsGEP(site_type_, check_table_, index, "site");
+}
+
+void Lowering::finishCheckSites() {
+  if (check_table_ == nullptr) return;  // (then no check was emitted)
+  auto *type = llvm::ArrayType::get(site_type_, check_sites_.size());
+  auto *table =
+      new llvm::GlobalVariable(*module_, type, true, llvm::GlobalValue::PrivateLinkage,
+                               llvm::ConstantArray::get(type, check_sites_), "cairn.checks");
+  check_table_->replaceAllUsesWith(table);
+  check_table_->eraseFromParent();
+  check_table_ = nullptr;
+  check_sites_.clear();
+}
+
+llvm::Value *Lowering::callerLoc() {
+  const FuncInfo *f = sem_fn_ != nullptr ? sem_fn_->info : nullptr;
+  if (f == nullptr || !takesCallerLoc(f) || f->module == nullptr || !f->module->is_std)
+    return llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
+  return fn_->getArg(fn_->arg_size() - 1);
+}
+
+void Lowering::runtimeErrorIf(llvm::Value *cond, const Check &check) {
   // A condition the builder folded to false (a division by a non-zero constant, an index
   // known in range) needs no check: no blocks for -O0's code generator to select.
   if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(cond); c && c->isZero()) return;
-  llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
+  auto asInt = [&](llvm::Value *v) -> llvm::Value * {
+    if (v == nullptr) return nullptr;
+    return v->getType()->isPointerTy() ? b_.CreatePtrToInt(v, i64_) : v;
+  };
+  llvm::Value *x = asInt(check.x), *y = asInt(check.y);
+  llvm::Constant *site = checkSite(check);
   llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx_, "rt.ok", fn_);
   llvm::MDBuilder md(ctx_);
-  b_.CreateCondBr(cond, bad, ok, md.createBranchWeights(1, 1 << 20));
-  b_.SetInsertPoint(bad);
-  fail();
-  b_.CreateUnreachable();
+  llvm::MDNode *unlikely = md.createBranchWeights(1, 1 << 20);
+  if (options_.optimized) {
+    llvm::BasicBlock *bad = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
+    b_.CreateCondBr(cond, bad, ok, unlikely);
+    b_.SetInsertPoint(bad);
+    llvm::Value *zero64 = b_.getInt64(0);
+    b_.CreateCall(rt("cairn_rt_check_failed"),
+                  {checkSiteAddress(site), x ? x : zero64, y ? y : zero64, callerLoc()});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(ok);
+    return;
+  }
+  auto [it, fresh] = fail_blocks_.try_emplace(fn_);
+  FailBlock &fail = it->second;
+  if (fresh) {
+    llvm::BasicBlock *here = b_.GetInsertBlock();
+    llvm::DebugLoc where = b_.getCurrentDebugLocation();
+    fail.block = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
+    b_.SetInsertPoint(fail.block);
+    fail.site = b_.CreatePHI(i32_, 4, "check");
+    fail.x = b_.CreatePHI(i64_, 4, "x");
+    fail.y = b_.CreatePHI(i64_, 4, "y");
+    b_.CreateCall(rt("cairn_rt_check_failed"),
+                  {checkSiteAddress(fail.site), fail.x, fail.y, callerLoc()});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(here);
+    b_.SetCurrentDebugLocation(where);
+  }
+  llvm::BasicBlock *from = b_.GetInsertBlock();
+  b_.CreateCondBr(cond, fail.block, ok, unlikely);
+  llvm::Value *none = llvm::PoisonValue::get(i64_);
+  fail.site->addIncoming(site, from);
+  fail.x->addIncoming(x ? x : none, from);
+  fail.y->addIncoming(y ? y : none, from);
   b_.SetInsertPoint(ok);
 }
 
-void Lowering::nilCheck(llvm::Value *ref, Span, const std::function<void()> &fail) {
+void Lowering::nilCheck(llvm::Value *ref, const Check &check) {
   if (auto *load = llvm::dyn_cast<llvm::LoadInst>(ref);
       load && self_slot_ && load->getPointerOperand() == self_slot_)
     return;  // self (self_slot_)
-  runtimeErrorIf(b_.CreateIsNull(ref), fail);
+  runtimeErrorIf(b_.CreateIsNull(ref), check);
 }
 
 llvm::Value *Lowering::fieldAddress(llvm::Value *object, const Type *static_type,
                                     const FieldInfo *f, Span span) {
   ClassInfo *cls = static_type->cls;
-  nilCheck(object, span, [&] {
-    b_.CreateCall(rt("cairn_rt_nil_field"), {loc(span), cstring(f->name), cstring(cls->name)});
-  });
+  nilCheck(object, {CAIRN_CHECK_NIL_FIELD, span, f->name, cls->name});
   return fieldPointer(object, cls, f);
 }
 
@@ -54,12 +130,9 @@ llvm::Value *Lowering::fieldPointer(llvm::Value *object, ClassInfo *cls, const F
 
 llvm::Value *Lowering::elementAddress(llvm::Value *array, const Type *array_type,
                                       llvm::Value *index, Span span) {
-  nilCheck(array, span, [&] {
-    b_.CreateCall(rt("cairn_rt_nil"), {loc(span), cstring("index of " + typeName(array_type))});
-  });
+  nilCheck(array, {CAIRN_CHECK_NIL, span, "index of " + typeName(array_type)});
   llvm::Value *length = b_.CreateLoad(i64_, array, "len");
-  runtimeErrorIf(b_.CreateICmpUGE(index, length),
-                 [&] { b_.CreateCall(rt("cairn_rt_index"), {loc(span), index, length}); });
+  runtimeErrorIf(b_.CreateICmpUGE(index, length), {CAIRN_CHECK_INDEX, span, "", "", index, length});
   llvm::Value *data =
       b_.CreateInBoundsGEP(b_.getInt8Ty(), array, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
   return b_.CreateInBoundsGEP(elemStorageType(array_type->elem), data, index);
@@ -113,10 +186,7 @@ llvm::Value *Lowering::allocateArray(const Type *array_type, llvm::Value *length
 
 llvm::Value *Lowering::callMethod(llvm::Value *object, const FuncInfo *method, ClassInfo *cls,
                                   std::vector<llvm::Value *> args, Span span) {
-  nilCheck(object, span, [&] {
-    b_.CreateCall(rt("cairn_rt_nil_method"),
-                  {loc(span), cstring(method->name), cstring(cls->name)});
-  });
+  nilCheck(object, {CAIRN_CHECK_NIL_METHOD, span, method->name, cls->name});
   if (takesCallerLoc(method)) args.push_back(loc(span));
   if (const FuncInfo *only = soleImplementation(method, cls)) {
     // No class of the program overrides it below cls: a direct call, which -O2 may inline.
@@ -210,8 +280,7 @@ llvm::Value *Lowering::arith(sem::BinOp op, const Type *t, llvm::Value *l, llvm:
   // Division: by zero is a runtime error; INT64_MIN / -1 wraps (and % -1 is 0) instead of
   // trapping as the machine instruction would.
   setLoc(span);
-  runtimeErrorIf(b_.CreateICmpEQ(r, b_.getInt64(0)),
-                 [&] { b_.CreateCall(rt("cairn_rt_div_zero"), {loc(span)}); });
+  runtimeErrorIf(b_.CreateICmpEQ(r, b_.getInt64(0)), {CAIRN_CHECK_DIV_ZERO, span});
   llvm::Value *neg_one = b_.CreateICmpEQ(r, b_.getInt64(-1));
   llvm::Value *safe = b_.CreateSelect(neg_one, b_.getInt64(1), r);
   if (op == sem::BinOp::Div)
@@ -403,10 +472,7 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
     case sem::Builtin::Len: {
       llvm::Value *v = arg(0);
       setLoc(span);
-      nilCheck(v, span, [&] {
-        b_.CreateCall(rt("cairn_rt_nil"),
-                      {loc(c.args[0]->span), cstring("len of " + typeName(c.args[0]->type))});
-      });
+      nilCheck(v, {CAIRN_CHECK_NIL, c.args[0]->span, "len of " + typeName(c.args[0]->type)});
       return b_.CreateLoad(i64_, v, "len");
     }
     case sem::Builtin::Panic: {
@@ -422,7 +488,7 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       llvm::Value *v = arg(0);
       setLoc(span);
       runtimeErrorIf(b_.CreateICmpUGT(v, b_.getInt64(255)),
-                     [&] { b_.CreateCall(rt("cairn_rt_exit_status"), {loc(span), v}); });
+                     {CAIRN_CHECK_EXIT_STATUS, span, "", "", v});
       b_.CreateCall(rt("cairn_lang_exit"), {v});
       b_.CreateUnreachable();
       startDeadBlock();
@@ -480,8 +546,7 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       // dereference, as d.root is (the runtime's check).
       llvm::Value *v = arg(0);
       setLoc(span);
-      nilCheck(v, span,
-               [&] { b_.CreateCall(rt("cairn_rt_nil"), {loc(span), cstring("database")}); });
+      nilCheck(v, {CAIRN_CHECK_NIL, span, "database"});
       return b_.CreateCall(rt("cairn_lang_db_name"), {v});
     }
     case sem::Builtin::TxnBegin:
@@ -791,9 +856,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       b_.CreateCondBr(b_.CreateIsNull(v), done, test);
       b_.SetInsertPoint(test);
       llvm::Value *ok = isA(v, a->target);
-      runtimeErrorIf(b_.CreateNot(ok), [&] {
-        b_.CreateCall(rt("cairn_rt_cast"), {loc(a->span), v, cstring(typeName(a->target))});
-      });
+      runtimeErrorIf(b_.CreateNot(ok), {CAIRN_CHECK_CAST, a->span, typeName(a->target), "", v});
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
       return v;
@@ -813,12 +876,10 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       if (ix->base->type->kind == TypeKind::Text) {
         // In line, as cairn_text_byte does it (its errors and messages): a text is an array of
         // bytes.
-        nilCheck(base, ix->span, [&] {
-          b_.CreateCall(rt("cairn_rt_nil"), {loc(ix->span), cstring("index of text")});
-        });
+        nilCheck(base, {CAIRN_CHECK_NIL, ix->span, "index of text"});
         llvm::Value *length = b_.CreateLoad(i64_, base, "len");
         runtimeErrorIf(b_.CreateICmpUGE(idx, length),
-                       [&] { b_.CreateCall(rt("cairn_rt_index"), {loc(ix->span), idx, length}); });
+                       {CAIRN_CHECK_INDEX, ix->span, "", "", idx, length});
         llvm::Value *addr = b_.CreateInBoundsGEP(
             b_.getInt8Ty(), base, b_.CreateAdd(idx, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET)));
         return b_.CreateZExt(b_.CreateLoad(b_.getInt8Ty(), addr, "byte"), i64_);
@@ -870,7 +931,7 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       llvm::Value *len = lowerExpr(*n->length);
       setLoc(n->span);
       runtimeErrorIf(b_.CreateICmpSLT(len, b_.getInt64(0)),
-                     [&] { b_.CreateCall(rt("cairn_rt_negative_length"), {loc(n->span), len}); });
+                     {CAIRN_CHECK_NEGATIVE_LENGTH, n->span, "", "", len});
       // A length the heap could never hold is a runtime error here, not the allocator's fatal
       // one; the runtime is asked only about long arrays.
       llvm::BasicBlock *check = llvm::BasicBlock::Create(ctx_, "array.size", fn_);

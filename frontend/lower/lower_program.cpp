@@ -25,6 +25,8 @@ Lowering::Lowering(const sem::Program &program, const SourceManager &sources,
   i1_ = llvm::Type::getInt1Ty(ctx);
   f64_ = llvm::Type::getDoubleTy(ctx);
   loc_type_ = llvm::StructType::create(ctx, {raw_, i32_, i32_}, "cairn.loc");
+  site_type_ =
+      llvm::StructType::create(ctx, {raw_, i32_, i32_, i32_, raw_, raw_}, "cairn.check_site");
 }
 
 // --- Types ------------------------------------------------------------------------------------
@@ -224,6 +226,7 @@ constexpr RuntimeEntry kRuntime[] = {
     {"cairn_rt_div_zero", "vp", true},
     {"cairn_rt_exit_status", "vpl", true},
     {"cairn_rt_check_array_length", "vppl", false},
+    {"cairn_rt_check_failed", "vpllp", true},
     {"cairn_rt_panic", "vpr", true},
     {"cairn_rt_error", "vpp", true},
     {"cairn_lang_db_create", "ppr", false},
@@ -420,6 +423,13 @@ void Lowering::setLoc(Span span) {
       last_loc_->getScope() == di_fn_ && b_.getCurrentDebugLocation().get() == last_loc_)
     return;
   LineCol lc = sources_.file(span.file).lineCol(span.begin);
+  // One location per line (the column of what began it, usually its statement): the line
+  // table gets a row per line, not per expression, which -O0's code generation pays for.
+  if (last_loc_ && last_loc_->getScope() == di_fn_ && last_loc_->getLine() == lc.line) {
+    last_loc_span_ = span;
+    b_.SetCurrentDebugLocation(last_loc_);
+    return;
+  }
   last_loc_ = llvm::DILocation::get(ctx_, lc.line, lc.col, di_fn_);
   last_loc_span_ = span;
   b_.SetCurrentDebugLocation(last_loc_);
@@ -532,6 +542,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   b_.CreateCall(rt("cairn_lang_finish"));
   b_.CreateUnreachable();
 
+  finishCheckSites();
   if (di_) di_->finalize();
   markBoolExtension(*module_);
   return std::move(module_);
@@ -616,6 +627,7 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
   b_.SetCurrentDebugLocation(llvm::DebugLoc());
   makeTextLiterals();
   b_.CreateRetVoid();
+  finishCheckSites();
   markBoolExtension(*module_);
   return std::move(module_);
 }

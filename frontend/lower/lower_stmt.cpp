@@ -2,6 +2,7 @@
 // with break/continue, atomic blocks committed on every normal exit, and assignments.
 #include <llvm/IR/Constants.h>
 
+#include "cairn/lang.h"
 #include "lower/lowering.h"
 
 namespace cairn::front {
@@ -22,6 +23,7 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   fn_->addFnAttr("disable-tail-calls", "true");
   sem_fn_ = &fn;
   slots_.clear();
+  fail_blocks_.clear();  // (a function lowered inside another only costs the outer a second one)
   loops_.clear();
   atomics_.clear();
   di_fn_ = nullptr;
@@ -184,9 +186,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       b_.CreateStore(c, holder);
       llvm::Value *length = nullptr;
       if (is_array) {
-        nilCheck(c, coll.span, [&] {
-          b_.CreateCall(rt("cairn_rt_nil"), {loc(coll.span), cstring("array in 'for'")});
-        });
+        nilCheck(c, {CAIRN_CHECK_NIL, coll.span, "array in 'for'"});
         length = b_.CreateLoad(i64_, c);
       }
       b_.CreateStore(llvm::ConstantInt::get(i64_, 0), counter);

@@ -5,9 +5,13 @@
 //   L1. Every local variable and parameter lives in an alloca of the function's entry block
 //       (mem2reg promotes them at -O2); the stack is scanned conservatively, so a reference in
 //       a local keeps its object alive and unmoved.
-//   L2. A runtime error is a call to a noreturn cairn_rt_* function with a static cairn_loc,
-//       in a block of its own, followed by `unreachable`. A check that cannot fail is not
-//       emitted: a nil check of `self` (self_slot_), a condition the builder folded to false.
+//   L2. A check (runtimeErrorIf) branches, when it fails, to a call of the noreturn
+//       cairn_rt_check_failed with a static cairn_check_site (its kind, cairn_loc and texts)
+//       and the values its message needs, followed by `unreachable`. At -O2 each check has a
+//       block of its own; at -O0 all of a function's checks branch to one block whose phis
+//       pick the site and values (failBlock): -O0's code generator selects one call per
+//       function instead of one per check. A check that cannot fail is not emitted: a nil
+//       check of `self` (self_slot_), a condition the builder folded to false.
 //   L3. After a terminator (return, break, continue, a noreturn call) lowering goes on in a
 //       fresh block with no predecessors, which LLVM deletes.
 //   L4. Text literals are heap texts made at program start and kept in internal globals of
@@ -108,8 +112,23 @@ class Lowering {
   // for i in 0..count (count >= 1): body(i) at the insertion point, which ends after the loop.
   void countedLoop(uint64_t count, const char *name,
                    const std::function<void(llvm::Value *i)> &body);
-  void nilCheck(llvm::Value *ref, Span span, const std::function<void()> &fail);
-  void runtimeErrorIf(llvm::Value *cond, const std::function<void()> &fail);
+  // What a failed check reports (L2): a cairn_check_site's kind and texts, at span, with up
+  // to two values (an i64 or a reference; null where the kind has none).
+  struct Check {
+    uint32_t kind;  // CAIRN_CHECK_* (cairn/lang.h)
+    Span span;
+    std::string a = {}, b = {};
+    llvm::Value *x = nullptr, *y = nullptr;
+  };
+  void nilCheck(llvm::Value *ref, const Check &check);
+  void runtimeErrorIf(llvm::Value *cond, const Check &check);
+  // The index of check's cairn_check_site in the module's table of them (check_sites_), which
+  // finishCheckSites makes when the module is complete; checkSiteAddress: its address.
+  llvm::Constant *checkSite(const Check &check);
+  llvm::Value *checkSiteAddress(llvm::Value *index);
+  void finishCheckSites();
+  // The caller's position a std function reports at (L5), else a null pointer.
+  llvm::Value *callerLoc();
   void setLoc(Span span);
   llvm::Value *zero(const Type *t);
 
@@ -127,6 +146,7 @@ class Lowering {
   llvm::Type *i1_ = nullptr;
   llvm::Type *f64_ = nullptr;
   llvm::StructType *loc_type_ = nullptr;
+  llvm::StructType *site_type_ = nullptr;  // cairn_check_site (cairn/lang.h: the same layout)
 
   std::map<const ClassInfo *, llvm::StructType *> structs_;
   std::map<const Type *, llvm::GlobalVariable *> markers_;
@@ -141,6 +161,8 @@ class Lowering {
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, llvm::Constant *> locs_;
   std::map<std::string, llvm::Constant *> cstrings_;
   std::map<uint32_t, llvm::Constant *> file_names_;
+  std::vector<llvm::Constant *> check_sites_;    // the table's elements (checkSite)
+  llvm::GlobalVariable *check_table_ = nullptr;  // where they are until finishCheckSites
 
   // Per function.
   llvm::Function *fn_ = nullptr;
@@ -154,6 +176,12 @@ class Lowering {
   // builder's current location and of the function being lowered).
   llvm::DILocation *last_loc_ = nullptr;
   Span last_loc_span_;
+  // -O0: the block each function's failed checks branch to (L2), with its phis.
+  struct FailBlock {
+    llvm::BasicBlock *block;
+    llvm::PHINode *site, *x, *y;
+  };
+  std::map<llvm::Function *, FailBlock> fail_blocks_;
   struct Loop {
     llvm::BasicBlock *break_to;
     llvm::BasicBlock *continue_to;

@@ -3,13 +3,16 @@
 // assigned: lowering.h, self_slot_), so a field access or a call through `self` has no nil
 // check; a division by a non-zero constant has no division-by-zero check. Each test also
 // checks that the same operation on a value that may fail keeps its check, so that the test
-// fails if checks disappear altogether.
+// fails if checks disappear altogether. And the two forms of a check (lowering.h, L2): at -O2
+// a call of cairn_rt_check_failed per check, at -O0 one per function.
 #include "lower/lower.h"
 
 #include <gtest/gtest.h>
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "cairn/lang.h"
 #include "check/checker.h"
 #include "check/module_loader.h"
 #include "check/types.h"
@@ -28,7 +32,7 @@ namespace {
 // A program's text, checked and lowered.
 class Lowered {
  public:
-  explicit Lowered(const std::string &text) {
+  explicit Lowered(const std::string &text, bool optimized = true) {
     path_ = ::testing::TempDir() + "lowertest_XXXXXX.cairn";
     const int fd = mkstemps(path_.data(), 6);
     EXPECT_GE(fd, 0);
@@ -44,6 +48,7 @@ class Lowered {
     }
     LowerOptions options;
     options.debug_info = false;
+    options.optimized = optimized;
     if (program_) module_ = lowerProgram(*program_, sources_, context_, options);
   }
   ~Lowered() { std::remove(path_.c_str()); }
@@ -59,6 +64,57 @@ class Lowered {
           if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&i))
             if (const llvm::Function *target = call->getCalledFunction())
               n += target->getName() == callee ? 1 : 0;
+      return n;
+    }
+    ADD_FAILURE() << "no function named *" << suffix;
+    return -1;
+  }
+
+  // How many checks of `kind` (CAIRN_CHECK_*) the function whose name ends in `suffix` makes:
+  // the sites its calls of cairn_rt_check_failed can report, a site table index each (a
+  // constant at -O2, a phi of them at -O0).
+  int checksIn(const std::string &suffix, uint32_t kind) const {
+    if (!module_) return -1;
+    const llvm::GlobalVariable *table = module_->getNamedGlobal("cairn.checks");
+    if (table == nullptr) return 0;
+    const auto *sites = llvm::cast<llvm::ConstantArray>(table->getInitializer());
+    const uint64_t site_size =
+        module_->getDataLayout().getTypeAllocSize(sites->getType()->getElementType());
+    auto kindAt = [&](uint64_t index) {
+      EXPECT_LT(index, sites->getNumOperands());
+      if (index >= sites->getNumOperands()) return uint64_t{0};
+      const auto *site = llvm::cast<llvm::ConstantStruct>(sites->getOperand(index));
+      return llvm::cast<llvm::ConstantInt>(site->getOperand(3))->getZExtValue();
+    };
+    for (const llvm::Function &f : *module_) {
+      if (f.isDeclaration() || !f.getName().ends_with(suffix)) continue;
+      int n = 0;
+      for (const llvm::BasicBlock &bb : f)
+        for (const llvm::Instruction &i : bb) {
+          const auto *call = llvm::dyn_cast<llvm::CallInst>(&i);
+          if (call == nullptr || call->getCalledFunction() == nullptr ||
+              call->getCalledFunction()->getName() != "cairn_rt_check_failed")
+            continue;
+          // -O0: the table's element at a phi of indices; -O2: a constant address in the
+          // table (which LLVM folds to a byte offset, or to the table itself for the first).
+          const llvm::Value *site = call->getArgOperand(0);
+          if (site == table) {
+            n += kindAt(0) == kind ? 1 : 0;
+            continue;
+          }
+          const auto *gep = llvm::dyn_cast<llvm::GEPOperator>(site);
+          EXPECT_TRUE(gep != nullptr && gep->getPointerOperand() == table);
+          if (gep == nullptr) continue;
+          const llvm::Value *last = gep->getOperand(gep->getNumOperands() - 1);
+          if (const auto *phi = llvm::dyn_cast<llvm::PHINode>(last)) {
+            for (const llvm::Value *in : phi->incoming_values())
+              n += kindAt(llvm::cast<llvm::ConstantInt>(in)->getZExtValue()) == kind ? 1 : 0;
+          } else {
+            llvm::APInt offset(64, 0);
+            EXPECT_TRUE(gep->accumulateConstantOffset(module_->getDataLayout(), offset));
+            n += kindAt(offset.getZExtValue() / site_size) == kind ? 1 : 0;
+          }
+        }
       return n;
     }
     ADD_FAILURE() << "no function named *" << suffix;
@@ -97,12 +153,12 @@ fn main() {
     println(c.count)
 }
 )");
-  EXPECT_EQ(l.callsIn("Counter.bump", "cairn_rt_nil_field"), 0);
-  EXPECT_EQ(l.callsIn("Counter.twice", "cairn_rt_nil_method"), 0);
+  EXPECT_EQ(l.checksIn("Counter.bump", CAIRN_CHECK_NIL_FIELD), 0);
+  EXPECT_EQ(l.checksIn("Counter.twice", CAIRN_CHECK_NIL_METHOD), 0);
   // other.count is checked; self.count is not.
-  EXPECT_EQ(l.callsIn("Counter.add", "cairn_rt_nil_field"), 1);
+  EXPECT_EQ(l.checksIn("Counter.add", CAIRN_CHECK_NIL_FIELD), 1);
   // The receiver of a call from outside a method is checked.
-  EXPECT_GE(l.callsIn("main", "cairn_rt_nil_method"), 1);
+  EXPECT_GE(l.checksIn("main", CAIRN_CHECK_NIL_METHOD), 1);
 }
 
 TEST(Lower, DivisionByNonZeroConstantIsNotChecked) {
@@ -117,8 +173,33 @@ fn main() {
     println(byConstant(100) + byVariable(9, 3))
 }
 )");
-  EXPECT_EQ(l.callsIn("byConstant", "cairn_rt_div_zero"), 0);
-  EXPECT_EQ(l.callsIn("byVariable", "cairn_rt_div_zero"), 1);
+  EXPECT_EQ(l.checksIn("byConstant", CAIRN_CHECK_DIV_ZERO), 0);
+  EXPECT_EQ(l.checksIn("byVariable", CAIRN_CHECK_DIV_ZERO), 1);
+}
+
+// At -O2 each check calls cairn_rt_check_failed from a block of its own; at -O0 every check of
+// a function branches to one block with one call (lowering.h, L2), which reports the same sites.
+TEST(Lower, ChecksShareOneFailingBlockAtO0) {
+  const char *text = R"(
+class Box {
+    items: [int]
+}
+fn sum(b: Box, i: int, j: int) -> int {
+    return b.items[i] + b.items[j] / j
+}
+fn main() {
+    println(sum(new Box { items: [1, 2, 3] }, 0, 1))
+}
+)";
+  Lowered o2(text, true), o0(text, false);
+  for (const Lowered *l : {&o2, &o0}) {
+    EXPECT_EQ(l->checksIn("sum", CAIRN_CHECK_NIL_FIELD), 2);
+    EXPECT_EQ(l->checksIn("sum", CAIRN_CHECK_NIL), 2);
+    EXPECT_EQ(l->checksIn("sum", CAIRN_CHECK_INDEX), 2);
+    EXPECT_EQ(l->checksIn("sum", CAIRN_CHECK_DIV_ZERO), 1);
+  }
+  EXPECT_EQ(o2.callsIn("sum", "cairn_rt_check_failed"), 7);
+  EXPECT_EQ(o0.callsIn("sum", "cairn_rt_check_failed"), 1);
 }
 
 }  // namespace

@@ -49,6 +49,47 @@ TEST_F(ErrorsTest, Cast) {
                        "t.cairn:3:7: failed 'as': text is not Bar\n");
 }
 
+// A failed check of compiled code (cairn_check_site): each kind's message as its own function
+// gives it, at the site's position, or at the caller's where one is given (a std function).
+TEST_F(ErrorsTest, CheckFailed) {
+  auto site = [](uint32_t kind, const char *a = nullptr, const char *b = nullptr) {
+    return cairn_check_site{{"c.cairn", 12, 5}, kind, a, b};
+  };
+  const cairn_check_site nil = site(CAIRN_CHECK_NIL, "index of [int]");
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&nil, 0, 0, nullptr),
+                       "c.cairn:12:5: nil dereference: index of [int]\n");
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&nil, 0, 0, &kLoc2),
+                       "dir/prog.cairn:41:17: nil dereference: index of [int]\n");
+  const cairn_check_site field = site(CAIRN_CHECK_NIL_FIELD, "partOf", "AtomicPart");
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&field, 0, 0, nullptr),
+                       "c.cairn:12:5: nil dereference: field 'partOf' of AtomicPart\n");
+  const cairn_check_site method = site(CAIRN_CHECK_NIL_METHOD, "describe", "DesignObj");
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&method, 0, 0, nullptr),
+                       "c.cairn:12:5: nil dereference: method 'describe' of DesignObj\n");
+  const cairn_check_site index = site(CAIRN_CHECK_INDEX);
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&index, -4, 3, nullptr),
+                       "c.cairn:12:5: index out of range: index -4, length 3\n");
+  const cairn_check_site negative = site(CAIRN_CHECK_NEGATIVE_LENGTH);
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&negative, -2, 0, nullptr),
+                       "c.cairn:12:5: negative array length: -2\n");
+  void *foo = cairn_malloc_typed(&kFooType);
+  const cairn_check_site cast = site(CAIRN_CHECK_CAST, "Bar");
+  EXPECT_RUNTIME_ERROR(
+      cairn_rt_check_failed(&cast, static_cast<int64_t>(reinterpret_cast<uintptr_t>(foo)), 0,
+                            nullptr),
+      "c.cairn:12:5: failed 'as': Foo is not Bar\n");
+  const cairn_check_site div = site(CAIRN_CHECK_DIV_ZERO);
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&div, 0, 0, nullptr),
+                       "c.cairn:12:5: division by zero\n");
+  const cairn_check_site exit_status = site(CAIRN_CHECK_EXIT_STATUS);
+  EXPECT_EXIT(cairn_rt_check_failed(&exit_status, 300, 0, nullptr),
+              ::testing::ExitedWithCode(CAIRN_EXIT_RUNTIME_ERROR),
+              "c\\.cairn:12:5: exit status out of range: 300");
+  const cairn_check_site unknown = site(99);
+  EXPECT_RUNTIME_ERROR(cairn_rt_check_failed(&unknown, 0, 0, nullptr),
+                       "c.cairn:12:5: internal error: a failed check of unknown kind 99\n");
+}
+
 TEST_F(ErrorsTest, DivisionPanicAndMessage) {
   EXPECT_RUNTIME_ERROR(cairn_rt_div_zero(&kLoc), "t.cairn:3:7: division by zero\n");
   EXPECT_RUNTIME_ERROR(cairn_rt_panic(&kLoc, Text("it broke")), "t.cairn:3:7: panic: it broke\n");

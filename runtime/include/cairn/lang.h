@@ -201,6 +201,33 @@ void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, i
    large, else: array too large: 1000000000000 elements of [int] (at most ...) */
 void cairn_rt_exit_status(const cairn_loc *loc, int64_t code)
     __attribute__((noreturn)); /* exit status out of range: 256 (...) */
+/* A check the compiler emits (nil, index, division by zero, `as`, negative array length, exit
+ * status) is a constant cairn_check_site in a table of the module; when it fails the code calls
+ * cairn_rt_check_failed with the site, the values the message needs (x, y: see the kinds; 0
+ * where unused) and the caller's position in a std function that reports at its caller (else
+ * NULL, and the site's loc is used). It reports the error as the cairn_rt_* function of the
+ * kind does. One entry for every kind lets -O0 code send all of a function's failed checks to
+ * one block (frontend/lower/lowering.h, L2). The compiler lays the struct out as
+ * {ptr, i32, i32, i32, ptr, ptr}: 40 bytes, kind at 16, a at 24, b at 32 (errors.cpp asserts
+ * it). */
+enum cairn_check_kind {
+  CAIRN_CHECK_NIL = 1,         /* a: what ("index of [int]") */
+  CAIRN_CHECK_NIL_FIELD,       /* a: field, b: type */
+  CAIRN_CHECK_NIL_METHOD,      /* a: method, b: type */
+  CAIRN_CHECK_INDEX,           /* x: index, y: length */
+  CAIRN_CHECK_NEGATIVE_LENGTH, /* x: length */
+  CAIRN_CHECK_CAST,            /* x: the object's address, a: the target type's name */
+  CAIRN_CHECK_DIV_ZERO,        /* nothing */
+  CAIRN_CHECK_EXIT_STATUS,     /* x: the status */
+};
+typedef struct cairn_check_site {
+  cairn_loc loc;
+  uint32_t kind; /* enum cairn_check_kind */
+  const char *a; /* NULL where the kind has none */
+  const char *b;
+} cairn_check_site;
+void cairn_rt_check_failed(const cairn_check_site *site, int64_t x, int64_t y,
+                           const cairn_loc *caller) __attribute__((noreturn));
 void cairn_rt_panic(const cairn_loc *loc, void *message_text)
     __attribute__((noreturn)); /* panic: <message> */
 void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((noreturn));

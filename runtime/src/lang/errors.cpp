@@ -2,6 +2,8 @@
 #include "lang/errors.h"
 
 #include <cstdarg>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -123,6 +125,37 @@ void cairn_rt_cast(const cairn_loc *loc, const void *obj, const char *target) {
 }
 
 void cairn_rt_div_zero(const cairn_loc *loc) { RuntimeError(loc, "division by zero"); }
+
+// The layout the compiler emits sites in (frontend/lower/lowering.h, site_type_).
+static_assert(sizeof(cairn_check_site) == 40 && offsetof(cairn_check_site, kind) == 16 &&
+              offsetof(cairn_check_site, a) == 24 && offsetof(cairn_check_site, b) == 32);
+
+void cairn_rt_check_failed(const cairn_check_site *site, int64_t x, int64_t y,
+                           const cairn_loc *caller) {
+  const cairn_loc *loc = caller != nullptr ? caller : &site->loc;
+  switch (site->kind) {
+    case CAIRN_CHECK_NIL:
+      cairn_rt_nil(loc, site->a);
+    case CAIRN_CHECK_NIL_FIELD:
+      cairn_rt_nil_field(loc, site->a, site->b);
+    case CAIRN_CHECK_NIL_METHOD:
+      cairn_rt_nil_method(loc, site->a, site->b);
+    case CAIRN_CHECK_INDEX:
+      cairn_rt_index(loc, x, y);
+    case CAIRN_CHECK_NEGATIVE_LENGTH:
+      cairn_rt_negative_length(loc, x);
+    case CAIRN_CHECK_CAST:
+      cairn_rt_cast(loc, reinterpret_cast<const void *>(static_cast<uintptr_t>(x)), site->a);
+    case CAIRN_CHECK_DIV_ZERO:
+      cairn_rt_div_zero(loc);
+    case CAIRN_CHECK_EXIT_STATUS:
+      cairn_rt_exit_status(loc, x);
+  }
+  std::string &m = ErrorMessage();
+  m = "internal error: a failed check of unknown kind ";
+  cairn::lang::AppendInt(&m, site->kind);
+  RuntimeError(loc, m);
+}
 
 void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, int64_t length) {
   const cairn_type *t = cairn_canonical_type(type);
