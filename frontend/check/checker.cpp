@@ -187,14 +187,14 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
             error(DiagId::ClassNamedLikeType, name_span, {name})
                 .withHint("choose another name: '" + name + "' always means the built-in type");
           }
-          auto prev = class_decl_by_name_.find(name);
+          auto prev = class_decl_by_name_.find(classKey(c));
           if (prev != class_decl_by_name_.end() && prev->second != c) {
             // Twice in one module is DuplicateDecl's, below: one error, not two.
             if (decl_module_[prev->second] != m)
               error(DiagId::ClassNameClash, name_span,
                     {name, decl_module_[prev->second]->name, m->name});
           } else {
-            class_decl_by_name_[name] = c;
+            class_decl_by_name_[classKey(c)] = c;
           }
           break;
         }
@@ -724,7 +724,7 @@ void Checker::instantiateDeclared(const std::vector<ModuleInfo *> &modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind == ast::DeclKind::Class) {
         const auto *c = d->as<ast::ClassDecl>();
-        if (c->type_params.empty() && class_decl_by_name_[c->name.name] == c)
+        if (c->type_params.empty() && class_decl_by_name_[classKey(c)] == c)
           instantiateClass(c, m, {}, c->name.span);
       } else if (d->kind == ast::DeclKind::Fn) {
         const auto *f = d->as<ast::FnDecl>();

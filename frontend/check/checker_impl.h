@@ -155,7 +155,13 @@ class Checker {
   std::vector<std::unique_ptr<FuncInfo>> literal_funcs_;
   std::vector<std::unique_ptr<GlobalInfo>> globals_;
   std::vector<std::unique_ptr<LocalVar>> orphan_locals_;  // declared outside any function
-  std::map<std::string, const ast::ClassDecl *> class_decl_by_name_;
+  std::map<std::string, const ast::ClassDecl *> class_decl_by_name_;  // by classKey
+  // A class's key in class_decl_by_name_: its name, with "[]" after a generic one's. A generic
+  // and a non-generic class may share a name (in different modules): their heap types are
+  // named apart (`List[int]`, `List`), so persistent objects still find their type by name.
+  static std::string classKey(const ast::ClassDecl *c) {
+    return c->type_params.empty() ? c->name.name : c->name.name + "[]";
+  }
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;
   std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)

@@ -216,7 +216,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     }
     auto old = table.find(name);
     if (old != table.end()) previous.push_back(*old);
-    if (d->kind == ast::DeclKind::Class) ck.class_decl_by_name_[name] = s.cls;
+    if (d->kind == ast::DeclKind::Class) ck.class_decl_by_name_[Checker::classKey(s.cls)] = s.cls;
     table[name] = s;
     own_names_.insert(name);
     unit->declared.push_back(what + name);
