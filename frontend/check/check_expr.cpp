@@ -58,6 +58,16 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
            (e->type->kind == TypeKind::Class || e->type->kind == TypeKind::Any) &&
            (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)))
     d.withHint("if it is always a " + to->cls->name + ", say so with 'as " + to->cls->name + "'");
+  else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
+           typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
+    // Two classes of one name: a class the REPL redefined with other fields (a new type; the
+    // values made before keep the old one). Say which definition is which.
+    d.withNote(to->cls->decl->name.span, "the " + typeName(to) + " expected is this one");
+    d.withNote(e->type->cls->decl->name.span, "the value is of this " + typeName(to));
+    d.withHint(
+        "a class defined again with other fields is a new class: values made before "
+        "keep the old one");
+  }
   e->type = types_.error();
   return e;
 }

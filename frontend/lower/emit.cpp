@@ -5,8 +5,12 @@
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/CodeGen/MachineModuleInfo.h>
+#include <llvm/CodeGen/Passes.h>
+#include <llvm/CodeGen/TargetPassConfig.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
@@ -133,6 +137,40 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(int opt_level, std::strin
       opt_level == 0 ? llvm::CodeGenOptLevel::None : llvm::CodeGenOptLevel::Default));
 }
 
+// Whether the module tells the debugger about any variable (a dbg.value or dbg.declare, as a
+// record or an intrinsic). Lowering emits line tables only, so no module of a program does.
+bool describesVariables(const llvm::Module &module) {
+  for (const llvm::Function &f : module)
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block)
+        if (inst.hasDbgRecords() || llvm::isa<llvm::DbgVariableIntrinsic>(inst)) return true;
+  return false;
+}
+
+// The passes that turn a module into an object file: the target's standard code generation
+// pipeline and its object writer, as addPassesToEmitFile makes them, except that without
+// variables there is no LiveDebugValues. That pass carries variables' locations from block to
+// block; with none to carry it still walked every instruction of every function with debug
+// info, an eighth of an -O0 build. False if the target cannot.
+bool addObjectPasses(llvm::legacy::PassManager &pm, llvm::TargetMachine &tm,
+                     llvm::raw_pwrite_stream &out, bool variables) {
+  auto &target = static_cast<llvm::LLVMTargetMachine &>(tm);
+  auto *info = new llvm::MachineModuleInfoWrapperPass(&target);  // owned by pm
+  llvm::TargetPassConfig *config = target.createPassConfig(pm);  // owned by pm
+  config->setDisableVerify(true);
+  pm.add(config);
+  pm.add(info);
+  if (!variables) config->disablePass(&llvm::LiveDebugValuesID);
+  if (config->addISelPasses()) return false;
+  config->addMachinePasses();
+  config->setInitialized();
+  if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::ObjectFile,
+                           info->getMMI().getContext()))
+    return false;
+  pm.add(llvm::createFreeMachineFunctionPass());
+  return true;
+}
+
 // Code generation of `module` (target and layout set) into an object file at `path`.
 bool generate(llvm::Module &module, llvm::TargetMachine &tm, const std::string &path,
               std::string *error) {
@@ -143,7 +181,7 @@ bool generate(llvm::Module &module, llvm::TargetMachine &tm, const std::string &
     return false;
   }
   llvm::legacy::PassManager codegen;
-  if (tm.addPassesToEmitFile(codegen, out, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+  if (!addObjectPasses(codegen, tm, out, describesVariables(module))) {
     *error = "the target cannot emit object files";
     return false;
   }
