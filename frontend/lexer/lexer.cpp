@@ -612,11 +612,14 @@ class Lexer::Impl {
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     (void)end;
     if (ec == std::errc::result_out_of_range) {
-      if (decimalMagnitude(digits) > 0) {
-        diags_.report(DiagId::FloatOutOfRange, where, {text})
-            .withHint("a float is an IEEE 754 double: at most about 1.8e308");
-      }
-      return 0;  // too small: rounds to zero
+      // Too large, or too small: a nonzero literal that would round to 0.0 (from_chars takes
+      // a literal of zeros, `0e-999`, as 0 in range).
+      diags_.report(DiagId::FloatOutOfRange, where, {text})
+          .withHint(decimalMagnitude(digits) > 0
+                        ? "a float is an IEEE 754 double: at most about 1.8e308"
+                        : "a float is an IEEE 754 double: a nonzero one is at least about "
+                          "4.9e-324, and this literal would round to 0.0 (write 0.0 for zero)");
+      return 0;
     }
     return value;
   }
