@@ -116,6 +116,8 @@ class Lexer::Impl {
     if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
   }
 
+  void setQuietIncrements(bool quiet) { quiet_increments_ = quiet; }
+
   Token next() {
     while (ready_.empty()) {
       if (done_) return eof_;
@@ -156,6 +158,7 @@ class Lexer::Impl {
   std::vector<TokenKind> brackets_;  // the open ( [ { from the outermost in
   bool saw_newline_ = false;         // a line break since the last token
   size_t newline_offset_ = 0;        // the first such line break
+  bool quiet_increments_ = false;    // `++`, `--` without an error (setQuietIncrements)
 
   Span span(size_t begin, size_t end) const {
     return Span{file_.id(), static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
@@ -416,13 +419,16 @@ class Lexer::Impl {
   }
 
   // `++` or `--` as C's increment and decrement: one Invalid token (it ends a statement like
-  // an operand, so the next line is not taken for its operand) and one error.
+  // an operand, so the next line is not taken for its operand) and one error, unless quiet.
   void lexIncrement() {
     const std::string op(2, peekc());
-    diags_.report(DiagId::IncrementOperator, span(pos_, pos_ + 2), {op})
-        .withHint(std::string("write 'x ") + op[0] + "= 1'");
+    if (!quiet_increments_) {
+      diags_.report(DiagId::IncrementOperator, span(pos_, pos_ + 2), {op})
+          .withHint(std::string("write 'x ") + op[0] + "= 1'");
+    }
     Token t;
     t.kind = TokenKind::Invalid;
+    t.text = op;
     t.span = span(pos_, pos_ + 2);
     pos_ += 2;
     push(std::move(t));
@@ -774,6 +780,8 @@ Lexer::Lexer(const SourceFile &file, Diagnostics &diags)
     : impl_(std::make_unique<Impl>(file, diags)) {}
 Lexer::~Lexer() = default;
 Token Lexer::next() { return impl_->next(); }
+
+void Lexer::setQuietIncrements(bool quiet) { impl_->setQuietIncrements(quiet); }
 
 std::vector<Token> tokenize(const SourceFile &file, Diagnostics &diags) {
   Lexer lexer(file, diags);
