@@ -447,6 +447,15 @@ class Lexer::Impl {
       while (close < src_.size() && src_[close] != '\'' && src_[close] != '\n') ++close;
       if (close < src_.size() && src_[close] == '\'') n = close + 1 - pos_;
     }
+    // Text in typographic quotes (“text”, ‘text’: U+201C/U+201D, U+2018/U+2019, as a word
+    // processor writes them) is one error too, up to the closing quote on the line.
+    const bool curly = cp == 0x201C || cp == 0x2018;
+    if (curly) {
+      const std::string_view closing = cp == 0x201C ? "\u201D" : "\u2019";
+      const size_t end_of_line = src_.find('\n', pos_);
+      const size_t close = src_.substr(0, end_of_line).find(closing, pos_ + n);
+      if (close != std::string_view::npos) n = close + closing.size() - pos_;
+    }
     Diagnostic &d =
         diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
@@ -460,7 +469,11 @@ class Lexer::Impl {
         d.withHint("there is no '?:' operator: use 'if c { ... } else { ... }'");
         break;
       default:
-        if (length > 1) d.withHint("names are ASCII: letters, digits and '_'");
+        if (curly || cp == 0x201D || cp == 0x2019) {
+          d.withHint("text literals are written in straight double quotes: \"text\"");
+        } else if (length > 1) {
+          d.withHint("names are ASCII: letters, digits and '_'");
+        }
         break;
     }
     pos_ += n;

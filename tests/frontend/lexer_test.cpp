@@ -335,6 +335,23 @@ TEST(Lexer, Hints) {
   EXPECT_EQ(diags.all()[2].span.end, 8u);
 }
 
+TEST(Lexer, TypographicQuotes) {
+  // Text in a word processor's quotes is one error over the whole of it (each quote is three
+  // bytes of UTF-8); a quote that is not closed on its line, one for the quote alone.
+  SourceManager sm;
+  Diagnostics diags(sm);
+  tokenize(sm.add("q.cairn", "a = \u201Chi\u201D + \u2018x\u2019\nb = \u201Dy"), diags);
+  ASSERT_EQ(diags.all().size(), 3u);
+  for (const Diagnostic &d : diags.all())
+    EXPECT_EQ(d.hint, "text literals are written in straight double quotes: \"text\"");
+  EXPECT_EQ(diags.all()[0].span.begin, 4u);
+  EXPECT_EQ(diags.all()[0].span.end, 12u);
+  EXPECT_EQ(diags.all()[1].span.begin, 15u);
+  EXPECT_EQ(diags.all()[1].span.end, 22u);
+  EXPECT_EQ(diags.all()[2].span.begin, 27u);
+  EXPECT_EQ(diags.all()[2].span.end, 30u);
+}
+
 // Rule 3a: a line break is a token only after what could end a statement.
 TEST(Lexer, NewlineAfterWhatCanEndAStatement) {
   EXPECT_EQ(tokens("a\nb"), "a NL b");
