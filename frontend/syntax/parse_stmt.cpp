@@ -188,6 +188,7 @@ StmtPtr Parser::parseFor() {
     // to count in Cairn.
     const Span paren = peek().span;
     std::string step, counter = "i";
+    bool prefix = false;  // `++i` rather than `i++`
     lexer_.setQuietIncrements(true);
     int depth = 0;
     while (!at(TokenKind::Eof) && !at(TokenKind::Newline)) {
@@ -195,7 +196,10 @@ StmtPtr Parser::parseFor() {
       if (t.kind == TokenKind::Invalid && (t.text == "++" || t.text == "--") && step.empty()) {
         step = t.text;
         if (tokenAt(pos_ - 2).kind == TokenKind::Ident) counter = tokenAt(pos_ - 2).text;
-        if (peek().kind == TokenKind::Ident) counter = peek().text;  // ++i
+        if (peek().kind == TokenKind::Ident) {  // ++i
+          counter = peek().text;
+          prefix = true;
+        }
       }
       if (t.kind == TokenKind::LParen) ++depth;
       if (t.kind == TokenKind::RParen && --depth == 0) break;
@@ -205,7 +209,7 @@ StmtPtr Parser::parseFor() {
       error(DiagId::ExpectedToken, paren, {"a loop variable name", "'('"})
           .withHint("a Cairn loop is 'for i in 0..n { ... }' or 'for x in items { ... }'");
     } else {
-      error(DiagId::CStyleFor, paren, {counter, step})
+      error(DiagId::CStyleFor, paren, {prefix ? step + counter : counter + step, step, counter})
           .withHint("write 'for " + counter + " in 0..n { ... }' (" + counter +
                     " runs from 0 to n - 1), or a 'while' loop that ends with '" + counter + " " +
                     step.substr(0, 1) + "= 1'");
