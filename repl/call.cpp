@@ -18,6 +18,7 @@
 #include "cairn/lang.h"
 #include "guard.h"
 #include "lower/lower.h"
+#include "output.h"
 #include "session.h"
 
 namespace cairn::repl {
@@ -228,7 +229,10 @@ bool Session::callFunction(const std::string &arg) {
         printed = printer.value(f->ret, &v);
       },
       &failure);
-  if (ok && f->ret->kind != front::TypeKind::Void) std::printf("%s\n", printed.c_str());
+  if (ok && f->ret->kind != front::TypeKind::Void) {
+    endLine();
+    std::printf("%s\n", printed.c_str());
+  }
   if (!ok) {
     reportRuntimeFailure(failure);
     ++failures_;

@@ -11,6 +11,7 @@
 #include "cairn/lang.h"
 #include "cairn/persist.h"
 #include "guard.h"
+#include "output.h"
 #include "printer.h"
 #include "session.h"
 
@@ -123,7 +124,10 @@ void Session::printRoot(const std::string &db_name) {
     endImplicit(false);
     return;
   }
-  if (ok) std::printf("%s", printed.c_str());
+  if (ok) {
+    endLine();
+    std::printf("%s", printed.c_str());
+  }
   if (!ok) {
     ++failures_;
     reportRuntimeFailure(failure);

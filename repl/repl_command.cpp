@@ -8,6 +8,7 @@
 #include "driver/cli.h"
 #include "driver/compile.h"
 #include "line_input.h"
+#include "output.h"
 #include "session.h"
 
 namespace cairn::driver {
@@ -59,10 +60,12 @@ int RunReplCommand(const GlobalOptions &options, const std::vector<std::string> 
   }
   repl::Session session(so);
   if (!session.start()) return kExitError;
-  for (const std::string &f : files) session.handle(":load " + f);
   repl::LineInput input([&](const std::string &line, size_t cursor,
                             size_t *start) { return session.complete(line, cursor, start); },
                         "");
+  // After the line editor took the stream it writes prompts to (output.h).
+  repl::trackStdout();
+  for (const std::string &f : files) session.handle(":load " + f);
   if (input.interactive())
     std::printf("Cairn 0.1.0 -- :help for the commands, :quit or Ctrl-D to end\n");
   while (true) {

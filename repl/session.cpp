@@ -15,6 +15,7 @@
 #include "lexer/lexer.h"
 #include "lower/emit.h"
 #include "lower/lower.h"
+#include "output.h"
 #include "syntax/parser.h"
 #include "txn_scan.h"
 
@@ -135,25 +136,25 @@ bool Session::handle(const std::string &text) {
     code.text = text;
     runCode(code);
   }
-  std::fflush(stdout);
+  endLine();  // a line the input left open, before the next prompt
   std::fflush(stderr);
   return go_on;
 }
 
 void Session::printDiagnostics() {
-  std::fflush(stdout);
+  endLine();
   diags_.print(stderr, options_.color);
   std::fflush(stderr);
 }
 
 void Session::reportError(const std::string &message) {
-  std::fflush(stdout);
+  endLine();
   std::fprintf(stderr, "error: %s\n", message.c_str());
   std::fflush(stderr);
 }
 
 void Session::reportRuntimeFailure(const RuntimeFailure &f) {
-  std::fflush(stdout);
+  endLine();
   std::string where;
   if (!f.file.empty())
     where = f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.col) + ": ";
@@ -591,7 +592,10 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
     // The value's global lets go of it (it stays a root of the permanent unit).
     std::memset(reinterpret_cast<void *>(value_addr), 0, sizeof(void *));
   }
-  if (ok && value_addr != 0 && !quiet) std::printf("%s\n", printed.c_str());
+  if (ok && value_addr != 0 && !quiet) {
+    endLine();
+    std::printf("%s\n", printed.c_str());
+  }
   if (!ok) {
     reportRuntimeFailure(failure);
     if (explicit_txn_ && !cairn_txn_is_open()) {

@@ -116,6 +116,8 @@ class Lexer::Impl {
     if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
   }
 
+  void setQuietIncrements(bool quiet) { quiet_increments_ = quiet; }
+
   Token next() {
     while (ready_.empty()) {
       if (done_) return eof_;
@@ -156,6 +158,7 @@ class Lexer::Impl {
   std::vector<TokenKind> brackets_;  // the open ( [ { from the outermost in
   bool saw_newline_ = false;         // a line break since the last token
   size_t newline_offset_ = 0;        // the first such line break
+  bool quiet_increments_ = false;    // `++`, `--` without an error (setQuietIncrements)
 
   Span span(size_t begin, size_t end) const {
     return Span{file_.id(), static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
@@ -416,13 +419,16 @@ class Lexer::Impl {
   }
 
   // `++` or `--` as C's increment and decrement: one Invalid token (it ends a statement like
-  // an operand, so the next line is not taken for its operand) and one error.
+  // an operand, so the next line is not taken for its operand) and one error, unless quiet.
   void lexIncrement() {
     const std::string op(2, peekc());
-    diags_.report(DiagId::IncrementOperator, span(pos_, pos_ + 2), {op})
-        .withHint(std::string("write 'x ") + op[0] + "= 1'");
+    if (!quiet_increments_) {
+      diags_.report(DiagId::IncrementOperator, span(pos_, pos_ + 2), {op})
+          .withHint(std::string("write 'x ") + op[0] + "= 1'");
+    }
     Token t;
     t.kind = TokenKind::Invalid;
+    t.text = op;
     t.span = span(pos_, pos_ + 2);
     pos_ += 2;
     push(std::move(t));
@@ -441,6 +447,15 @@ class Lexer::Impl {
       while (close < src_.size() && src_[close] != '\'' && src_[close] != '\n') ++close;
       if (close < src_.size() && src_[close] == '\'') n = close + 1 - pos_;
     }
+    // Text in typographic quotes (“text”, ‘text’: U+201C/U+201D, U+2018/U+2019, as a word
+    // processor writes them) is one error too, up to the closing quote on the line.
+    const bool curly = cp == 0x201C || cp == 0x2018;
+    if (curly) {
+      const std::string_view closing = cp == 0x201C ? "\u201D" : "\u2019";
+      const size_t end_of_line = src_.find('\n', pos_);
+      const size_t close = src_.substr(0, end_of_line).find(closing, pos_ + n);
+      if (close != std::string_view::npos) n = close + closing.size() - pos_;
+    }
     Diagnostic &d =
         diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
@@ -454,7 +469,11 @@ class Lexer::Impl {
         d.withHint("there is no '?:' operator: use 'if c { ... } else { ... }'");
         break;
       default:
-        if (length > 1) d.withHint("names are ASCII: letters, digits and '_'");
+        if (curly || cp == 0x201D || cp == 0x2019) {
+          d.withHint("text literals are written in straight double quotes: \"text\"");
+        } else if (length > 1) {
+          d.withHint("names are ASCII: letters, digits and '_'");
+        }
         break;
     }
     pos_ += n;
@@ -612,11 +631,14 @@ class Lexer::Impl {
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     (void)end;
     if (ec == std::errc::result_out_of_range) {
-      if (decimalMagnitude(digits) > 0) {
-        diags_.report(DiagId::FloatOutOfRange, where, {text})
-            .withHint("a float is an IEEE 754 double: at most about 1.8e308");
-      }
-      return 0;  // too small: rounds to zero
+      // Too large, or too small: a nonzero literal that would round to 0.0 (from_chars takes
+      // a literal of zeros, `0e-999`, as 0 in range).
+      diags_.report(DiagId::FloatOutOfRange, where, {text})
+          .withHint(decimalMagnitude(digits) > 0
+                        ? "a float is an IEEE 754 double: at most about 1.8e308"
+                        : "a float is an IEEE 754 double: a nonzero one is at least about "
+                          "4.9e-324, and this literal would round to 0.0 (write 0.0 for zero)");
+      return 0;
     }
     return value;
   }
@@ -771,6 +793,8 @@ Lexer::Lexer(const SourceFile &file, Diagnostics &diags)
     : impl_(std::make_unique<Impl>(file, diags)) {}
 Lexer::~Lexer() = default;
 Token Lexer::next() { return impl_->next(); }
+
+void Lexer::setQuietIncrements(bool quiet) { impl_->setQuietIncrements(quiet); }
 
 std::vector<Token> tokenize(const SourceFile &file, Diagnostics &diags) {
   Lexer lexer(file, diags);

@@ -47,6 +47,9 @@ class Lexer {
   Lexer &operator=(const Lexer &) = delete;
   // The next token; Eof, again and again, after the end.
   Token next();
+  // While quiet, `++` and `--` are Invalid tokens (text "++", "--") without an error of their
+  // own: the parser reports the construct they are in as a whole (C's `for (...; i++)`).
+  void setQuietIncrements(bool quiet);
 
  private:
   class Impl;

@@ -100,6 +100,7 @@ struct Token {
   bool newline_before = false;
   Span span;
   // Ident: the name. Text: the bytes, escapes decoded. Int, Float: the literal as written.
+  // Invalid: "++" or "--" for C's increment and decrement, else empty.
   std::string text;
   // Int: the value. A decimal literal is at most INT64_MAX, except 9223372036854775808 (2^63)
   // when the token directly follows '-' (the parser folds `-9223372036854775808` into

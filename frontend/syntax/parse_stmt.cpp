@@ -183,14 +183,36 @@ StmtPtr Parser::parseFor() {
   if (at(TokenKind::LParen)) {
     // A loop header of another language (`for (int i = 0; i < n; i++)`, `for (x in xs)`): one
     // error, the header skipped to its ')' on this line, the body parsed for its own errors
-    // and dropped (the loop has no variable to check it with).
-    errorAtToken(DiagId::ExpectedToken, {"a loop variable name"})
-        .withHint("a Cairn loop is 'for i in 0..n { ... }' or 'for x in items { ... }'");
+    // and dropped (the loop has no variable to check it with). A `++` or `--` in the header
+    // is part of that one error (the lexer is quiet about it meanwhile), which then says how
+    // to count in Cairn.
+    const Span paren = peek().span;
+    std::string step, counter = "i";
+    bool prefix = false;  // `++i` rather than `i++`
+    lexer_.setQuietIncrements(true);
     int depth = 0;
     while (!at(TokenKind::Eof) && !at(TokenKind::Newline)) {
-      const TokenKind k = advance().kind;
-      if (k == TokenKind::LParen) ++depth;
-      if (k == TokenKind::RParen && --depth == 0) break;
+      const Token &t = advance();
+      if (t.kind == TokenKind::Invalid && (t.text == "++" || t.text == "--") && step.empty()) {
+        step = t.text;
+        if (tokenAt(pos_ - 2).kind == TokenKind::Ident) counter = tokenAt(pos_ - 2).text;
+        if (peek().kind == TokenKind::Ident) {  // ++i
+          counter = peek().text;
+          prefix = true;
+        }
+      }
+      if (t.kind == TokenKind::LParen) ++depth;
+      if (t.kind == TokenKind::RParen && --depth == 0) break;
+    }
+    lexer_.setQuietIncrements(false);
+    if (step.empty()) {
+      error(DiagId::ExpectedToken, paren, {"a loop variable name", "'('"})
+          .withHint("a Cairn loop is 'for i in 0..n { ... }' or 'for x in items { ... }'");
+    } else {
+      error(DiagId::CStyleFor, paren, {prefix ? step + counter : counter + step, step, counter})
+          .withHint("write 'for " + counter + " in 0..n { ... }' (" + counter +
+                    " runs from 0 to n - 1), or a 'while' loop that ends with '" + counter + " " +
+                    step.substr(0, 1) + "= 1'");
     }
     if (depth == 0 && at(TokenKind::LBrace)) {
       needs_sync_ = false;

@@ -497,6 +497,8 @@ Status Store::DropDatabase(std::string_view name) {
     std::lock_guard<std::mutex> g(im.mu);
     auto n = im.by_name.find(name);
     if (n == im.by_name.end()) {
+      // As FindDatabase: a name no database can have says so.
+      if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
       return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
                                          " (`cairn db list` shows what there is)");
     }

@@ -158,7 +158,17 @@ TEST(Lexer, FloatLiterals) {
   Lexed l = lex("1e9");
   EXPECT_EQ(l.all[0].kind, TokenKind::Float);
   EXPECT_EQ(l.all[0].text, "1e9");
-  EXPECT_EQ(tokens("1e-999"), "float:0");  // too small: zero, not an error
+  EXPECT_EQ(tokens("0e-999 0.000e-400"), "float:0 float:0");  // zero is in range
+  EXPECT_EQ(tokens("5e-324 1e-310"), "float:4.9406564584124654e-324 float:9.9999999999999694e-311");
+}
+
+TEST(Lexer, FloatLiteralsOutOfRange) {
+  // Too large and too small (a nonzero literal that would round to 0.0) are both errors.
+  Lexed big = lex("1e400");
+  EXPECT_NE(big.errors.find("float literal 1e400 is out of range for float"), std::string::npos);
+  Lexed tiny = lex("1e-400 2e-324");
+  EXPECT_NE(tiny.errors.find("float literal 1e-400 is out of range for float"), std::string::npos);
+  EXPECT_NE(tiny.errors.find("float literal 2e-324 is out of range for float"), std::string::npos);
 }
 
 TEST(Lexer, DotAfterNumber) {
@@ -323,6 +333,23 @@ TEST(Lexer, Hints) {
   EXPECT_EQ(diags.all()[1].span.end, 6u);
   EXPECT_EQ(diags.all()[2].span.begin, 7u);
   EXPECT_EQ(diags.all()[2].span.end, 8u);
+}
+
+TEST(Lexer, TypographicQuotes) {
+  // Text in a word processor's quotes is one error over the whole of it (each quote is three
+  // bytes of UTF-8); a quote that is not closed on its line, one for the quote alone.
+  SourceManager sm;
+  Diagnostics diags(sm);
+  tokenize(sm.add("q.cairn", "a = \u201Chi\u201D + \u2018x\u2019\nb = \u201Dy"), diags);
+  ASSERT_EQ(diags.all().size(), 3u);
+  for (const Diagnostic &d : diags.all())
+    EXPECT_EQ(d.hint, "text literals are written in straight double quotes: \"text\"");
+  EXPECT_EQ(diags.all()[0].span.begin, 4u);
+  EXPECT_EQ(diags.all()[0].span.end, 12u);
+  EXPECT_EQ(diags.all()[1].span.begin, 15u);
+  EXPECT_EQ(diags.all()[1].span.end, 22u);
+  EXPECT_EQ(diags.all()[2].span.begin, 27u);
+  EXPECT_EQ(diags.all()[2].span.end, 30u);
 }
 
 // Rule 3a: a line break is a token only after what could end a statement.

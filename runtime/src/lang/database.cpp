@@ -6,6 +6,7 @@
 
 #include "cairn/lang.h"
 #include "cairn/persist.h"
+#include "cairn/store.h"
 #include "lang/errors.h"
 #include "lang/text.h"
 
@@ -56,8 +57,14 @@ cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
 }
 
 int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
+  if (name_text == nullptr) cairn_rt_nil(loc, "database name");
+  // A name no database can have ("../etc", "", a NUL byte) names none: false, not an error
+  // (create, open and drop of it are errors that say why).
+  const std::string name(TextView(name_text));
+  if (name.find('\0') != std::string::npos || !cairn::store::ValidateDatabaseName(name).ok())
+    return 0;
   int exists = 0;
-  if (cairn_db_exists(NameOf(loc, name_text).c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
+  if (cairn_db_exists(name.c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
   return exists != 0;
 }
 
