@@ -18,6 +18,7 @@
 
 #include "check/checker.h"
 #include "check/module_loader.h"
+#include "driver/inprocess_link.h"
 #include "lower/emit.h"
 #include "lower/lower.h"
 #include "source/diagnostics.h"
@@ -286,29 +287,39 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     return 2;
   }
   clock.restart();
-  std::vector<std::string> link{CAIRN_LINKER};
-  if (!lld_dir.empty()) {
-    // The C++ compiler driver finds `ld.lld` through its program search path (-B).
-    link.push_back("-B" + lld_dir + "/");
-    link.push_back("-fuse-ld=lld");
-  }
-  link.insert(link.end(), {"-o", output});
-  link.insert(link.end(), objects.begin(), objects.end());
+  std::vector<std::string> inputs = objects;
   std::string libs = linkLibraryDir(rt);
-  for (const char *lib : kRuntimeLibs) link.push_back((fs::path(libs) / lib).string());
-  for (const std::string &l : splitList(CAIRN_LINK_LIBS)) link.push_back(l);
-  link.push_back("-lpthread");
-  link.push_back("-ldl");
-  link.push_back("-lm");
-  int status = runCommand(link);
+  for (const char *lib : kRuntimeLibs) inputs.push_back((fs::path(libs) / lib).string());
+  for (const std::string &l : splitList(CAIRN_LINK_LIBS)) inputs.push_back(l);
+  inputs.insert(inputs.end(), {"-lpthread", "-ldl", "-lm"});
+  int status = 0;
+  const bool in_process = !lld_dir.empty() && CanLinkInProcess();
+  if (in_process) {
+    // lld in this process, with the arguments the compiler's driver would give ld.lld.
+    std::string messages;
+    if (!LinkInProcess(inputs, output, &messages)) {
+      std::fputs(messages.c_str(), stderr);
+      status = 1;
+    }
+  } else {
+    std::vector<std::string> link{CAIRN_LINKER};
+    if (!lld_dir.empty()) {
+      // The C++ compiler driver finds `ld.lld` through its program search path (-B).
+      link.push_back("-B" + lld_dir + "/");
+      link.push_back("-fuse-ld=lld");
+    }
+    link.insert(link.end(), {"-o", output});
+    link.insert(link.end(), inputs.begin(), inputs.end());
+    status = runCommand(link);
+  }
   for (const std::string &object : objects) {
     std::error_code ec;
     fs::remove(object, ec);
   }
-  clock.lap("link");
+  clock.lap(in_process ? "link (in process)" : "link");
   if (options.time_phases) clock.print();
   if (status != 0) {
-    std::fprintf(stderr, "cairn: linking %s failed (the command above said why)\n", output.c_str());
+    std::fprintf(stderr, "cairn: linking %s failed (the linker said why, above)\n", output.c_str());
     return 2;
   }
   return 0;

@@ -236,6 +236,12 @@ if [ -x "$LLD" ]; then
   "$CAIRN" build -O0 "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "default link: $(cat "$TMP/out")"
   readelf -p .comment "$TMP/linked" | grep -q "Linker: .*LLD" || fail "the default link did not use lld"
   "$CAIRN" build -O0 --linker lld "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "--linker lld: $(cat "$TMP/out")"
+  # With lld's library (liblld-19-dev, from scripts/setup) the link runs in cairn's process.
+  if [ -f /usr/lib/llvm-19/lib/liblldELF.a ]; then
+    "$CAIRN" build -O0 --time "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "--time: $(cat "$TMP/out")"
+    grep -q "link (in process)" "$TMP/out" || fail "the link did not run in process: $(cat "$TMP/out")"
+    [ "$("$TMP/linked")" = linked ] || fail "the program linked in process printed $("$TMP/linked")"
+  fi
 else
   "$CAIRN" build -O0 --linker lld "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 && fail "--linker lld without lld succeeded"
   grep -q "ld.lld is not installed" "$TMP/out" || fail "--linker lld without lld: $(cat "$TMP/out")"
@@ -245,6 +251,13 @@ readelf -p .comment "$TMP/linked_sys" | grep -q "Linker: .*LLD" && fail "--linke
 [ "$("$TMP/linked_sys")" = linked ] || fail "the program linked by the system linker printed $("$TMP/linked_sys")"
 "$CAIRN" build --linker gold "$TMP/linked.cairn" >"$TMP/out" 2>&1; [ $? -eq 2 ] || fail "--linker gold is not a usage error"
 grep -q "lld or system" "$TMP/out" || fail "--linker gold: $(cat "$TMP/out")"
+# A C function that does not exist: the linker's message, and the build fails (status 2).
+printf 'extern fn cairn_no_such_c_function() -> int\nfn main() {\n    println(cairn_no_such_c_function())\n}\n' >"$TMP/undefined.cairn"
+"$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
+[ $? -eq 2 ] || fail "a link with an undefined C function does not exit 2"
+grep -q "undefined.*cairn_no_such_c_function" "$TMP/out" || fail "undefined C function: $(cat "$TMP/out")"
+grep -q "linking $TMP/undefined failed" "$TMP/out" || fail "undefined C function, no cairn message: $(cat "$TMP/out")"
+[ ! -e "$TMP/undefined" ] || fail "a failed link left an executable"
 RT=$(dirname "$(dirname "$CAIRN")")/lib
 mkdir -p "$TMP/rt/link"
 for lib in cairn_lang cairn_persist cairn_store cairn_gc cairn_base; do

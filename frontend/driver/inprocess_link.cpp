@@ -1,0 +1,125 @@
+// Linking in the compiler's process (inprocess_link.h).
+#include "driver/inprocess_link.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "driver/link_probe.h"  // kLinkProbe, kLinkProbeObject, kLinkProbeOutput (generated)
+
+#if CAIRN_HAVE_LLD_LIB
+#include <lld/Common/Driver.h>
+#include <llvm/Support/raw_ostream.h>
+LLD_HAS_DRIVER(elf)
+#endif
+
+namespace cairn::driver {
+namespace {
+
+// One line of a compiler driver's -### output split into its words: a word in double quotes
+// may hold spaces, and `\"` and `\\` in it stand for `"` and `\`.
+std::vector<std::string> SplitCommandLine(const std::string &line) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i >= line.size()) break;
+    std::string word;
+    if (line[i] == '"') {
+      for (++i; i < line.size() && line[i] != '"'; ++i) {
+        if (line[i] == '\\' && i + 1 < line.size()) ++i;
+        word += line[i];
+      }
+      ++i;  // the closing quote
+    } else {
+      while (i < line.size() && line[i] != ' ' && line[i] != '\t') word += line[i++];
+    }
+    words.push_back(std::move(word));
+  }
+  return words;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> LinkCommand(const std::string &probe,
+                                                    const std::string &probe_object,
+                                                    const std::string &probe_output,
+                                                    const std::vector<std::string> &inputs,
+                                                    const std::string &output) {
+  std::istringstream lines(probe);
+  std::string line;
+  std::optional<std::vector<std::string>> found;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> words = SplitCommandLine(line);
+    std::vector<std::string> args{"ld.lld"};
+    int objects = 0, outputs = 0;
+    for (size_t i = 1; i < words.size(); ++i) {
+      const std::string &w = words[i];
+      // collect2's own options (GCC's LTO plugin; the linker choice), not the linker's.
+      if (w == "-plugin" && i + 1 < words.size()) {
+        ++i;
+      } else if (w.rfind("-plugin-opt=", 0) == 0 || w.rfind("-fuse-ld=", 0) == 0) {
+      } else if (w == probe_object) {
+        args.insert(args.end(), inputs.begin(), inputs.end());
+        ++objects;
+      } else if (w == "-o" && i + 1 < words.size() && words[i + 1] == probe_output) {
+        args.push_back("-o");
+        args.push_back(output);
+        ++i;
+        ++outputs;
+      } else {
+        args.push_back(w);
+      }
+    }
+    if (objects != 1 || outputs != 1) continue;
+    if (found) return std::nullopt;  // two commands that link: not a driver we know
+    found = std::move(args);
+  }
+  return found;
+}
+
+bool CanLinkInProcess() {
+#if CAIRN_HAVE_LLD_LIB
+  std::optional<std::vector<std::string>> args =
+      LinkCommand(kLinkProbe, kLinkProbeObject, kLinkProbeOutput, {}, "x");
+  if (!args) return false;
+  // The startup objects the probe named must still be there (a compiler upgraded since cairn
+  // was built moves them): else the driver knows better.
+  for (const std::string &a : *args) {
+    std::error_code ec;
+    if (a.size() > 2 && a[0] == '/' && a.compare(a.size() - 2, 2, ".o") == 0 &&
+        !std::filesystem::exists(a, ec))
+      return false;
+  }
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &output,
+                   std::string *error) {
+#if CAIRN_HAVE_LLD_LIB
+  std::optional<std::vector<std::string>> args =
+      LinkCommand(kLinkProbe, kLinkProbeObject, kLinkProbeOutput, inputs, output);
+  if (!args) {
+    *error = "the C++ compiler's link command is not known";
+    return false;
+  }
+  std::vector<const char *> argv;
+  for (const std::string &a : *args) argv.push_back(a.c_str());
+  std::string messages;
+  llvm::raw_string_ostream out(messages);
+  lld::Result r = lld::lldMain(argv, out, out, {{lld::Gnu, &lld::elf::link}});
+  out.flush();
+  if (r.retCode == 0) return true;
+  *error = messages;
+  return false;
+#else
+  (void)inputs;
+  (void)output;
+  *error = "this cairn was built without the linker inside (liblld-19-dev)";
+  return false;
+#endif
+}
+
+}  // namespace cairn::driver
