@@ -2,9 +2,9 @@
 // compiler driver's `-###` answer: collect2's own options dropped, the program's inputs where
 // the probe object was, its output after -o, everything else (startup objects, library
 // folders, the C and C++ libraries, the dynamic linker) kept in order.
-#include "driver/inprocess_link.h"
-
 #include <gtest/gtest.h>
+
+#include "driver/inprocess_link.h"
 
 namespace cairn::driver {
 namespace {
@@ -26,20 +26,37 @@ const char kGcc[] =
 TEST(LinkCommand, FromGccTheLinkersArgumentsWithTheProgramsInputs) {
   auto args = LinkCommand(kGcc, "p.o", "p", {"a.o", "b.o", "-lpthread"}, "/out/prog");
   ASSERT_TRUE(args.has_value());
-  EXPECT_EQ(*args, (Args{"ld.lld", "--build-id", "--eh-frame-hdr", "-m", "elf_x86_64",
-                         "--hash-style=gnu", "-dynamic-linker", "/lib64/ld-linux-x86-64.so.2",
-                         "-pie", "-o", "/out/prog", "/usr/lib/Scrt1.o", "/usr/lib/crti.o",
-                         "-L/usr/lib/gcc/x86_64-linux-gnu/12", "a.o", "b.o", "-lpthread",
-                         "-lstdc++", "-lm", "-lc", "/usr/lib/crtn.o"}));
+  EXPECT_EQ(*args, (Args{"ld.lld",
+                         "--build-id",
+                         "--eh-frame-hdr",
+                         "-m",
+                         "elf_x86_64",
+                         "--hash-style=gnu",
+                         "-dynamic-linker",
+                         "/lib64/ld-linux-x86-64.so.2",
+                         "-pie",
+                         "-o",
+                         "/out/prog",
+                         "/usr/lib/Scrt1.o",
+                         "/usr/lib/crti.o",
+                         "-L/usr/lib/gcc/x86_64-linux-gnu/12",
+                         "a.o",
+                         "b.o",
+                         "-lpthread",
+                         "-lstdc++",
+                         "-lm",
+                         "-lc",
+                         "/usr/lib/crtn.o"}));
 }
 
 TEST(LinkCommand, QuotedWordsKeepSpacesAndEscapes) {
-  const char clang[] = " \"/usr/bin/ld.lld\" \"-pie\" \"-o\" \"p\" \"p.o\" "
-                       "\"-L/opt/my libs\" \"-rpath=a\\\"b\\\\c\"\n";
+  const char clang[] =
+      " \"/usr/bin/ld.lld\" \"-pie\" \"-o\" \"p\" \"p.o\" "
+      "\"-L/opt/my libs\" \"-rpath=a\\\"b\\\\c\"\n";
   auto args = LinkCommand(clang, "p.o", "p", {"x y.o"}, "out");
   ASSERT_TRUE(args.has_value());
-  EXPECT_EQ(*args, (Args{"ld.lld", "-pie", "-o", "out", "x y.o", "-L/opt/my libs",
-                         "-rpath=a\"b\\c"}));
+  EXPECT_EQ(*args,
+            (Args{"ld.lld", "-pie", "-o", "out", "x y.o", "-L/opt/my libs", "-rpath=a\"b\\c"}));
 }
 
 TEST(LinkCommand, NothingFromAnAnswerWithoutOneLinkCommand) {
