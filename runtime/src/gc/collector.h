@@ -177,6 +177,11 @@ class Collector {
   void Closure(Work &w);
   template <class P>
   void *Evacuate(P &p, void *ref, uintptr_t header);  // copies a copy-space object (C3)
+  // A copy of the small object at ref in p's region, leaving the original as it was (no
+  // forwarding): Evacuate's copy, and the stabilizer's copy of an immutable text that another
+  // database holds.
+  template <class P>
+  void *CopyObject(P &p, void *ref, uintptr_t header);
   template <class P>
   char *NewCopyPage(P &p, size_t bytes);
 

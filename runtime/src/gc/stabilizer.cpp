@@ -66,7 +66,7 @@ struct Collector::StabilizePolicy {
     if (!pi.persistent())
       c.MakePersistentInPlace(i, db, true);
     else if (pi.db != db)
-      c.RefuseCrossDatabase(db, i, ref, true);
+      return OwnCopyOrRefuse(i, ref, header, true);
     return ref;
   }
   void *LargeObject(size_t head, void *ref) {
@@ -75,7 +75,26 @@ struct Collector::StabilizePolicy {
     return ref;
   }
   void *PersistentPage(size_t head, void *ref) {
-    if (c.table_[head].db != db) c.RefuseCrossDatabase(db, head, ref, false);
+    const PageInfo &pi = c.table_[head];
+    if (pi.db == db) return ref;
+    // Its header can be read only on a page that is resident and not cold (P9, P11: the
+    // collector never faults a page in); a reference to any other is refused unread.
+    if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) {
+      c.RefuseCrossDatabase(db, head, ref, false);
+      return ref;
+    }
+    return OwnCopyOrRefuse(head, ref, heap::HeaderOf(ref), false);
+  }
+  // This database reaches ref, an object of another database (on its persistent page, or on a
+  // page pinned for it). A text is immutable and has no identity a program can observe (`==`
+  // compares contents), so this database gets a copy of its own: the slot that reached it is
+  // given the copy, the original stays where it is (docs/persistence.md, "Limits"). Any other
+  // object refuses the commit.
+  void *OwnCopyOrRefuse(size_t page, void *ref, uintptr_t header, bool same_page) {
+    if ((heap::TypeOfHeader(header)->flags & CAIRN_TYPE_TEXT) != 0 &&
+        c.table_[page].kind != PageKind::kLargeHead)
+      return c.CopyObject(*this, ref, header);
+    c.RefuseCrossDatabase(db, page, ref, same_page);
     return ref;
   }
 };

@@ -127,6 +127,14 @@ void Collector::Closure(Work &w) {
 
 template <class P>
 __attribute__((always_inline)) inline void *Collector::Evacuate(P &p, void *ref, uintptr_t header) {
+  void *moved = CopyObject(p, ref, header);
+  heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;  // C3
+  return moved;
+}
+
+template <class P>
+__attribute__((always_inline)) inline void *Collector::CopyObject(P &p, void *ref,
+                                                                  uintptr_t header) {
   const cairn_type *t = heap::TypeOfHeader(header);
   const size_t bytes = heap::ObjectBytes(t, ref);
   char *dst = p.region().TryAlloc(bytes);
@@ -157,10 +165,8 @@ __attribute__((always_inline)) inline void *Collector::Evacuate(P &p, void *ref,
     case 2:
       to[1] = from[1];
   }
-  void *moved = dst + heap::kWordSize;
-  heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(moved) | heap::kForwardedBit;  // C3
   p.Copied(t, bytes);
-  return moved;
+  return dst + heap::kWordSize;
 }
 
 template <class P>
