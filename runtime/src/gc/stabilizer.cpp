@@ -188,7 +188,10 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, b
              "an object of database '" + here + "' refers to an object of database '" + there +
                  "'; references between databases are not supported: the commit is refused and "
                  "nothing of it was written (abort the transaction, then keep each database's "
-                 "objects apart)");
+                 "objects apart). An object that variables held when a commit of '" +
+                 there + "' made its heap page persistent is in '" + there +
+                 "' even if nothing of it refers to the object: make each database's objects "
+                 "in a function of its own (docs/persistence.md)");
 }
 
 }  // namespace cairn::gc
