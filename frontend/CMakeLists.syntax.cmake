@@ -6,6 +6,7 @@ set(CAIRN_FRONTEND_DIR ${CMAKE_CURRENT_LIST_DIR})
 add_library(cairn_syntax STATIC
   ${CAIRN_FRONTEND_DIR}/source/source.cpp
   ${CAIRN_FRONTEND_DIR}/source/diagnostics.cpp
+  ${CAIRN_FRONTEND_DIR}/source/quote.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/token.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/lexer.cpp
   ${CAIRN_FRONTEND_DIR}/syntax/parser.cpp

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "cairn/lang.h"
+#include "source/quote.h"
 
 namespace cairn::repl {
 namespace {
@@ -31,42 +32,7 @@ T load(const char *p) {
 }  // namespace
 
 std::string Printer::quote(const char *bytes, size_t n, size_t max) {
-  std::string out = "\"";
-  const size_t shown = std::min(n, max);
-  for (size_t i = 0; i < shown; i++) {
-    const unsigned char c = static_cast<unsigned char>(bytes[i]);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\0':
-        out += "\\0";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[16];
-          std::snprintf(buf, sizeof buf, "\\u{%x}", c);
-          out += buf;
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out += "\"";
-  if (shown < n) out += "... (" + std::to_string(n) + " bytes)";
-  return out;
+  return front::QuoteText(std::string_view(bytes, n), max);
 }
 
 std::string Printer::value(const front::Type *type, const void *slot) {

@@ -2,7 +2,8 @@
 #include "syntax/ast_dump.h"
 
 #include <charconv>
-#include <cstdio>
+
+#include "source/quote.h"
 
 namespace cairn::front {
 
@@ -11,41 +12,6 @@ using namespace ast;
 namespace {
 
 constexpr const char *kMissing = "<error>";
-
-std::string quoteText(const std::string &bytes) {
-  std::string out = "\"";
-  for (char c : bytes) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\0':
-        out += "\\0";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-          char buffer[16];
-          std::snprintf(buffer, sizeof buffer, "\\u{%X}", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string floatText(double value) {
   char buffer[64];
@@ -210,7 +176,7 @@ std::string dumpExpr(const Expr *expr) {
     case ExprKind::FloatLit:
       return "(float " + floatText(expr->as<FloatLit>()->value) + ")";
     case ExprKind::TextLit:
-      return "(text " + quoteText(expr->as<TextLit>()->value) + ")";
+      return "(text " + QuoteText(expr->as<TextLit>()->value) + ")";
     case ExprKind::BoolLit:
       return expr->as<BoolLit>()->value ? "(bool true)" : "(bool false)";
     case ExprKind::NilLit:

@@ -1,0 +1,20 @@
+// A text as Cairn writes it back: in double quotes, with `"`, `\`, newline, tab, carriage
+// return and NUL escaped as in a literal (\" \\ \n \t \r \0) and other control bytes as \u{hex};
+// every other byte as it is (UTF-8 passes through). Used by the syntax tree's dump and the
+// REPL's printer (the runtime's print of a text inside an array or an object writes the same).
+#ifndef CAIRN_FRONTEND_SOURCE_QUOTE_H
+#define CAIRN_FRONTEND_SOURCE_QUOTE_H
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace cairn::front {
+
+// bytes quoted; if it is longer than max_shown, its first max_shown bytes, quoted, then
+// "... (N bytes)".
+std::string QuoteText(std::string_view bytes, size_t max_shown = std::string_view::npos);
+
+}  // namespace cairn::front
+
+#endif  // CAIRN_FRONTEND_SOURCE_QUOTE_H

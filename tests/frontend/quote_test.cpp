@@ -1,0 +1,27 @@
+// QuoteText (source/quote.h): a text written back as a literal, as the syntax tree's dump and
+// the REPL print it.
+#include "source/quote.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace cairn::front {
+namespace {
+
+TEST(Quote, EscapesAsALiteral) {
+  EXPECT_EQ(QuoteText(""), "\"\"");
+  EXPECT_EQ(QuoteText("plain é ☺"), "\"plain é ☺\"");
+  EXPECT_EQ(QuoteText("a\"b\\c\nd\te\rf"), "\"a\\\"b\\\\c\\nd\\te\\rf\"");
+  EXPECT_EQ(QuoteText(std::string("x\0y", 3)), "\"x\\0y\"");
+  EXPECT_EQ(QuoteText("\x01\x1b\x7f"), "\"\\u{1}\\u{1b}\\u{7f}\"");
+}
+
+TEST(Quote, ALongTextIsCutWithItsLength) {
+  EXPECT_EQ(QuoteText("abcdef", 3), "\"abc\"... (6 bytes)");
+  EXPECT_EQ(QuoteText("abc", 3), "\"abc\"");
+  EXPECT_EQ(QuoteText("a\nb", 2), "\"a\\n\"... (3 bytes)");
+}
+
+}  // namespace
+}  // namespace cairn::front
