@@ -300,6 +300,10 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     if (!LinkInProcess(inputs, output, &messages)) {
       std::fputs(messages.c_str(), stderr);
       status = 1;
+      // No stale executable from an earlier build where this one failed (lld leaves the old
+      // file; the system linker removes it).
+      std::error_code ec;
+      fs::remove(output, ec);
     }
   } else {
     std::vector<std::string> link{CAIRN_LINKER};

@@ -258,6 +258,9 @@ printf 'extern fn cairn_no_such_c_function() -> int\nfn main() {\n    println(ca
 grep -q "undefined.*cairn_no_such_c_function" "$TMP/out" || fail "undefined C function: $(cat "$TMP/out")"
 grep -q "linking $TMP/undefined failed" "$TMP/out" || fail "undefined C function, no cairn message: $(cat "$TMP/out")"
 [ ! -e "$TMP/undefined" ] || fail "a failed link left an executable"
+cp "$TMP/linked_sys" "$TMP/undefined"  # an executable from an earlier build of that name
+"$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
+[ ! -e "$TMP/undefined" ] || fail "a failed link left the earlier executable in place"
 RT=$(dirname "$(dirname "$CAIRN")")/lib
 mkdir -p "$TMP/rt/link"
 for lib in cairn_lang cairn_persist cairn_store cairn_gc cairn_base; do

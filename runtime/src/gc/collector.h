@@ -228,6 +228,9 @@ class Collector {
   Work stabilize_;                   // StabilizePolicy's
   BumpRegion persistent_copy_[256];  // ... copy regions, per database (PageInfo::db)
   StabilizeOutcome *outcome_ = nullptr;
+  // The stabilization's copies of other databases' texts, by database and original (one copy
+  // per text and database however many references reach it; StabilizePolicy::OwnCopyOrRefuse).
+  std::unordered_map<const void *, void *> text_copies_[256];
 };
 
 }  // namespace cairn::gc

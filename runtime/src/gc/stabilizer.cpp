@@ -92,8 +92,11 @@ struct Collector::StabilizePolicy {
   // object refuses the commit.
   void *OwnCopyOrRefuse(size_t page, void *ref, uintptr_t header, bool same_page) {
     if ((heap::TypeOfHeader(header)->flags & CAIRN_TYPE_TEXT) != 0 &&
-        c.table_[page].kind != PageKind::kLargeHead)
-      return c.CopyObject(*this, ref, header);
+        c.table_[page].kind != PageKind::kLargeHead) {
+      void *&copy = c.text_copies_[db][ref];
+      if (copy == nullptr) copy = c.CopyObject(*this, ref, header);
+      return copy;
+    }
     c.RefuseCrossDatabase(db, page, ref, same_page);
     return ref;
   }
@@ -102,6 +105,7 @@ struct Collector::StabilizePolicy {
 CollectionResult Collector::Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
                                       StabilizeOutcome *outcome) {
   outcome_ = outcome;
+  for (auto &copies : text_copies_) copies.clear();
   // Figure 2, lines 18-21: every persistent page stays (a stabilization flips transient pages
   // only). The modified ones (the only ones that may reference transient objects, P9) are where
   // the closure starts.
@@ -191,7 +195,9 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, b
                  "objects apart). An object that variables held when a commit of '" +
                  there + "' made its heap page persistent is in '" + there +
                  "' even if nothing of it refers to the object: make each database's objects "
-                 "in a function of its own (docs/persistence.md)");
+                 "in a function of its own. A text of another database is copied instead when "
+                 "it is smaller than a heap page and this process has read it since it was "
+                 "last written out (docs/persistence.md)");
 }
 
 }  // namespace cairn::gc
