@@ -323,7 +323,9 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   clock.lap(in_process ? "link (in process)" : "link");
   if (options.time_phases) clock.print();
   if (status != 0) {
-    std::fprintf(stderr, "cairn: linking %s failed (the linker said why, above)\n", output.c_str());
+    // Named by the program, not the output: `cairn run` links into a temporary file in its cache.
+    std::fprintf(stderr, "cairn: linking %s failed (the linker said why, above)\n",
+                 options.main_file.c_str());
     return 2;
   }
   return 0;

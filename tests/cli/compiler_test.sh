@@ -256,7 +256,11 @@ printf 'extern fn cairn_no_such_c_function() -> int\nfn main() {\n    println(ca
 "$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "a link with an undefined C function does not exit 1"
 grep -q "undefined.*cairn_no_such_c_function" "$TMP/out" || fail "undefined C function: $(cat "$TMP/out")"
-grep -q "linking $TMP/undefined failed" "$TMP/out" || fail "undefined C function, no cairn message: $(cat "$TMP/out")"
+grep -q "linking $TMP/undefined.cairn failed" "$TMP/out" || fail "undefined C function, no cairn message: $(cat "$TMP/out")"
+# cairn run names the program too, not the temporary file it links in its cache.
+"$CAIRN" run "$TMP/undefined.cairn" >"$TMP/out" 2>&1
+[ $? -eq 1 ] || fail "cairn run of an undefined C function does not exit 1"
+grep -q "linking $TMP/undefined.cairn failed" "$TMP/out" || fail "cairn run, undefined C function: $(cat "$TMP/out")"
 [ ! -e "$TMP/undefined" ] || fail "a failed link left an executable"
 cp "$TMP/linked_sys" "$TMP/undefined"  # an executable from an earlier build of that name
 "$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
