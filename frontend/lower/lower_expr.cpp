@@ -50,6 +50,8 @@ void Lowering::finishCheckSites() {
 }
 
 llvm::Value *Lowering::callerLoc() {
+  // Only std code reports at its caller: a program's override of a std method takes the
+  // parameter too (the slot's signature) but is the program's own code, reported where it is.
   const FuncInfo *f = sem_fn_ != nullptr ? sem_fn_->info : nullptr;
   if (f == nullptr || !takesCallerLoc(f) || f->module == nullptr || !f->module->is_std)
     return llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));

@@ -310,11 +310,8 @@ bool takesCallerLoc(const FuncInfo *f) {
 
 llvm::Value *Lowering::loc(Span span) {
   llvm::Constant *here = staticLoc(span);
-  // Only std code reports at its caller: a program's override of a std method takes the
-  // parameter too (the slot's signature) but is the program's own code, reported where it is.
-  const FuncInfo *f = sem_fn_ != nullptr ? sem_fn_->info : nullptr;
-  if (f == nullptr || !takesCallerLoc(f) || f->module == nullptr || !f->module->is_std) return here;
-  llvm::Value *caller = fn_->getArg(fn_->arg_size() - 1);
+  llvm::Value *caller = callerLoc();
+  if (llvm::isa<llvm::ConstantPointerNull>(caller)) return here;
   return b_.CreateSelect(b_.CreateIsNull(caller), here, caller);
 }
 

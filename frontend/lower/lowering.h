@@ -7,11 +7,12 @@
 //       a local keeps its object alive and unmoved.
 //   L2. A check (runtimeErrorIf) branches, when it fails, to a call of the noreturn
 //       cairn_rt_check_failed with a static cairn_check_site (its kind, cairn_loc and texts)
-//       and the values its message needs, followed by `unreachable`. At -O2 each check has a
-//       block of its own; at -O0 all of a function's checks branch to one block whose phis
-//       pick the site and values (failBlock): -O0's code generator selects one call per
-//       function instead of one per check. A check that cannot fail is not emitted: a nil
-//       check of `self` (self_slot_), a condition the builder folded to false.
+//       (an element of the module's table, checkSite) and the values its message needs,
+//       followed by `unreachable`. At -O2 each check has a block of its own; at -O0 all of a
+//       function's checks branch to one block whose phis pick the site's index and the values
+//       (fail_blocks_): -O0's code generator selects one call per function, not one per check. A
+//       check that cannot fail is not emitted: a nil check of `self` (self_slot_), a condition the
+//       builder folded to false.
 //   L3. After a terminator (return, break, continue, a noreturn call) lowering goes on in a
 //       fresh block with no predecessors, which LLVM deletes.
 //   L4. Text literals are heap texts made at program start and kept in internal globals of
@@ -127,7 +128,8 @@ class Lowering {
   llvm::Constant *checkSite(const Check &check);
   llvm::Value *checkSiteAddress(llvm::Value *index);
   void finishCheckSites();
-  // The caller's position a std function reports at (L5), else a null pointer.
+  // The caller's position a std function reports at (L5, a parameter that may be null), else a
+  // constant null pointer.
   llvm::Value *callerLoc();
   void setLoc(Span span);
   llvm::Value *zero(const Type *t);

@@ -28,9 +28,9 @@
 //                                  |                              | place in d, scanned
 //   persistent page                | promoted if the collection   | kept as it is; one of another
 //                                  | flipped it (Figure 4), then  | database is an error (no
-//                                  | scanned if modified, or its  | references between databases)
-//                                  | recorded references followed |
-//                                  | if clean (D10)               |
+//                                  | scanned if modified, or its  | references between databases;
+//                                  | recorded references followed | a small text on a warm page
+//                                  | if clean (D10)               | is copied into d, once)
 //
 // Each policy has its own work list (Work): stabilization runs its closure first, from the
 // database roots and the modified persistent pages, then the collection's closure, from the

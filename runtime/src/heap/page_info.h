@@ -47,7 +47,10 @@
 //       "cold" (protection none, contents kept) so that the next touch traps and sets it again
 //       (the hardware's accessed bit is not visible to a process); the hand evicts a page whose
 //       bit it finds clear. A cold page is read by nothing but the mutator (whose touch warms
-//       it): collections never read clean pages (D10 of persist/persistence.h).
+//       it): collections never read clean pages (D10 of persist/persistence.h), except that a
+//       stabilization reads (never writes) a text of another database on a resident page that
+//       is not cold, to copy it into the database that reaches it (stabilizer.cpp,
+//       OwnCopyOrRefuse).
 #pragma once
 
 #include <cstddef>
