@@ -24,6 +24,7 @@ struct Collector::CollectPolicy {
   Collector &c;
   explicit CollectPolicy(Collector &c) : c(c) {}
   CollectPolicy(Collector &c, const PageInfo &) : c(c) {}
+  CollectPolicy(Collector &c, size_t, const void *) : c(c) {}
 
   static constexpr bool kScanNewPagesFirst = false;  // Cheney: copy pages scanned last
   Work &work() { return c.collect_; }

@@ -19,9 +19,14 @@
 //     (forwarding word)            |                              | copy may be another database's)
 //   pinned page: a small page an   | the object is marked, kept,  | an object an ambiguous root
 //     ambiguous root points into   | scanned; on a page made      | points into: its page becomes
-//                                  | persistent in place, an      | persistent in place in d;
-//                                  | unmarked object is copied    | another object is copied into
-//                                  | out to a transient page (P8) | d's pages, or, on a page made
+//                                  | persistent in place, an      | persistent in place (in d if
+//                                  | unmarked object is copied    | it is the first), the object
+//                                  | out to a transient page (P8) | in d (the page is shared if d
+//                                  |                              | is not its database, P12);
+//                                  |                              | one another database reached
+//                                  |                              | first is an error. Another
+//                                  |                              | object is copied into d's
+//                                  |                              | pages, or, on a page made
 //                                  |                              | persistent in place in d,
 //                                  |                              | marked, kept, scanned (P8)
 //   large object (transient)       | its run is promoted, scanned | its run becomes persistent in
@@ -36,7 +41,7 @@
 // database roots and the modified persistent pages, then the collection's closure, from the
 // ambiguous roots (which both pin with the same rule, R1) and the exact roots, runs on what the
 // stabilizer left transient. A policy is made for the objects of one page (the stabilizer's
-// database is that page's).
+// database is that page's), or for one object (on a shared page, P12, the object's database).
 //
 // Collect():
 //   1. Flip: every page in use moves from current to previous space (P4).
@@ -58,7 +63,9 @@
 //   2. Ambiguous roots as in Collect (on the collection's work list).
 //   3. Trace each database's root with StabilizePolicy, then its closure: whatever the roots and
 //      the modified pages reach becomes persistent in their database (the table above); a
-//      reference to another database's object is recorded as an error.
+//      reference to another database's object is recorded as an error. Then the objects
+//      ambiguous roots point into on pages made persistent in place that no database reached
+//      persist there, in the page's database, and the closure runs again from them.
 //   4. Steps 3 (exact roots) to 5 of Collect for the transient objects.
 // After it, every modified persistent page references only persistent objects of its own
 // database (unless an error was recorded), ready to be unswizzled and written.
@@ -202,8 +209,20 @@ class Collector {
 
   // Stabilization (stabilizer.cpp).
   void MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous);
+  // The object at ref, on a page made persistent in place by this stabilization, persists there
+  // in database db (sharing the page if db is not the page's, P12) and is queued to be scanned.
+  void *Claim(size_t page, void *ref, uint8_t db);
+  // Claims, for their page's database, the objects ambiguous roots point into that no database
+  // reached (Figure 2: they persist where they are); false if there were none.
+  bool ClaimTheRest();
   void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
-  void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, bool same_page);
+  void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref);
+  // The database of the object at ref on persistent page `page` (P12: per object on a shared
+  // page).
+  uint8_t OwnerOf(size_t page, const void *ref) const {
+    const heap::PageInfo &pi = table_[page];
+    return (pi.flags & heap::kPageShared) ? hooks_->SharedOwner(page, ref) : pi.db;
+  }
 
   heap::PageHeap &pages_;
   const Roots &roots_;
@@ -231,6 +250,10 @@ class Collector {
   // The stabilization's copies of other databases' texts, by database and original (one copy
   // per text and database however many references reach it; StabilizePolicy::OwnCopyOrRefuse).
   std::unordered_map<const void *, void *> text_copies_[256];
+  // The stabilization's pages made persistent in place (ambiguous roots pinned them), and which
+  // database each of their kept objects went to (the first to reach it: P12).
+  std::vector<size_t> in_place_;
+  std::unordered_map<const void *, uint8_t> claims_;
 };
 
 }  // namespace cairn::gc

@@ -24,6 +24,13 @@ class PersistHooks {
   // persistent afterwards even if that fails (the error fails the commit, which makes them
   // transient again).
   virtual Status MakePersistent(uint8_t db, size_t frame, size_t n) = 0;
+  // The object at `ref`, on the small page `frame` that this stabilization made persistent in
+  // place in another database, is of database `db`: the page becomes shared (P12 of
+  // heap/page_info.h), gets a page id in `db` the first time and is written there too. Errors
+  // (the store's) fail the commit, as MakePersistent's do.
+  virtual Status ShareObject(uint8_t db, size_t frame, const void *ref) = 0;
+  // The database of the object at `ref` on the shared page `frame` (P12).
+  virtual uint8_t SharedOwner(size_t frame, const void *ref) = 0;
   // The modified persistent pages (run heads): the only ones that may refer to transient
   // objects (P9), scanned by every collection.
   virtual const std::vector<uint32_t> &ModifiedPages() = 0;

@@ -23,6 +23,7 @@ struct Collector::StabilizePolicy {
   const uint8_t db;
   StabilizePolicy(Collector &c, uint8_t db) : c(c), db(db) {}
   StabilizePolicy(Collector &c, const PageInfo &from) : c(c), db(from.db) {}
+  StabilizePolicy(Collector &c, size_t page, const void *ref) : c(c), db(c.OwnerOf(page, ref)) {}
 
   // A new persistent page is scanned as soon as the page being scanned is done (depth first by
   // page: the stabilizer's order before it shared the loop, which OO7's figures were measured
@@ -48,9 +49,11 @@ struct Collector::StabilizePolicy {
   // Copied already, into this database's pages or another's: the copy says which.
   void *Forwarded(void *to) { return c.Trace(*this, to); }
   void *CopySpace(void *ref, uintptr_t header) { return c.Evacuate(*this, ref, header); }
-  // Only the objects ambiguous roots point into (marked) must stay where they are; the others
-  // are copied like those of the copy space, except on a page already made persistent in place
-  // in this database, where they persist where they are (P8).
+  // The objects ambiguous roots point into (marked) must stay where they are: the first
+  // database to reach one has it, on a page that becomes persistent in place (shared by the
+  // databases that reach its objects, P12). The others are copied like those of the copy space,
+  // except on a page already made persistent in place in this database, where they persist
+  // where they are (P8).
   void *PinnedPage(size_t i, void *ref) {
     const PageInfo &pi = c.table_[i];
     const uintptr_t header = heap::HeaderOf(ref);
@@ -58,15 +61,16 @@ struct Collector::StabilizePolicy {
     if (!c.IsMarked(i, ref)) {
       if (!pi.persistent() || pi.db != db) return c.Evacuate(*this, ref, header);
       c.Mark(i, ref);
+      c.claims_.emplace(ref, db);
       c.CountPersistent(heap::TypeOfHeader(header),
                         heap::ObjectBytes(heap::TypeOfHeader(header), ref), true);
       c.stabilize_.objects.push_back(ref);
       return ref;
     }
-    if (!pi.persistent())
-      c.MakePersistentInPlace(i, db, true);
-    else if (pi.db != db)
-      return OwnCopyOrRefuse(i, ref, header, true);
+    if (!pi.persistent()) c.MakePersistentInPlace(i, db, true);
+    auto [claim, first] = c.claims_.try_emplace(ref, db);
+    if (first) return c.Claim(i, ref, db);
+    if (claim->second != db) return OwnCopyOrRefuse(i, ref, header);
     return ref;
   }
   void *LargeObject(size_t head, void *ref) {
@@ -76,28 +80,28 @@ struct Collector::StabilizePolicy {
   }
   void *PersistentPage(size_t head, void *ref) {
     const PageInfo &pi = c.table_[head];
-    if (pi.db == db) return ref;
+    if (c.OwnerOf(head, ref) == db) return ref;
     // Its header can be read only on a page that is resident and not cold (P9, P11: the
     // collector never faults a page in); a reference to any other is refused unread.
     if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) {
-      c.RefuseCrossDatabase(db, head, ref, false);
+      c.RefuseCrossDatabase(db, head, ref);
       return ref;
     }
-    return OwnCopyOrRefuse(head, ref, heap::HeaderOf(ref), false);
+    return OwnCopyOrRefuse(head, ref, heap::HeaderOf(ref));
   }
   // This database reaches ref, an object of another database (on its persistent page, or on a
   // page pinned for it). A text is immutable and has no identity a program can observe (`==`
   // compares contents), so this database gets a copy of its own: the slot that reached it is
   // given the copy, the original stays where it is (docs/persistence.md, "Limits"). Any other
   // object refuses the commit.
-  void *OwnCopyOrRefuse(size_t page, void *ref, uintptr_t header, bool same_page) {
+  void *OwnCopyOrRefuse(size_t page, void *ref, uintptr_t header) {
     if ((heap::TypeOfHeader(header)->flags & CAIRN_TYPE_TEXT) != 0 &&
         c.table_[page].kind != PageKind::kLargeHead) {
       void *&copy = c.text_copies_[db][ref];
       if (copy == nullptr) copy = c.CopyObject(*this, ref, header);
       return copy;
     }
-    c.RefuseCrossDatabase(db, page, ref, same_page);
+    c.RefuseCrossDatabase(db, page, ref);
     return ref;
   }
 };
@@ -106,6 +110,8 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
                                       StabilizeOutcome *outcome) {
   outcome_ = outcome;
   for (auto &copies : text_copies_) copies.clear();
+  in_place_.clear();
+  claims_.clear();
   // Figure 2, lines 18-21: every persistent page stays (a stabilization flips transient pages
   // only). The modified ones (the only ones that may reference transient objects, P9) are where
   // the closure starts.
@@ -120,7 +126,38 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
     if (*r.slot) *r.slot = Trace(p, *r.slot);
   }
   Closure<StabilizePolicy>(stabilize_);
+  while (ClaimTheRest()) Closure<StabilizePolicy>(stabilize_);
   return Finish();
+}
+
+void *Collector::Claim(size_t page, void *ref, uint8_t db) {
+  if (db != table_[page].db) {
+    Status s = hooks_->ShareObject(db, page, ref);  // P12
+    if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
+  }
+  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  CountPersistent(t, heap::ObjectBytes(t, ref), true);
+  stabilize_.objects.push_back(ref);
+  return ref;
+}
+
+bool Collector::ClaimTheRest() {
+  bool claimed = false;
+  for (size_t head : in_place_) {
+    if (table_[head].kind != PageKind::kSmall) continue;
+    char *page = pages_.PageAddress(head);
+    for (uint32_t o = 0; o < table_[head].used;) {
+      void *ref = page + o + kWordSize;
+      const size_t bytes = SlotBytes(ref);
+      if (!heap::IsForwarded(heap::HeaderOf(ref)) && IsMarked(head, ref) &&
+          claims_.try_emplace(ref, table_[head].db).second) {
+        Claim(head, ref, table_[head].db);
+        claimed = true;
+      }
+      o += uint32_t(bytes);
+    }
+  }
+  return claimed;
 }
 
 // A large object's run, or a pinned page holding objects an ambiguous root points into, becomes
@@ -142,20 +179,13 @@ void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
   }
   // A pinned page stays pinned until the collection ends: its mark table and forwarding words
   // are still in use (FillDeadPinnedObjects turns the latter into fillers). What persists on it
-  // is the objects ambiguous roots point into (marked), which cannot move, and those its
+  // is the objects ambiguous roots point into (marked), which cannot move, each in the database
+  // that reaches it first (P12), or in this one if none does (ClaimTheRest), and those its
   // database reaches from now on; its other objects are copied out if something reaches them,
   // and become fillers otherwise (P8): a dead neighbour persists nothing.
   outcome_->pages_ambiguous++;
   result_.persistent_pages_scanned++;
-  for (uint32_t o = 0; o < h.used;) {
-    void *ref = page + o + kWordSize;
-    size_t bytes = SlotBytes(ref);
-    if (!heap::IsForwarded(heap::HeaderOf(ref)) && IsMarked(head, ref)) {
-      CountPersistent(heap::TypeOfHeader(heap::HeaderOf(ref)), bytes, true);
-      stabilize_.objects.push_back(ref);
-    }
-    o += uint32_t(bytes);
-  }
+  in_place_.push_back(head);
 }
 
 void Collector::CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous) {
@@ -168,36 +198,26 @@ void Collector::CountPersistent(const cairn_type *t, size_t bytes, bool ambiguou
   }
 }
 
-// Database db reaches the object at ref, on page `index` of another database: the commit is
-// refused (the first such error is kept). same_page: the two share a page pinned by the stack.
-void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, bool same_page) {
+// Database db reaches the object at ref, on page `index`, of another database: the commit is
+// refused (the first such error is kept). The object is not read (its page may not be).
+void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
   if (!outcome_->status.ok()) return;
-  const std::string here = hooks_->DatabaseName(db), there = hooks_->DatabaseName(table_[index].db);
-  if (same_page) {
-    outcome_->status = Status(
-        CAIRN_INVALID_ARGUMENT,
-        "database '" + here + "' reaches an object of type '" +
-            heap::TypeOfHeader(heap::HeaderOf(ref))->name +
-            "' that lies on the same heap page as an object of database '" + there +
-            "', and a local variable or register holds both (or words on the stack that look "
-            "like their addresses). Objects that the stack holds cannot move, and a page belongs "
-            "to one database, so the commit is refused and nothing of it was written. Abort the "
-            "transaction; then commit with fewer objects of different databases held in "
-            "variables, or create each database's objects in a separate phase "
-            "(docs/persistence.md)");
-    return;
-  }
+  const std::string here = hooks_->DatabaseName(db),
+                    there = hooks_->DatabaseName(OwnerOf(index, ref));
   outcome_->status =
       Status(CAIRN_INVALID_ARGUMENT,
              "an object of database '" + here + "' refers to an object of database '" + there +
                  "'; references between databases are not supported: the commit is refused and "
                  "nothing of it was written (abort the transaction, then keep each database's "
                  "objects apart). An object that variables held when a commit of '" +
-                 there + "' made its heap page persistent is in '" + there +
-                 "' even if nothing of it refers to the object: make each database's objects "
-                 "in a function of its own. A text of another database is copied instead when "
-                 "it is smaller than a heap page and this process has read it since it was "
-                 "last written out (docs/persistence.md)");
+                 there +
+                 "' made its heap page persistent, and that no other database reached "
+                 "in that commit, is in '" +
+                 there +
+                 "' even if nothing of it refers to the "
+                 "object. A text of another database is copied instead when it is smaller than a "
+                 "heap page and this process has read it since it was last written out "
+                 "(docs/persistence.md)");
 }
 
 }  // namespace cairn::gc

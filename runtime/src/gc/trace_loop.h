@@ -3,7 +3,8 @@
 // (collector.cpp, stabilizer.cpp); nothing else.
 //
 // A policy P is a small struct made for the objects of one page, P(Collector &, const PageInfo
-// &from), with:
+// &from), or for one object, P(Collector &, size_t page, const void *ref) (on a shared page,
+// P12, its objects are of different databases), with:
 //   static constexpr bool kScanNewPagesFirst  queue a new copy page at once (depth first by
 //                                             page) rather than scan it when nothing else is
 //                                             left (Cheney)
@@ -60,8 +61,21 @@ __attribute__((always_inline)) inline void Collector::ScanObject(P &p, const cai
 template <class P>
 void Collector::ScanPage(size_t index) {
   heap::PageInfo &pi = table_[index];
-  P p(*this, pi);
   char *base = pages_.PageAddress(index);
+  if (pi.flags & heap::kPageShared) [[unlikely]] {
+    // P12: each object is scanned for its own database (a shared page is never copied into).
+    if (pi.scan == 0) result_.persistent_pages_scanned++;
+    for (uint32_t scan = pi.scan; scan < pi.used;) {
+      void *ref = base + scan + heap::kWordSize;
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      scan += uint32_t(heap::ObjectBytes(t, ref));
+      P p(*this, index, ref);
+      ScanObject(p, t, ref);
+    }
+    pi.scan = pi.used;
+    return;
+  }
+  P p(*this, pi);
   if (pi.kind == heap::PageKind::kLargeHead) {
     if (pi.scan == 0) {
       if (pi.persistent()) result_.persistent_pages_scanned++;
@@ -94,7 +108,7 @@ void Collector::Closure(Work &w) {
     if (!w.objects.empty()) {
       void *ref = w.objects.back();
       w.objects.pop_back();
-      P p(*this, table_[pages_.IndexOf(ref)]);
+      P p(*this, pages_.IndexOf(ref), ref);
       ScanObject(p, heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
       continue;
     }

@@ -51,6 +51,16 @@
 //       stabilization reads (never writes) a text of another database on a resident page that
 //       is not cold, to copy it into the database that reaches it (stabilizer.cpp,
 //       OwnCopyOrRefuse).
+//   P12. A small persistent page is shared (kPageShared) when the stabilizer made it persistent
+//       in place while ambiguous roots pointed into objects of it that different databases
+//       reach (`let x = new Item {}; let y = new Item {}; atomic { a.root = x; b.root = y }`).
+//       `db` is then the database that reached one of them first; the persistence layer knows
+//       which objects are another database's (PersistHooks::SharedOwner; the rest are db's) and
+//       stores the page in each of its databases, where the others' objects are fillers
+//       (persist/persistence.h, D13). Everything said of "the page's database" holds per
+//       object on a shared page: an object refers only to objects of its own database (P9).
+//       Only the stabilizer shares a page, and only a page it pinned and made persistent in
+//       the same stabilization.
 #pragma once
 
 #include <cstddef>
@@ -79,6 +89,7 @@ enum PageFlags : uint8_t {
   kPageProtRead = 1 << 4,    // its protection is read-only (else read-write, or none)
   kPageProtNone = 1 << 5,    // its protection is none: any access traps
   kPageReferenced = 1 << 6,  // persistent, clean: used since the CLOCK hand last passed (P11)
+  kPageShared = 1 << 7,      // persistent, small: its objects are of more than one database (P12)
 };
 
 // The state of a persistent frame (P9), derived from the flags; persistence (persist/frames.cpp)

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "heap/object.h"
 #include "persist/persistence.h"
 #include "persist/type_layout.h"
+#include "types/type_registry.h"
 #include "util/clock.h"
 #include "util/env.h"
 
@@ -90,11 +92,16 @@ void Persistence::DiscardModified() {
 
 bool Persistence::NeedsStabilization(uint64_t *checked) {
   heap::PageHeap &pages = heap_->pages();
-  // True unless ref is an object of a persistent page of database db.
+  // True unless ref is an object of a persistent page of database db (of db itself, on a shared
+  // page: P12).
   auto outside = [&](const void *ref, uint8_t db) {
     if (!pages.Covers(ref)) return true;
-    const PageInfo &pi = pages.Info(pages.IndexOf(ref));
-    return pi.space == heap::Space::kFree || pi.db != db;
+    const size_t i = pages.IndexOf(ref);
+    const PageInfo &pi = pages.Info(i);
+    if (pi.space == heap::Space::kFree) return true;
+    if (pi.flags & heap::kPageShared)
+      return OwnerAt(i, uint32_t(static_cast<const char *>(ref) - pages.PageAddress(i))) != db;
+    return pi.db != db;
   };
   for (auto &d : dbs_)
     if (d && d->root_dirty && d->root && outside(d->root, d->index)) return true;
@@ -107,8 +114,9 @@ bool Persistence::NeedsStabilization(uint64_t *checked) {
     for (uint32_t o = 0; o < end && !found;) {
       void *ref = base + o + kWordSize;
       const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      const uint8_t db = OwnerAt(head, o + uint32_t(kWordSize));
       heap::ForEachRefSlot(t, ref, [&](void **slot) {
-        if (*slot && !found && outside(*slot, h.db)) found = true;
+        if (*slot && !found && outside(*slot, db)) found = true;
       });
       o += uint32_t(heap::ObjectBytes(t, ref));
     }
@@ -222,8 +230,22 @@ Status Persistence::Flush(cairn_persist_stats *c,
   std::string buffer, base;
   ForEachModified([&](size_t i, size_t n) {
     if (!s.ok()) return;
-    s = Unswizzle(i, &buffer);
-    const store::DatabaseId id = dbs_[pages.Info(i).db - 1]->id;
+    const PageInfo &pi = pages.Info(i);
+    if (pi.flags & heap::kPageShared) {
+      // D13: the page goes to each of its databases, the others' objects as fillers.
+      std::vector<uint8_t> dbs{pi.db};
+      for (const auto &[d, page] : shared_.at(uint32_t(i)).homes) dbs.push_back(d);
+      for (uint8_t d : dbs) {
+        if (s.ok()) s = Unswizzle(i, d, &buffer);
+        uint64_t stored = 0;
+        if (s.ok()) s = txn_->WritePage(dbs_[d - 1]->id, PageIdIn(i, d), buffer.data(), &stored);
+        c->bytes_written += stored;
+        c->pages_written++;
+      }
+      return;
+    }
+    s = Unswizzle(i, pi.db, &buffer);
+    const store::DatabaseId id = dbs_[pi.db - 1]->id;
     // D12: a page clean earlier in the transaction, no frame released since: the store is told
     // which words changed (a base equal to the buffer except there), so it need not read the
     // page back to write the delta.
@@ -271,15 +293,22 @@ uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {
   }
   size_t i = pages.IndexOf(ref);
   const PageInfo &pi = pages.Info(i);
-  if (pi.space == heap::Space::kFree || pi.db != db) {
+  if (pi.space == heap::Space::kFree || (pi.db != db && !(pi.flags & heap::kPageShared))) {
     *ok = false;
     return 0;
   }
   size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
   const PageInfo &h = pages.Info(head);
   PersistentRef r;
-  r.page = pages.PageId(head);
   r.offset = uint32_t(static_cast<char *>(ref) - pages.PageAddress(head));
+  r.page = pages.PageId(head);
+  if (h.flags & heap::kPageShared) {  // P12: the object's database, and the page's id there
+    if (OwnerAt(head, r.offset) != db) {
+      *ok = false;
+      return 0;
+    }
+    r.page = PageIdIn(head, db);
+  }
   r.run = h.kind == PageKind::kLargeHead ? h.run : 0;
   if (r.run > kMaxRun || !WellFormed(r)) {
     *ok = false;
@@ -288,11 +317,12 @@ uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {
   return EncodeRef(r);
 }
 
-Status Persistence::Unswizzle(size_t head, std::string *buffer) {
+Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
-  cairn_db &db = *dbs_[h.db - 1];
+  cairn_db &db = *dbs_[dbi - 1];
   const bool large = h.kind == PageKind::kLargeHead;
+  const bool shared = (h.flags & heap::kPageShared) != 0;
   const size_t n = large ? h.run : 1;
   // The page in memory stays swizzled; the buffer gets the stored form.
   buffer->assign(pages.PageAddress(head), n * kPageSize);
@@ -301,11 +331,17 @@ Status Persistence::Unswizzle(size_t head, std::string *buffer) {
   for (size_t off = 0; off < end;) {
     uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
     const cairn_type *t = heap::TypeOfHeader(word);
+    void *ref = base + off + kWordSize;
+    const size_t bytes = heap::ObjectBytes(t, ref);
+    if (shared && OwnerAt(head, uint32_t(off + kWordSize)) != dbi) {
+      // D13: another database's object is a filler here, its contents not written.
+      t = types::TypeRegistry::Get().AtomicType(bytes - kWordSize);
+      std::memset(ref, 0, bytes - kWordSize);
+    }
     uint32_t index = 0;
     Status s = TypeIndex(db, t, &index);
     if (!s.ok()) return s;
     word = index;
-    void *ref = base + off + kWordSize;
     Status bad;
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       if (!*slot) return;
@@ -316,11 +352,11 @@ Status Persistence::Unswizzle(size_t head, std::string *buffer) {
                      "an object of type '" + std::string(t->name) + "' in database '" + db.name +
                          "' still refers to a transient object or another database's at commit "
                          "(page " +
-                         std::to_string(pages.PageId(head)) + ")");
+                         std::to_string(PageIdIn(head, dbi)) + ")");
       *slot = reinterpret_cast<void *>(pref);
     });
     if (!bad.ok()) return bad;
-    off += heap::ObjectBytes(t, ref);
+    off += bytes;
   }
   return Status::Ok();
 }

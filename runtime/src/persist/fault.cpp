@@ -250,6 +250,58 @@ Status Persistence::ReadAndSwizzle(size_t head) {
       return BadTarget(db, head, stray, "where no object starts");
   }
   h.used = uint32_t(off);
+  if (h.flags & heap::kPageShared) return LoadSharedObjects(head);
+  return Status::Ok();
+}
+
+Status Persistence::LoadSharedObjects(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  const SharedFrame &shared = shared_.at(uint32_t(head));
+  char *base = pages.PageAddress(head);
+  std::unique_ptr<uint64_t[]> words(new uint64_t[kPageSize / kWordSize]);
+  char *image = reinterpret_cast<char *>(words.get());
+  for (const auto &[dbi, page] : shared.homes) {
+    cairn_db &db = *dbs_[dbi - 1];
+    {
+      std::unique_ptr<store::Transaction> temp;
+      store::Transaction *t = nullptr;
+      Status s = ReadTransaction(&temp, &t);
+      if (s.ok()) s = t->ReadPage(db.id, page, image);
+      if (temp) temp->Abort();
+      if (!s.ok()) return PageFault(db, page, s);
+    }
+    // Its objects, in their places: each database's page has the frame's layout (D13).
+    for (const auto &[offset, owner] : shared.owners) {
+      if (owner != dbi) continue;
+      const size_t off = offset - kWordSize;
+      const uint64_t word = *reinterpret_cast<const uint64_t *>(image + off);
+      if (word == 0 || word > UINT32_MAX)
+        return PageError(db, page, CAIRN_CORRUPTION,
+                         "the object header at offset " + std::to_string(off) +
+                             " is not a type index" + Damaged(store_->dir(), db));
+      const cairn_type *t = nullptr;
+      Status s = TypeForIndex(db, uint32_t(word), page, &t);
+      if (!s.ok()) return s;
+      void *there = image + offset;
+      void *here = base + offset;
+      const size_t place = heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(here)), here);
+      const bool fits = !(heap::IsArrayType(t) && heap::ArrayLength(there) > kPageSize) &&
+                        heap::ObjectBytes(t, there) == place;
+      if (!fits)
+        return PageError(
+            db, page, CAIRN_CORRUPTION,
+            "the object of type '" + std::string(t->name) + "' at offset " + std::to_string(off) +
+                " does not fit its place on the heap page it shares with database '" +
+                dbs_[pages.Info(head).db - 1]->name + "'" + Damaged(store_->dir(), db));
+      std::memcpy(base + off, image + off, place);
+      heap::HeaderOf(here) = reinterpret_cast<uintptr_t>(t);
+      heap::ForEachRefSlot(t, here, [&](void **slot) {
+        uint64_t v = reinterpret_cast<uint64_t>(*slot);
+        if (v && s.ok()) s = Swizzle(db, v, head, slot);
+      });
+      if (!s.ok()) return s;
+    }
+  }
   return Status::Ok();
 }
 

@@ -204,6 +204,7 @@ void Persistence::ReleaseFrame(size_t head) {
   // arena keep); the collector frees its page next, which ends its database and page id.
   in_state_[size_t(FrameState::kReserved)] -= n;
   frames_.erase(Key(h.db, pages.PageId(head)));
+  Unshare(head);
   totals_.frames_released += n;
 }
 
@@ -235,12 +236,68 @@ Status Persistence::MakePersistent(uint8_t dbi, size_t frame, size_t n) {
   return Status::Ok();
 }
 
+Status Persistence::ShareObject(uint8_t dbi, size_t frame, const void *ref) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &pi = pages.Info(frame);
+  assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified && dbi != pi.db);
+  SharedFrame &shared = shared_[uint32_t(frame)];
+  pi.flags |= heap::kPageShared;
+  shared.owners[uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame))] = dbi;
+  for (const auto &[d, page] : shared.homes)
+    if (d == dbi) return Status::Ok();
+  cairn_db &db = *dbs_[dbi - 1];
+  if (!txn_ || failed_) return Status(CAIRN_INTERNAL, "stabilization outside an open transaction");
+  store::PageNo page = 0;
+  Status s = txn_->AllocatePage(db.id, &page);
+  if (!s.ok()) return s;
+  if (page > kMaxPageId)
+    return Status(CAIRN_UNSUPPORTED,
+                  "database '" + db.name + "' has more pages than Cairn can address (2^31 - 1)");
+  shared.homes.emplace_back(dbi, page);
+  frames_[Key(dbi, page)] = uint32_t(frame);
+  checks_.known_pages(dbi) = std::max(checks_.known_pages(dbi), page);
+  return Status::Ok();
+}
+
+uint8_t Persistence::SharedOwner(size_t frame, const void *ref) {
+  return OwnerAt(frame,
+                 uint32_t(static_cast<const char *>(ref) - heap_->pages().PageAddress(frame)));
+}
+
+uint8_t Persistence::OwnerAt(size_t head, uint32_t offset) const {
+  const PageInfo &pi = heap_->pages().Info(head);
+  if (!(pi.flags & heap::kPageShared)) return pi.db;
+  const SharedFrame &shared = shared_.at(uint32_t(head));
+  auto it = shared.owners.find(offset);
+  return it == shared.owners.end() ? pi.db : it->second;
+}
+
+uint64_t Persistence::PageIdIn(size_t head, uint8_t db) const {
+  const PageInfo &pi = heap_->pages().Info(head);
+  if (db == pi.db || !(pi.flags & heap::kPageShared)) return heap_->pages().PageId(head);
+  for (const auto &[d, page] : shared_.at(uint32_t(head)).homes)
+    if (d == db) return page;
+  return 0;
+}
+
+void Persistence::Unshare(size_t head) {
+  PageInfo &pi = heap_->pages().Info(head);
+  if (!(pi.flags & heap::kPageShared)) return;
+  auto it = shared_.find(uint32_t(head));
+  if (it != shared_.end()) {
+    for (const auto &[d, page] : it->second.homes) frames_.erase(Key(d, page));
+    shared_.erase(it);
+  }
+  pi.flags &= uint8_t(~heap::kPageShared);
+}
+
 void Persistence::MakeTransient(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   PageInfo &h = pages.Info(head);
   const size_t n = RunOf(h);
   assert(h.frame_state() == FrameState::kModified);
   if (pages.PageId(head)) frames_.erase(Key(h.db, pages.PageId(head)));
+  Unshare(head);
   SetState(head, FrameState::kTransient);
   for (size_t k = 0; k < n; k++) {
     pages.Info(head + k).db = 0;
@@ -302,7 +359,34 @@ size_t Persistence::VerifyFrames(size_t max_report) {
   heap::PageHeap &pages = heap_->pages();
   FrameReport report(max_report);
   uint64_t counted[4] = {};
-  size_t heads = 0, clean_heads = 0, modified_heads = 0, unnumbered = 0;
+  size_t heads = 0, clean_heads = 0, modified_heads = 0, unnumbered = 0, homes = 0;
+  // P9 on a clean shared frame (P12), object by object: a reference lands on an object of the
+  // referring object's database.
+  auto check_shared = [&](size_t i) {
+    const PageInfo &h = pages.Info(i);
+    char *base = pages.PageAddress(i);
+    for (uint32_t o = 0; o < h.used;) {
+      void *ref = base + o + heap::kWordSize;
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      const uint8_t own = OwnerAt(i, uint32_t(o + heap::kWordSize));
+      heap::ForEachRefSlot(t, ref, [&](void **slot) {
+        if (!*slot || !pages.Covers(*slot)) return;
+        size_t j = pages.IndexOf(*slot);
+        const PageInfo &to = pages.Info(j);
+        if (to.kind == PageKind::kLargeTail) j -= to.run;
+        const bool wrong =
+            !to.persistent() ||
+            OwnerAt(j, uint32_t(static_cast<char *>(*slot) - pages.PageAddress(j))) != own;
+        if (wrong)
+          report(
+              "an object of type '%s' of database %u on shared frame %zu refers to %p, %s "
+              "(P9, P12)",
+              t->name, unsigned(own), i, *slot,
+              to.persistent() ? "an object of another database" : "a transient object");
+      });
+      o += uint32_t(heap::ObjectBytes(t, ref));
+    }
+  };
   pages.ForEachTouchedPage([&](size_t i) {
     const PageInfo &h = pages.Info(i);
     if (h.space == heap::Space::kFree || !h.persistent() || h.kind == PageKind::kLargeTail) return;
@@ -346,7 +430,29 @@ size_t Persistence::VerifyFrames(size_t max_report) {
     if (it == frames_.end() || it->second != i)
       report("frame %zu (database %u, page %llu) is not the frame map's entry for its page (D1)", i,
              h.db, id);
+    if (h.flags & heap::kPageShared) {
+      auto sh = shared_.find(uint32_t(i));
+      if (sh == shared_.end() || sh->second.homes.empty() || h.kind != PageKind::kSmall) {
+        report("frame %zu (database %u, page %llu) is marked shared but has no homes (D13)", i,
+               h.db, id);
+        return;
+      }
+      for (const auto &[d, page] : sh->second.homes) {
+        homes++;
+        auto home = frames_.find(Key(d, page));
+        if (home == frames_.end() || home->second != i)
+          report(
+              "frame %zu is shared with database %u, page %llu, which the frame map does not "
+              "give it (D13)",
+              i, unsigned(d), static_cast<unsigned long long>(page));
+      }
+      // P9 per object (P12), on a clean page that is readable (not cold).
+      if (s == FrameState::kClean && referenced) check_shared(i);
+    }
   });
+  for (const auto &[f, sh] : shared_)
+    if (!(pages.Info(f).flags & heap::kPageShared))
+      report("frame %u has shared-page entries but is not marked shared (D13)", unsigned(f));
   for (FrameState s : {FrameState::kReserved, FrameState::kClean, FrameState::kModified})
     if (counted[size_t(s)] != in_state_[size_t(s)])
       report("the page table has %llu %s persistent pages, the counter says %llu (D7)",
@@ -357,9 +463,11 @@ size_t Persistence::VerifyFrames(size_t max_report) {
         "the CLOCK ring holds %zu frames and the modified set %zu; the page table has %zu clean "
         "and %zu modified pages or runs (D7)",
         clock_.size(), modified_.size(), clean_heads, modified_heads);
-  if (frames_.size() != heads - unnumbered)
-    report("the frame map has %zu entries for %zu persistent frames (D1)", frames_.size(),
-           heads - unnumbered);
+  if (frames_.size() != heads - unnumbered + homes)
+    report(
+        "the frame map has %zu entries for %zu persistent frames and %zu homes of shared "
+        "frames (D1, D13)",
+        frames_.size(), heads - unnumbered, homes);
   return report.problems();
 }
 

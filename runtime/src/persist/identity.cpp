@@ -9,9 +9,10 @@
 namespace cairn::persist {
 
 uint64_t Persistence::IdentityHash(size_t head, uint32_t offset) {
-  heap::PageHeap &pages = heap_->pages();
-  cairn_db &db = *dbs_[pages.Info(head).db - 1];
-  const uint64_t page = pages.PageId(head);
+  // On a shared page (P12), the object's database and the page's id there (D13).
+  const uint8_t dbi = OwnerAt(head, offset);
+  cairn_db &db = *dbs_[dbi - 1];
+  const uint64_t page = PageIdIn(head, dbi);
   auto it = db.hashes.find(page);
   if (it == db.hashes.end()) {  // D6: read the page's entries once
     std::vector<store::IdentityHashEntry> entries;
@@ -43,9 +44,9 @@ Status Persistence::WriteIdentityHashes(std::vector<PendingHash> *written) {
     const heap::PageInfo &pi = pages.Info(i);
     if (!pi.persistent()) return;
     size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
-    PendingHash p{dbs_[pi.db - 1].get(), pages.PageId(head),
-                  uint32_t(addr - reinterpret_cast<uintptr_t>(pages.PageAddress(head))), hash,
-                  addr};
+    const uint32_t offset = uint32_t(addr - reinterpret_cast<uintptr_t>(pages.PageAddress(head)));
+    const uint8_t dbi = OwnerAt(head, offset);  // P12, D13
+    PendingHash p{dbs_[dbi - 1].get(), PageIdIn(head, dbi), offset, hash, addr};
     s = txn_->PutIdentityHash(p.db->id, p.page, p.offset, p.hash);
     written->push_back(p);
   });

@@ -50,6 +50,16 @@
 //       every word equal in the page and its copy is equal in the stored forms too, so the
 //       commit tells the store only the words that differ: the store writes them as a delta
 //       (store format 2) without reading the page back. Otherwise the store reads it.
+//   D13. A shared frame (P12 of heap/page_info.h: kPageShared) has an entry in shared_: the
+//       objects on it that are not of the frame's database (`db`), by payload offset, with their
+//       database, and a page id ("home") in each of those databases. The frame is in frames_
+//       once per database (D1 counts it once per home too). A commit that writes the frame
+//       writes it to each of its databases, with the objects of the others as fillers (zero
+//       payload), so each database's page holds its own objects only and has the frame's
+//       layout; loading the frame reads its database's page and puts each other database's
+//       objects in from that database's page. A shared frame is never a delta written from a
+//       clean image (D12). It stops being shared when it is released or made transient; the
+//       entry goes with it. In a later process each database's page is an ordinary page.
 #pragma once
 
 #include <csignal>
@@ -148,6 +158,8 @@ class Persistence final : public gc::PersistHooks {
   // gc::PersistHooks
   void ReleaseFrame(size_t frame) override;
   Status MakePersistent(uint8_t db, size_t frame, size_t n) override;
+  Status ShareObject(uint8_t db, size_t frame, const void *ref) override;
+  uint8_t SharedOwner(size_t frame, const void *ref) override;
   const std::vector<uint32_t> &ModifiedPages() override { return modified_.members(); }
   const std::vector<uint32_t> *References(size_t head) override {
     auto it = refs_.find(uint32_t(head));
@@ -235,7 +247,17 @@ class Persistence final : public gc::PersistHooks {
   bool NeedsStabilization(uint64_t *checked);
   Status WriteCommit(bool stay_open);
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots);
-  Status Unswizzle(size_t head, std::string *buffer);
+  // The page at head in the stored form for database db (one of its databases: D13).
+  Status Unswizzle(size_t head, uint8_t db, std::string *buffer);
+  // The page id of frame `head` in database db: its own, or its home there if shared (D13).
+  uint64_t PageIdIn(size_t head, uint8_t db) const;
+  // The database of the object at payload offset `offset` of the page at frame `head`.
+  uint8_t OwnerAt(size_t head, uint32_t offset) const;
+  // A shared frame's other databases' objects put in from their pages (D13), after its own
+  // database's page was read and swizzled into it.
+  Status LoadSharedObjects(size_t head);
+  // The frame stops being shared: its homes leave the frame map (D13).
+  void Unshare(size_t head);
   Status TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index);
   uint64_t EncodeTarget(void *ref, uint8_t db, bool *ok);
   void Revert(const gc::StabilizeOutcome &o);
@@ -271,6 +293,12 @@ class Persistence final : public gc::PersistHooks {
     uint64_t releases = 0;
   };
   std::unordered_map<uint32_t, CleanImage> clean_images_;
+  // D13: shared frame -> its other databases' objects and its page ids there.
+  struct SharedFrame {
+    std::unordered_map<uint32_t, uint8_t> owners;     // payload offset -> database
+    std::vector<std::pair<uint8_t, uint64_t>> homes;  // (database, page id)
+  };
+  std::unordered_map<uint32_t, SharedFrame> shared_;
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
   uint64_t next_release_ = kReleaseGrowth;
