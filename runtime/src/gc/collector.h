@@ -250,6 +250,7 @@ class Collector {
   // The stabilization's copies of other databases' texts, by database and original (one copy
   // per text and database however many references reach it; StabilizePolicy::OwnCopyOrRefuse).
   std::unordered_map<const void *, void *> text_copies_[256];
+  std::vector<uint64_t> stored_page_;  // a page read from the store for such a copy
   // The stabilization's pages made persistent in place (ambiguous roots pinned them), and which
   // database each of their kept objects went to (the first to reach it: P12).
   std::vector<size_t> in_place_;

@@ -29,6 +29,13 @@ class PersistHooks {
   // heap/page_info.h), gets a page id in `db` the first time and is written there too. Errors
   // (the store's) fail the commit, as MakePersistent's do.
   virtual Status ShareObject(uint8_t db, size_t frame, const void *ref) = 0;
+  // The small object at `ref` on the persistent page `head`, which is not resident or is cold
+  // (so the collector may not read it, P9, P11), read from the store instead for the
+  // stabilizer to copy (a text another database reaches): its type, with the stored page in
+  // `words` (the object's payload at the same offset as in the frame); null if it cannot be
+  // read or is not an object of a small type. Changes nothing of the heap.
+  virtual const cairn_type *ReadStoredObject(size_t head, const void *ref,
+                                             std::vector<uint64_t> *words) = 0;
   // The database of the object at `ref` on the shared page `frame` (P12).
   virtual uint8_t SharedOwner(size_t frame, const void *ref) = 0;
   // The modified persistent pages (run heads): the only ones that may refer to transient

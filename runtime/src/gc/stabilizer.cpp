@@ -82,12 +82,24 @@ struct Collector::StabilizePolicy {
     const PageInfo &pi = c.table_[head];
     if (c.OwnerOf(head, ref) == db) return ref;
     // Its header can be read only on a page that is resident and not cold (P9, P11: the
-    // collector never faults a page in); a reference to any other is refused unread.
-    if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) {
+    // collector never faults a page in); on any other page the object is read from the store.
+    if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) return CopyStoredText(head, ref);
+    return OwnCopyOrRefuse(head, ref, heap::HeaderOf(ref));
+  }
+  // OwnCopyOrRefuse for an object of a page the collector may not read: its stored form is.
+  void *CopyStoredText(size_t head, void *ref) {
+    auto known = c.text_copies_[db].find(ref);
+    if (known != c.text_copies_[db].end()) return known->second;
+    const cairn_type *t = c.hooks_->ReadStoredObject(head, ref, &c.stored_page_);
+    if (t == nullptr || (t->flags & CAIRN_TYPE_TEXT) == 0) {
       c.RefuseCrossDatabase(db, head, ref);
       return ref;
     }
-    return OwnCopyOrRefuse(head, ref, heap::HeaderOf(ref));
+    const size_t offset = size_t(static_cast<char *>(ref) - c.pages_.PageAddress(head));
+    void *copy = c.CopyObject(*this, c.stored_page_.data() + offset / kWordSize,
+                              reinterpret_cast<uintptr_t>(t));
+    c.text_copies_[db][ref] = copy;
+    return copy;
   }
   // This database reaches ref, an object of another database (on its persistent page, or on a
   // page pinned for it). A text is immutable and has no identity a program can observe (`==`
@@ -215,9 +227,8 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
                  "in that commit, is in '" +
                  there +
                  "' even if nothing of it refers to the "
-                 "object. A text of another database is copied instead when it is smaller than a "
-                 "heap page and this process has read it since it was last written out "
-                 "(docs/persistence.md)");
+                 "object. A text of another database is copied instead, unless it is longer than "
+                 "4,080 bytes (docs/persistence.md)");
 }
 
 }  // namespace cairn::gc

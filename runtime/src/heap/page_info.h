@@ -50,7 +50,8 @@
 //       it): collections never read clean pages (D10 of persist/persistence.h), except that a
 //       stabilization reads (never writes) a text of another database on a resident page that
 //       is not cold, to copy it into the database that reaches it (stabilizer.cpp,
-//       OwnCopyOrRefuse).
+//       OwnCopyOrRefuse; such a text on a page that is not resident, or is cold, is read from
+//       the store instead: PersistHooks::ReadStoredObject).
 //   P12. A small persistent page is shared (kPageShared) when the stabilizer made it persistent
 //       in place while ambiguous roots pointed into objects of it that different databases
 //       reach (`let x = new Item {}; let y = new Item {}; atomic { a.root = x; b.root = y }`).

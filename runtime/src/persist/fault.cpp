@@ -254,6 +254,37 @@ Status Persistence::ReadAndSwizzle(size_t head) {
   return Status::Ok();
 }
 
+const cairn_type *Persistence::ReadStoredObject(size_t head, const void *ref,
+                                                std::vector<uint64_t> *words) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  const size_t offset = size_t(static_cast<const char *>(ref) - pages.PageAddress(head));
+  if (h.kind != PageKind::kSmall || offset < kWordSize || offset >= kPageSize ||
+      offset % kWordSize != 0)
+    return nullptr;
+  const uint8_t dbi = OwnerAt(head, uint32_t(offset));
+  cairn_db &db = *dbs_[dbi - 1];
+  const uint64_t page = PageIdIn(head, dbi);
+  words->assign(kPageSize / kWordSize, 0);
+  {
+    std::unique_ptr<store::Transaction> temp;
+    store::Transaction *t = nullptr;
+    Status s = ReadTransaction(&temp, &t);
+    if (s.ok()) s = t->ReadPage(db.id, page, words->data());
+    if (temp) temp->Abort();
+    if (!s.ok()) return nullptr;
+  }
+  const uint64_t index = (*words)[offset / kWordSize - 1];
+  const cairn_type *t = nullptr;
+  if (index == 0 || index > UINT32_MAX || !TypeForIndex(db, uint32_t(index), page, &t).ok())
+    return nullptr;
+  const void *payload = words->data() + offset / kWordSize;
+  if (heap::IsArrayType(t) && heap::ArrayLength(payload) > kPageSize) return nullptr;
+  const size_t bytes = heap::ObjectBytes(t, payload);
+  if (bytes > heap::kLargeObjectBytes || offset - kWordSize + bytes > kPageSize) return nullptr;
+  return t;
+}
+
 Status Persistence::LoadSharedObjects(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   const SharedFrame &shared = shared_.at(uint32_t(head));

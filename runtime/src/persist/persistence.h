@@ -160,6 +160,8 @@ class Persistence final : public gc::PersistHooks {
   Status MakePersistent(uint8_t db, size_t frame, size_t n) override;
   Status ShareObject(uint8_t db, size_t frame, const void *ref) override;
   uint8_t SharedOwner(size_t frame, const void *ref) override;
+  const cairn_type *ReadStoredObject(size_t head, const void *ref,
+                                     std::vector<uint64_t> *words) override;
   const std::vector<uint32_t> &ModifiedPages() override { return modified_.members(); }
   const std::vector<uint32_t> *References(size_t head) override {
     auto it = refs_.find(uint32_t(head));
