@@ -189,10 +189,17 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           }
           auto prev = class_decl_by_name_.find(classKey(c));
           if (prev != class_decl_by_name_.end() && prev->second != c) {
-            // Twice in one module is DuplicateDecl's, below: one error, not two.
-            if (decl_module_[prev->second] != m)
-              error(DiagId::ClassNameClash, name_span,
-                    {name, decl_module_[prev->second]->name, m->name});
+            // Twice in one module is DuplicateDecl's, below: one error, not two. A program's
+            // own class may shadow a standard library class of its name, which is then named
+            // apart (K4); two of the program's, or two of the library's, may not.
+            ModuleInfo *other = decl_module_[prev->second];
+            const bool other_std = other->is_std, this_std = m->is_std;
+            if (other != m && other_std != this_std) {
+              qualified_classes_.insert(other_std ? prev->second : c);
+              if (other_std) prev->second = c;
+            } else if (other != m) {
+              error(DiagId::ClassNameClash, name_span, {name, other->name, m->name});
+            }
           } else {
             class_decl_by_name_[classKey(c)] = c;
           }
@@ -431,6 +438,7 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
   auto ci = std::make_unique<ClassInfo>();
   ci->source_name = decl->name.name;
   ci->name = args.empty() ? decl->name.name : decl->name.name + "[" + joinTypes(args) + "]";
+  if (qualified_classes_.count(decl) != 0) ci->name = decl_module_[decl]->name + "." + ci->name;
   ci->module = m;
   ci->decl = decl;
   ci->type_args = args;
@@ -724,7 +732,8 @@ void Checker::instantiateDeclared(const std::vector<ModuleInfo *> &modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind == ast::DeclKind::Class) {
         const auto *c = d->as<ast::ClassDecl>();
-        if (c->type_params.empty() && class_decl_by_name_[classKey(c)] == c)
+        if (c->type_params.empty() &&
+            (class_decl_by_name_[classKey(c)] == c || qualified_classes_.count(c) != 0))
           instantiateClass(c, m, {}, c->name.span);
       } else if (d->kind == ast::DeclKind::Fn) {
         const auto *f = d->as<ast::FnDecl>();

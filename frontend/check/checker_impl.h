@@ -162,6 +162,10 @@ class Checker {
   static std::string classKey(const ast::ClassDecl *c) {
     return c->type_params.empty() ? c->name.name : c->name.name + "[]";
   }
+  // Standard library classes that a class of the program shadows (the same key, K4): their
+  // heap type names are qualified by their module (`std.list.List[int]`), the program's class
+  // keeps its own name.
+  std::set<const ast::ClassDecl *> qualified_classes_;
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;
   std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)

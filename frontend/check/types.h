@@ -10,7 +10,9 @@
 //       every subclass, overridden or not).
 //   K4. The heap type name of a class instance is its source name with its type arguments
 //       (`Pair[int, text]`); names are program-wide, so two classes of one name in one program
-//       are an error (persistent objects find their type by it).
+//       are an error (persistent objects find their type by it), except that a program's own
+//       class may shadow a standard library class: the library's is then named with its module
+//       (`std.list.List[int]`; Checker::qualified_classes_).
 #ifndef CAIRN_FRONTEND_CHECK_TYPES_H
 #define CAIRN_FRONTEND_CHECK_TYPES_H
 

@@ -236,23 +236,28 @@ struct PhaseClock {
 
 }  // namespace
 
+// Whether a build lowers the program twice, in two threads, and generates half of it in each
+// (E1 of lower/emit.h): at -O0 only (-O2 optimizes the whole module before it is split, so
+// that functions inline across the halves), with two threads or more, and for a program with
+// enough functions that the second thread pays for its own lowering.
+constexpr size_t kTwinFunctions = 150;
+
+bool buildsAsTwins(const CompileOptions &options, const front::EmitOptions &eo,
+                   const front::sem::Program &program) {
+  if (options.opt_level != 0 || !options.emit_llvm.empty()) return false;
+  const unsigned threads = eo.threads ? eo.threads : std::thread::hardware_concurrency();
+  if (threads < 2) return false;
+  size_t bodies = 0;
+  for (const auto &fn : program.functions) bodies += fn->body ? 1 : 0;
+  return bodies >= kTwinFunctions ||
+         eo.split_instructions < front::EmitOptions{}.split_instructions;
+}
+
 int buildExecutable(const CompileOptions &options, const std::string &output) {
   PhaseClock clock;
   Frontend fe;
   if (!fe.run(options, true)) return 1;
   clock.lap("load, parse, check");
-  // The context and the module are never destroyed: tearing them down (every instruction,
-  // constant and metadata node) took as long as a tenth of a -O0 build, and the process ends
-  // (or, for `cairn run`, becomes the program) right after the link.
-  auto *ctx = new llvm::LLVMContext;
-  // Names of instructions and arguments only make --emit-llvm's output readable; without them
-  // lowering and code generation skip a symbol table entry per value.
-  ctx->setDiscardValueNames(options.emit_llvm.empty());
-  front::LowerOptions lo;
-  lo.debug_info = options.debug_info;
-  lo.optimized = options.opt_level > 0;
-  llvm::Module *module = front::lowerProgram(*fe.program, fe.sources, *ctx, lo).release();
-  clock.lap("lower to IR");
 
   std::string rt = runtimeDir(options.runtime_dir);
   if (!hasRuntime(rt)) {
@@ -268,6 +273,9 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     std::fprintf(stderr, "cairn: %s\n", lld_error.c_str());
     return 2;
   }
+  front::LowerOptions lo;
+  lo.debug_info = options.debug_info;
+  lo.optimized = options.opt_level > 0;
   front::EmitOptions eo;
   eo.opt_level = options.opt_level;
   eo.ir_path = options.emit_llvm;
@@ -279,10 +287,77 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     eo.split_instructions = std::strtoull(at, nullptr, 10);
     if (eo.threads == 0) eo.threads = std::max(2u, std::thread::hardware_concurrency());
   }
+  // The context and the module are never destroyed: tearing them down (every instruction,
+  // constant and metadata node) took as long as a tenth of a -O0 build, and the process ends
+  // (or, for `cairn run`, becomes the program) right after the link.
+  auto lower = [&](bool names) {
+    auto *ctx = new llvm::LLVMContext;
+    // Names of instructions and arguments only make --emit-llvm's output readable; without
+    // them lowering and code generation skip a symbol table entry per value.
+    ctx->setDiscardValueNames(!names);
+    return front::lowerProgram(*fe.program, fe.sources, *ctx, lo).release();
+  };
   std::string error;
   std::vector<std::string> objects;
-  clock.restart();
-  if (!front::emitObjects(*module, eo, output + ".o", &objects, &error)) {
+  bool generated;
+  if (buildsAsTwins(options, eo, *fe.program)) {
+    // E1: the other half, lowered and generated in a thread (and context) of its own while
+    // this one lowers and generates the first; no copy of the module passes between them.
+    struct Half {
+      std::vector<std::string> objects;
+      std::string error;
+      bool ok = false;
+      uint64_t shape = 0;
+    } other;
+    uint64_t shape = 0;
+    eo.twins = 2;
+    eo.shape = &shape;
+    front::EmitOptions half = eo;
+    half.twin = 1;
+    half.verify = false;  // the first half verifies the same module
+    half.times = nullptr;
+    half.shape = &other.shape;
+    std::thread worker([&lower, &half, &other, &output] {
+      llvm::Module *module = lower(false);
+      other.ok = front::emitObjects(*module, half, output + ".o", &other.objects, &other.error);
+    });
+    llvm::Module *module = lower(false);
+    clock.lap("lower to IR");
+    generated = front::emitObjects(*module, eo, output + ".o", &objects, &error);
+    clock.restart();  // emitObjects recorded its phases
+    worker.join();
+    clock.lap("wait for the other half");
+    objects.insert(objects.end(), other.objects.begin(), other.objects.end());
+    if (generated && !other.ok) {
+      generated = false;
+      error = other.error;
+    }
+    if (generated && shape != other.shape) {
+      // Never expected: the two lowerings of one program differed. Built again in one piece.
+      std::fprintf(stderr,
+                   "cairn: internal error: the two halves of a parallel build differ (please "
+                   "report it); building in one thread instead\n");
+      for (const std::string &object : objects) {
+        std::error_code ec;
+        fs::remove(object, ec);
+      }
+      front::EmitOptions whole = eo;
+      whole.twins = 1;
+      whole.threads = 1;
+      whole.shape = nullptr;
+      whole.times = nullptr;
+      generated = front::emitObjects(*lower(false), whole, output + ".o", &objects, &error);
+    }
+  } else {
+    llvm::Module *module = lower(!options.emit_llvm.empty());
+    clock.lap("lower to IR");
+    generated = front::emitObjects(*module, eo, output + ".o", &objects, &error);
+  }
+  if (!generated) {
+    for (const std::string &object : objects) {
+      std::error_code ec;
+      fs::remove(object, ec);
+    }
     std::fprintf(stderr, "cairn: %s\n", error.c_str());
     return 2;
   }

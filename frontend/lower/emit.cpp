@@ -28,6 +28,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -229,6 +230,31 @@ std::map<std::string, unsigned> assignParts(llvm::Module &module, unsigned parts
   return part;
 }
 
+// A digest of a module's global values in order: names, kinds, linkage, the instruction count
+// of each function and the size of each variable's initializer. Two twins (E1) agree on it if
+// they were lowered alike; what they would not agree on (a symbol named differently, a
+// function longer in one) changes it.
+uint64_t moduleShape(const llvm::Module &module) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  auto mixName = [&mix](llvm::StringRef name) {
+    mix(name.size());
+    for (char c : name) mix(static_cast<unsigned char>(c));
+  };
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (const llvm::Function &f : module) {
+    mixName(f.getName());
+    mix(f.isDeclaration() ? 0 : f.getInstructionCount() + 1);
+    mix(f.getLinkage());
+  }
+  for (const llvm::GlobalVariable &g : module.globals()) {
+    mixName(g.getName());
+    mix(g.getLinkage());
+    mix(g.hasInitializer() ? layout.getTypeAllocSize(g.getValueType()).getFixedValue() + 1 : 0);
+  }
+  return h;
+}
+
 // Gives every local symbol (internal or private: functions, text, locations, descriptors) a
 // hidden global one, so that a part can reach what another part defines; named uniquely first.
 void externalizeLocals(llvm::Module &module) {
@@ -322,8 +348,11 @@ bool generateParts(llvm::Module &module, unsigned n, llvm::TargetMachine &tm,
 
 bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                  std::vector<std::string> *objects, std::string *error) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  static std::once_flag targets;  // twins (E1) come here from two threads at once
+  std::call_once(targets, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
   std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(options.opt_level, error);
   if (!tm) return false;
   module.setTargetTriple(tm->getTargetTriple().str());
@@ -341,6 +370,25 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
       return false;
     }
     module.print(out, nullptr);
+  }
+
+  if (options.twins > 1) {
+    // E1: this twin's part only, cut as generateParts cuts (the same module gives the same
+    // parts), after a digest of what decides the cut and what the parts share.
+    objects->clear();
+    auto start = std::chrono::steady_clock::now();
+    externalizeLocals(module);
+    if (options.shape) *options.shape = moduleShape(module);
+    const std::map<std::string, unsigned> parts = assignParts(module, options.twins);
+    keepPart(module, parts, options.twin);
+    objects->push_back(partPath(object_path, options.twin));
+    const bool ok = generate(module, *tm, objects->back(), error);
+    lap(options, "codegen", &start);
+    if (!ok) {
+      llvm::sys::fs::remove(objects->back());
+      objects->clear();
+    }
+    return ok;
   }
 
   unsigned threads = options.threads;

@@ -3,6 +3,7 @@
 #ifndef CAIRN_FRONTEND_LOWER_EMIT_H
 #define CAIRN_FRONTEND_LOWER_EMIT_H
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,15 @@ struct EmitOptions {
   // If set, emitObjects appends the wall-clock seconds of its phases ("verify", "passes",
   // "codegen") to it (`cairn build --time`).
   std::vector<std::pair<std::string, double>> *times = nullptr;
+  // Twin modules (E1): the module is one of `twins` identical modules lowered from one program,
+  // each in a thread and LLVMContext of its own. emitObjects then generates only part `twin`
+  // of it, into `object_path` for part 0 and `object_path` with ".N.o" for part N, the parts
+  // chosen as the split above chooses them (so every twin chooses the same), and sets *shape
+  // (if given) to a digest of the module before it was cut: twins whose digests differ were
+  // not identical, and their objects must not be linked together. No bitcode copy is made.
+  unsigned twins = 1;
+  unsigned twin = 0;
+  uint64_t *shape = nullptr;
 };
 
 // Sets the module's target and data layout, runs the pass and the pipeline, and writes an
@@ -47,7 +57,8 @@ bool emitObject(llvm::Module &module, const EmitOptions &options, const std::str
 // parallel: `object_path` and then `object_path` with ".1.o", ".2.o"... in place of ".o" (or
 // appended). The objects written are in *objects, in that order; linked together they are the
 // program emitObject would make (the parts' internal symbols become hidden globals so that they
-// can reach one another). On failure every object written is removed.
+// can reach one another). On failure every object written is removed. With options.twins > 1
+// (E1), only this twin's part is written, and *objects holds it alone.
 bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::string &object_path,
                  std::vector<std::string> *objects, std::string *error);
 

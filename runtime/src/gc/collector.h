@@ -212,9 +212,13 @@ class Collector {
   // The object at ref, on a page made persistent in place by this stabilization, persists there
   // in database db (sharing the page if db is not the page's, P12) and is queued to be scanned.
   void *Claim(size_t page, void *ref, uint8_t db);
-  // Claims, for their page's database, the objects ambiguous roots point into that no database
-  // reached (Figure 2: they persist where they are); false if there were none.
+  // Claims the objects ambiguous roots point into that no database reached (Figure 2: they
+  // persist where they are), each for the database of what it refers to, else for its page's;
+  // false if there were none.
   bool ClaimTheRest();
+  // The database of the object at ref if this stabilization made it (or its copy) persistent or
+  // it was persistent already, else 0 (transient). Reads no persistent page.
+  uint8_t PersistentDatabaseOf(void *ref) const;
   void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
   void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref);
   // The database of the object at ref on persistent page `page` (P12: per object on a shared

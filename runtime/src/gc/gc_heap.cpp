@@ -209,7 +209,7 @@ uint64_t GcHeap::IdentityHash(const void *ref) {
 
 size_t GcHeap::Verify(size_t max_report) {
   SyncAllocation();
-  size_t problems = VerifyHeap(pages_, roots_, max_report);
+  size_t problems = VerifyHeap(pages_, roots_, persist_hooks_, max_report);
   if (persist_hooks_) problems += persist_hooks_->VerifyFrames(max_report);
   return problems;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cairn/status.h"
+#include "cairn/type.h"
 
 namespace cairn::gc {
 

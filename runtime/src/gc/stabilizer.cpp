@@ -162,14 +162,44 @@ bool Collector::ClaimTheRest() {
       void *ref = page + o + kWordSize;
       const size_t bytes = SlotBytes(ref);
       if (!heap::IsForwarded(heap::HeaderOf(ref)) && IsMarked(head, ref) &&
-          claims_.try_emplace(ref, table_[head].db).second) {
-        Claim(head, ref, table_[head].db);
+          claims_.count(ref) == 0) {
+        // It goes with what it refers to: the database of the persistent objects it reaches
+        // (if they are of several, the first, and the commit is refused naming two), else
+        // the page's. So which database was traced first does not decide (P12).
+        uint8_t db = 0;
+        const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+        heap::ForEachRefSlot(t, ref, [&](void **slot) {
+          if (db == 0 && *slot != nullptr) db = PersistentDatabaseOf(*slot);
+        });
+        if (db == 0) db = table_[head].db;
+        claims_.emplace(ref, db);
+        Claim(head, ref, db);
         claimed = true;
       }
       o += uint32_t(bytes);
     }
   }
   return claimed;
+}
+
+uint8_t Collector::PersistentDatabaseOf(void *ref) const {
+  const size_t i = (uintptr_t(ref) - uintptr_t(base_)) >> heap::kPageShift;
+  if (i >= covered_pages_) return 0;
+  const PageInfo &pi = table_[i];
+  if (pi.space == Space::kFree) return 0;
+  if (pi.pinned() && pi.kind == PageKind::kSmall) {  // this collection's: readable
+    const uintptr_t header = heap::HeaderOf(ref);
+    if (heap::IsForwarded(header)) return PersistentDatabaseOf(heap::ForwardedTo(header));
+    auto claim = claims_.find(ref);
+    return claim == claims_.end() ? 0 : claim->second;
+  }
+  if (pi.space == Space::kPrevious && pi.kind == PageKind::kSmall && !pi.persistent()) {
+    const uintptr_t header = heap::HeaderOf(ref);  // the copy space: moved, or not reached
+    return heap::IsForwarded(header) ? PersistentDatabaseOf(heap::ForwardedTo(header)) : 0;
+  }
+  if (!pi.persistent()) return 0;
+  const size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+  return OwnerOf(head, ref);
 }
 
 // A large object's run, or a pinned page holding objects an ambiguous root points into, becomes
@@ -221,13 +251,10 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
              "an object of database '" + here + "' refers to an object of database '" + there +
                  "'; references between databases are not supported: the commit is refused and "
                  "nothing of it was written (abort the transaction, then keep each database's "
-                 "objects apart). An object that variables held when a commit of '" +
-                 there +
-                 "' made its heap page persistent, and that no other database reached "
-                 "in that commit, is in '" +
-                 there +
-                 "' even if nothing of it refers to the "
-                 "object. A text of another database is copied instead, unless it is longer than "
+                 "objects apart). An object that a variable held at a commit that made its heap "
+                 "page persistent, and that no database reached, persists on that page in the "
+                 "database of the objects it refers to, or in the page's. A text of another "
+                 "database is copied instead, unless it is longer than "
                  "4,080 bytes (docs/persistence.md)");
 }
 

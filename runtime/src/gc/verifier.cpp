@@ -23,8 +23,8 @@ namespace {
 
 class Verifier {
  public:
-  Verifier(const heap::PageHeap &pages, const Roots &roots, size_t max_report)
-      : pages_(pages), roots_(roots), max_report_(max_report) {}
+  Verifier(const heap::PageHeap &pages, const Roots &roots, PersistHooks *hooks, size_t max_report)
+      : pages_(pages), roots_(roots), hooks_(hooks), max_report_(max_report) {}
 
   size_t Run() {
     pages_.ForEachTouchedPage([this](size_t i) { CheckPage(i); });
@@ -192,9 +192,13 @@ class Verifier {
       if (from.persistent() && !from.modified()) {
         const PageInfo &to = pages_.Info(pages_.IndexOf(v));
         // A shared page's objects are of different databases (P12): the frame verifier
-        // (persist/frames.cpp) checks their references object by object.
-        const bool shared = ((from.flags | to.flags) & heap::kPageShared) != 0;
-        if (to.db != from.db && !(shared && to.persistent()))
+        // (persist/frames.cpp) checks the references from its objects; one to its object is
+        // checked against that object's database.
+        if (from.flags & heap::kPageShared) return;
+        uint8_t to_db = to.db;
+        if ((to.flags & heap::kPageShared) && hooks_ != nullptr)
+          to_db = hooks_->SharedOwner(pages_.IndexOf(v), v);
+        if (to_db != from.db)
           Report("clean persistent object %p (type '%s', database %u) refers to %p in %s (P9)", ref,
                  t->name, from.db, v, to.db ? "another database" : "a transient page");
       }
@@ -203,6 +207,7 @@ class Verifier {
 
   const heap::PageHeap &pages_;
   const Roots &roots_;
+  PersistHooks *hooks_;
   size_t max_report_;
   size_t problems_ = 0;
   std::unordered_map<size_t, PageStarts> starts_;  // per page, one bit per word: a payload start
@@ -212,8 +217,9 @@ class Verifier {
 
 }  // namespace
 
-size_t VerifyHeap(const heap::PageHeap &pages, const Roots &roots, size_t max_report) {
-  return Verifier(pages, roots, max_report).Run();
+size_t VerifyHeap(const heap::PageHeap &pages, const Roots &roots, PersistHooks *hooks,
+                  size_t max_report) {
+  return Verifier(pages, roots, hooks, max_report).Run();
 }
 
 }  // namespace cairn::gc

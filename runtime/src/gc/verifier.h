@@ -6,12 +6,15 @@
 
 #include <cstddef>
 
+#include "gc/persist_hooks.h"
 #include "gc/roots.h"
 #include "heap/page_heap.h"
 
 namespace cairn::gc {
 
-// Returns the number of problems found; prints the first max_report (0: all) to stderr.
-size_t VerifyHeap(const heap::PageHeap &pages, const Roots &roots, size_t max_report);
+// Returns the number of problems found; prints the first max_report (0: all) to stderr. hooks
+// (may be null): the persistence layer, asked which database an object of a shared page is of.
+size_t VerifyHeap(const heap::PageHeap &pages, const Roots &roots, PersistHooks *hooks,
+                  size_t max_report);
 
 }  // namespace cairn::gc
