@@ -827,6 +827,8 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       return llvm::Constant::getNullValue(llvmType(e.type));
     case sem::ExprKind::Local: {
       const LocalVar *v = e.as<sem::Local>()->var;
+      auto value = values_.find(v);
+      if (value != values_.end()) return value->second;  // L1
       return b_.CreateLoad(llvmType(v->type), slots_[v], v->name);
     }
     case sem::ExprKind::Global: {

@@ -497,6 +497,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
     self_slot_ = nullptr;
     sem_fn_ = nullptr;
     slots_.clear();
+    values_.clear();
     loops_.clear();
     atomics_.clear();
     di_fn_ = nullptr;

@@ -1,6 +1,9 @@
-// Lowering functions and statements: locals in entry-block allocas (L1), control flow, loops
-// with break/continue, atomic blocks committed on every normal exit, and assignments.
+// Lowering functions and statements: parameters and `var`s in entry-block allocas, `let` and
+// `for` variables as SSA values (L1), control flow, loops with break/continue, atomic blocks
+// committed on every normal exit, and assignments.
 #include <llvm/IR/Constants.h>
+
+#include <algorithm>
 
 #include "cairn/lang.h"
 #include "lower/lowering.h"
@@ -23,6 +26,7 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   fn_->addFnAttr("disable-tail-calls", "true");
   sem_fn_ = &fn;
   slots_.clear();
+  values_.clear();
   fail_blocks_.clear();  // (a function lowered inside another only costs the outer a second one)
   loops_.clear();
   atomics_.clear();
@@ -44,21 +48,21 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   b_.SetInsertPoint(entry);
   b_.SetCurrentDebugLocation(llvm::DebugLoc());
   setLoc(info->span);
-  // Allocas for every local (L1), then the parameters stored into theirs.
+  // Allocas for the parameters and `var`s (L1), then the parameters stored into theirs.
+  auto isParam = [&fn](const LocalVar *v) {
+    return std::find(fn.params.begin(), fn.params.end(), v) != fn.params.end();
+  };
   for (const auto &v : fn.locals) {
-    llvm::AllocaInst *a = b_.CreateAlloca(llvmType(v->type), nullptr, v->name);
-    slots_[v.get()] = a;
+    if (!v->is_var && !isParam(v.get())) continue;  // a value (L1)
+    slots_[v.get()] = b_.CreateAlloca(llvmType(v->type), nullptr, v->name);
   }
   for (size_t i = 0; i < fn.params.size(); ++i)
     b_.CreateStore(fn_->getArg(static_cast<unsigned>(i)), slots_[fn.params[i]]);
   self_slot_ = info->owner != nullptr && !fn.params.empty() ? slots_[fn.params[0]] : nullptr;
-  // Locals start as zero: `var x: T` needs it, and a reference slot must never hold garbage
+  // `var`s start as zero: `var x: T` needs it, and a reference slot must never hold garbage
   // the collector would take for a root.
-  for (const auto &v : fn.locals) {
-    bool is_param = false;
-    for (LocalVar *p : fn.params) is_param |= p == v.get();
-    if (!is_param) b_.CreateStore(zero(v->type), slots_[v.get()]);
-  }
+  for (const auto &v : fn.locals)
+    if (v->is_var && !isParam(v.get())) b_.CreateStore(zero(v->type), slots_[v.get()]);
   lowerBlock(*fn.body);
   if (!terminated()) {
     if (info->ret->kind == TypeKind::Void)
@@ -66,6 +70,14 @@ void Lowering::lowerFunction(const sem::Function &fn) {
     else
       b_.CreateUnreachable();  // the checker proved every path returns
   }
+}
+
+void Lowering::bindLocal(const LocalVar *var, llvm::Value *v) {
+  auto slot = slots_.find(var);
+  if (slot != slots_.end())
+    b_.CreateStore(v, slot->second);
+  else
+    values_[var] = v;
 }
 
 void Lowering::lowerBlock(const sem::Block &b) {
@@ -91,7 +103,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
     case sem::StmtKind::Let: {
       const auto *l = s.as<sem::Let>();
       llvm::Value *v = l->init ? lowerExpr(*l->init) : zero(l->var->type);
-      b_.CreateStore(v, slots_[l->var]);
+      bindLocal(l->var, v);
       return;
     }
     case sem::StmtKind::Assign:
@@ -155,7 +167,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       llvm::Value *i = b_.CreateLoad(i64_, counter);
       b_.CreateCondBr(b_.CreateICmpSLT(i, hi), body, end);
       b_.SetInsertPoint(body);
-      b_.CreateStore(i, slots_[f->var]);
+      bindLocal(f->var, i);
       loops_.push_back({end, step, atomics_.size()});
       lowerBlock(*f->body);
       loops_.pop_back();
@@ -209,7 +221,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       } else {
         item = callMethod(cur, fo->get, fo->cls, {i}, coll.span);
       }
-      b_.CreateStore(item, slots_[var]);
+      bindLocal(var, item);
       loops_.push_back({end, step, atomics_.size()});
       lowerBlock(is_array ? *fa->body : *fo->body);
       loops_.pop_back();

@@ -2,9 +2,11 @@
 // the C `main`), lower_stmt.cpp and lower_expr.cpp. Not a public header.
 //
 // Conventions of the generated code:
-//   L1. Every local variable and parameter lives in an alloca of the function's entry block
-//       (mem2reg promotes them at -O2); the stack is scanned conservatively, so a reference in
-//       a local keeps its object alive and unmoved.
+//   L1. Every parameter and `var` lives in an alloca of the function's entry block (mem2reg
+//       promotes them at -O2); a `let` and a `for` variable, never assigned, are the SSA value
+//       they were bound to (values_: no alloca, store or load, at -O0 as at -O2). The stack is
+//       scanned conservatively, so a reference in a local (its alloca, or the register or spill
+//       slot of its value while the value is live) keeps its object alive and unmoved.
 //   L2. A check (runtimeErrorIf) branches, when it fails, to a call of the noreturn
 //       cairn_rt_check_failed with a static cairn_check_site (its kind, cairn_loc and texts)
 //       (an element of the module's table, checkSite) and the values its message needs,
@@ -169,7 +171,10 @@ class Lowering {
   // Per function.
   llvm::Function *fn_ = nullptr;
   const sem::Function *sem_fn_ = nullptr;
-  std::map<const LocalVar *, llvm::AllocaInst *> slots_;
+  std::map<const LocalVar *, llvm::AllocaInst *> slots_;   // parameters and `var`s (L1)
+  std::map<const LocalVar *, llvm::Value *> values_;       // `let` and `for` variables (L1)
+  // Binds a local: stores into its slot, or makes v its value (L1).
+  void bindLocal(const LocalVar *var, llvm::Value *v);
   // A method's `self` slot (else null). `self` is never nil: every call of a method checks its
   // receiver before the call (callMethod), and `self` cannot be assigned, so nilCheck of a value
   // loaded from this slot emits nothing.
