@@ -396,7 +396,8 @@ Status Persistence::BadReference(const cairn_db &db, uint64_t pref, size_t from_
                      std::string("its root (") + hex + ") " + what + Damaged(store_->dir(), db));
   heap::PageHeap &pages = heap_->pages();
   size_t at = size_t(reinterpret_cast<char *>(slot) - pages.PageAddress(from_frame));
-  return PageError(db, pages.PageId(from_frame), CAIRN_CORRUPTION,
+  // (A shared frame's page in this database: D13.)
+  return PageError(db, PageIdIn(from_frame, db.index), CAIRN_CORRUPTION,
                    "the reference at offset " + std::to_string(at) + " (" + hex + ") " + what +
                        Damaged(store_->dir(), db));
 }
@@ -432,7 +433,8 @@ Status Persistence::BadTarget(cairn_db &db, size_t frame, uint32_t offset,
                      "its root points to " + target + Damaged(store_->dir(), db));
   for (const auto &[key, f] : frames_) {
     const PageInfo &pi = pages.Info(f);
-    if (pi.db != db.index || !pi.resident() || f == frame) continue;
+    // (A shared frame holds objects of this database if it has a page in it: D13.)
+    if ((pi.db != db.index && PageIdIn(f, db.index) == 0) || !pi.resident() || f == frame) continue;
     const char *base = pages.PageAddress(f);
     const size_t end = pi.kind == PageKind::kLargeHead ? kWordSize : pi.used;
     for (size_t off = 0; off < end;) {
@@ -446,7 +448,7 @@ Status Persistence::BadTarget(cairn_db &db, size_t frame, uint32_t offset,
       });
       if (slot_found) {
         size_t at = size_t(static_cast<const char *>(slot_found) - base);
-        return PageError(db, pages.PageId(f), CAIRN_CORRUPTION,
+        return PageError(db, PageIdIn(f, db.index), CAIRN_CORRUPTION,
                          "the reference at offset " + std::to_string(at) +
                              " (in an object of type '" + t->name + "') points to " + target +
                              Damaged(store_->dir(), db));
