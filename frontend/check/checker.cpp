@@ -194,7 +194,10 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
             // apart (K4); two of the program's, or two of the library's, may not.
             ModuleInfo *other = decl_module_[prev->second];
             const bool other_std = other->is_std, this_std = m->is_std;
-            if (other != m && other_std != this_std) {
+            // (Not once a REPL session made an instance of the library's class under its own
+            // name: two heap types of one name in one process.)
+            const bool std_made = hasInstances(other_std ? prev->second : c);
+            if (other != m && other_std != this_std && !std_made) {
               qualified_classes_.insert(other_std ? prev->second : c);
               if (other_std) prev->second = c;
             } else if (other != m) {

@@ -166,6 +166,11 @@ class Checker {
   // heap type names are qualified by their module (`std.list.List[int]`), the program's class
   // keeps its own name.
   std::set<const ast::ClassDecl *> qualified_classes_;
+  // Whether any instance of the class has been made.
+  bool hasInstances(const ast::ClassDecl *decl) const {
+    auto it = class_instances_.lower_bound({decl, {}});
+    return it != class_instances_.end() && it->first.first == decl;
+  }
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;
   std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)

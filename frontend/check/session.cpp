@@ -196,6 +196,25 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       what = g->is_var ? "var " : "let ";
     }
     if (name.empty()) continue;
+    if (s.kind == Symbol::Kind::Class) {
+      // A class with a standard library class's name (K4): the library's is named with its
+      // module from now on, unless the session has made an instance of it already (two heap
+      // types of one name in one process).
+      auto lib = ck.class_decl_by_name_.find(Checker::classKey(s.cls));
+      if (lib != ck.class_decl_by_name_.end() && lib->second != s.cls) {
+        ModuleInfo *lm = ck.decl_module_[lib->second];
+        if (lm != nullptr && lm->is_std) {
+          if (ck.hasInstances(lib->second)) {
+            ck.error(DiagId::ClassNameClash, name_span, {name, lm->name, session_->name})
+                .withHint("this session uses " + lm->name + "'s '" + name +
+                          "' already (an import made it): give the class another name, or "
+                          "declare it before the import");
+            continue;
+          }
+          ck.qualified_classes_.insert(lib->second);
+        }
+      }
+    }
     if (!declared_now.insert(name).second) {
       ck.error(DiagId::DuplicateInInput, name_span, {name});
       continue;
