@@ -37,7 +37,8 @@ struct EmitOptions {
   // Twin modules (E1): the module is one of `twins` identical modules lowered from one program,
   // each in a thread and LLVMContext of its own. emitObjects then generates only part `twin`
   // of it, into `object_path` for part 0 and `object_path` with ".N.o" for part N, the parts
-  // chosen as the split above chooses them (so every twin chooses the same), and sets *shape
+  // chosen as the split above chooses them (so every twin chooses the same; the last part a
+  // little smaller, for the twin that verifies the module), and sets *shape
   // (if given) to a digest of the module before it was cut: twins whose digests differ were
   // not identical, and their objects must not be linked together. No bitcode copy is made.
   unsigned twins = 1;
