@@ -258,6 +258,7 @@ class Collector {
   // The stabilization's pages made persistent in place (ambiguous roots pinned them), and which
   // database each of their kept objects went to (the first to reach it: P12).
   std::vector<size_t> in_place_;
+  bool tracing_root_ = false;  // Stabilize is tracing a database's root slot itself
   std::unordered_map<const void *, uint8_t> claims_;
 };
 

@@ -135,7 +135,9 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
   roots_.ForEachAmbiguousWord(stack_top, [this](uintptr_t w) { PinAmbiguous(w); });
   for (const StabilizeRoot &r : roots) {
     StabilizePolicy p(*this, r.db);
+    tracing_root_ = true;  // a refusal now is of the root itself
     if (*r.slot) *r.slot = Trace(p, *r.slot);
+    tracing_root_ = false;
   }
   Closure<StabilizePolicy>(stabilize_);
   while (ClaimTheRest()) Closure<StabilizePolicy>(stabilize_);
@@ -246,6 +248,15 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
   if (!outcome_->status.ok()) return;
   const std::string here = hooks_->DatabaseName(db),
                     there = hooks_->DatabaseName(OwnerOf(index, ref));
+  if (tracing_root_) {
+    outcome_->status =
+        Status(CAIRN_INVALID_ARGUMENT,
+               "the root of database '" + here + "' is an object of database '" + there +
+                   "'; references between databases are not supported: the commit is refused and "
+                   "nothing of it was written (abort the transaction; give '" +
+                   here + "' a root of its own, or a copy made field by field)");
+    return;
+  }
   outcome_->status =
       Status(CAIRN_INVALID_ARGUMENT,
              "an object of database '" + here + "' refers to an object of database '" + there +

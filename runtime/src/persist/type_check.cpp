@@ -80,8 +80,8 @@ Status Persistence::CheckTypes(cairn_db &db) {
     std::string what = DescribeFieldChanges(layout, local);
     if (what.empty())
       what =
-          "the fields have the same names, kinds and counts, so a nested struct's fields "
-          "differ";
+          "its own fields have the same names, kinds and counts, so the fields of a base "
+          "class (or of a nested struct) differ: compare its base classes";
     return Status(CAIRN_TYPE_MISMATCH,
                   "type '" + layout.name + "' in database '" + db.name +
                       "' is defined differently by this program (fingerprint " +
