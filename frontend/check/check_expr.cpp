@@ -470,6 +470,15 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
       r->operand_type = lt;
       return r;
     }
+    // A handle compared with nil: whether it is the handle of nothing.
+    const Type *handle = lt->kind == TypeKind::Nil ? rt : lt;
+    if ((lt->kind == TypeKind::Nil || rt->kind == TypeKind::Nil) &&
+        handle->kind == TypeKind::Database) {
+      r->lhs = coerce(cx, std::move(r->lhs), handle, e.lhs->span);
+      r->rhs = coerce(cx, std::move(r->rhs), handle, e.rhs->span);
+      r->operand_type = handle;
+      return r;
+    }
     return bad();
   }
   if (isBitwise(e.op)) {

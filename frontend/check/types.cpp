@@ -97,7 +97,10 @@ std::string typeName(const Type *t) {
 bool assignable(const Type *from, const Type *to) {
   if (from == to) return true;
   if (from->isError() || to->isError()) return true;  // already reported
-  if (from->kind == TypeKind::Nil) return to->isRef();
+  // nil is also the handle of nothing of the built-in classes Database and Transaction (their
+  // zero value: docs/language.md).
+  if (from->kind == TypeKind::Nil)
+    return to->isRef() || to->kind == TypeKind::Database || to->kind == TypeKind::Transaction;
   if (to->kind == TypeKind::Any) return from->isRef();
   if (from->kind == TypeKind::Class && to->kind == TypeKind::Class)
     return from->cls->isSubclassOf(to->cls);
