@@ -347,6 +347,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
       front::EmitOptions whole = eo;
       whole.twins = 1;
       whole.threads = 1;
+      whole.verify = true;  // (eo left it to the other half)
       whole.shape = nullptr;
       whole.times = nullptr;
       generated = front::emitObjects(*lower(false), whole, output + ".o", &objects, &error);

@@ -62,10 +62,7 @@ struct Collector::StabilizePolicy {
       if (!pi.persistent() || pi.db != db) return c.Evacuate(*this, ref, header);
       c.Mark(i, ref);
       c.claims_.emplace(ref, db);
-      c.CountPersistent(heap::TypeOfHeader(header),
-                        heap::ObjectBytes(heap::TypeOfHeader(header), ref), true);
-      c.stabilize_.objects.push_back(ref);
-      return ref;
+      return c.Claim(i, ref, db);  // the page's own database: nothing shared
     }
     if (!pi.persistent()) c.MakePersistentInPlace(i, db, true);
     auto [claim, first] = c.claims_.try_emplace(ref, db);

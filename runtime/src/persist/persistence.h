@@ -4,7 +4,8 @@
 //
 // Invariants (with P9/P10 of heap/page_info.h):
 //   D1. frames_ maps (database, page id) to the heap frame of every persistent page (or the head
-//       of a large object's run) that has a frame; every persistent frame is in it, once.
+//       of a large object's run) that has a frame; every persistent frame is in it, once (a
+//       shared frame once per database it is stored in: D13).
 //   D2. A database's root slot holds the swizzled root while `root_loaded`; it is an exact root of
 //       the collector. root_pref is the root as last committed.
 //   D3. Inside a transaction, the store transaction txn_ is ACTIVE unless the transaction failed;
