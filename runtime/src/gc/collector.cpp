@@ -60,7 +60,12 @@ struct Collector::CollectPolicy {
     if (c.table_[head].space == Space::kPrevious) c.Promote(head, &c.collect_);
     return ref;
   }
-  void *PersistentPage(size_t head, void *ref) { return LargeObject(head, ref); }
+  // A tenant of a persistent page (P13) is live, and scanned, when something reaches it.
+  void *PersistentPage(size_t head, void *ref) {
+    if (c.table_[head].flags & heap::kPageShared) [[unlikely]]
+      c.MarkTenant(head, ref);
+    return LargeObject(head, ref);
+  }
 };
 
 // --- Both plans --------------------------------------------------------------------------------
@@ -81,6 +86,7 @@ void Collector::Begin(bool release_frames) {
   collect_.Clear();
   stabilize_.Clear();
   pinned_.clear();
+  tenants_live_.clear();
   base_ = pages_.base();
   covered_pages_ = uint32_t(pages_.capacity());
   table_ = pages_.table();
@@ -103,6 +109,9 @@ CollectionResult Collector::Finish() {
     hashes_->Relocate([this](uintptr_t a) {
       return reinterpret_cast<uintptr_t>(Survivor(reinterpret_cast<void *>(a)));
     });
+  // Tenants (P13) nothing reached die; the pages opened to update tenants are protected again.
+  if (hooks_)
+    hooks_->SweepTenants([this](const void *ref) { return tenants_live_.count(ref) != 0; });
   FillDeadPinnedObjects();
   bool strays = FreePrevious();
   pages_.RebuildFreeList(!release_ && !strays);
@@ -161,7 +170,10 @@ void Collector::PinAmbiguous(uintptr_t word) {
   PageInfo &pi = table_[i];
   if (pi.space == Space::kFree) return;
   if (pi.kind != PageKind::kSmall || pi.persistent()) {
-    // A large object's whole run, or a persistent page: kept whole, scanned if resident.
+    // A large object's whole run, or a persistent page: kept whole, scanned if resident. A
+    // tenant (P13) the word points into is live.
+    if (pi.flags & heap::kPageShared) [[unlikely]]
+      PinTenant(i, uint32_t(off & (kPageSize - 1)));
     if (pi.kind == PageKind::kLargeTail) i -= pi.run;
     const PageInfo &head = table_[i];
     if (head.space != Space::kPrevious) return;
@@ -183,6 +195,30 @@ void Collector::PinAmbiguous(uintptr_t word) {
     }
     o += bytes;
   }
+}
+
+// R1 on a shared persistent page (P12): the tenant (P13) the word at `pos` points into, or one
+// past the end of, is live. Its page is resident and not cold (tenant pages are never evicted
+// or cooled), so it can be read.
+void Collector::PinTenant(size_t i, uint32_t pos) {
+  const PageInfo &pi = table_[i];
+  if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) return;
+  char *page = pages_.PageAddress(i);
+  for (uint32_t o = 0; o < pi.used;) {
+    void *ref = page + o + kWordSize;
+    uint32_t bytes = uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
+    if (pos <= o + bytes) {
+      MarkTenant(i, ref);
+      if (pos < o + bytes) return;
+    }
+    o += bytes;
+  }
+}
+
+void Collector::MarkTenant(size_t head, void *ref) {
+  if (OwnerOf(head, ref) != 0 || !tenants_live_.insert(ref).second) return;
+  hooks_->OpenTenantPage(head);  // its references are updated in place
+  collect_.objects.push_back(ref);
 }
 
 // R1 across a page boundary: if an object ends exactly at the end of page j, a word pointing at
@@ -245,8 +281,12 @@ void *Collector::Survivor(void *ref) {
     const PageInfo &head = table_[pi.kind == PageKind::kLargeTail ? i - pi.run : i];
     return head.space == Space::kCurrent ? ref : nullptr;
   }
-  if (pi.persistent() && !pi.pinned())  // never moved (and maybe not resident: no reading)
-    return pi.space == Space::kCurrent ? ref : nullptr;
+  if (pi.persistent() && !pi.pinned()) {  // never moved (and maybe not resident: no reading)
+    if (pi.space != Space::kCurrent) return nullptr;
+    if ((pi.flags & heap::kPageShared) && OwnerOf(i, ref) == 0 && !tenants_live_.count(ref))
+      return nullptr;  // a tenant nothing reached (P13)
+    return ref;
+  }
   uintptr_t header = heap::HeaderOf(ref);
   if (heap::IsForwarded(header)) return heap::ForwardedTo(header);  // copied
   if (pi.space == Space::kPrevious) return nullptr;                 // not reached

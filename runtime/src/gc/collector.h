@@ -63,9 +63,9 @@
 //   2. Ambiguous roots as in Collect (on the collection's work list).
 //   3. Trace each database's root with StabilizePolicy, then its closure: whatever the roots and
 //      the modified pages reach becomes persistent in their database (the table above); a
-//      reference to another database's object is recorded as an error. Then the objects
-//      ambiguous roots point into on pages made persistent in place that no database reached
-//      persist there, in the page's database, and the closure runs again from them.
+//      reference to another database's object is recorded as an error; a tenant (P13) a
+//      database reaches is adopted by it. Then the objects ambiguous roots point into on pages
+//      made persistent in place that no database reached stay there, transient: tenants.
 //   4. Steps 3 (exact roots) to 5 of Collect for the transient objects.
 // After it, every modified persistent page references only persistent objects of its own
 // database (unless an error was recorded), ready to be unswizzled and written.
@@ -102,6 +102,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gc/bump_region.h"
@@ -198,6 +199,7 @@ class Collector {
   void Flip();
   void PinAmbiguous(uintptr_t word);
   void PinEndOfPage(size_t j);
+  void PinTenant(size_t i, uint32_t pos);
   void PinPage(size_t index);
   bool Mark(size_t index, const void *ref);  // false if it was marked already
   bool IsMarked(size_t index, const void *ref) const;
@@ -212,13 +214,15 @@ class Collector {
   // The object at ref, on a page made persistent in place by this stabilization, persists there
   // in database db (sharing the page if db is not the page's, P12) and is queued to be scanned.
   void *Claim(size_t page, void *ref, uint8_t db);
-  // Claims the objects ambiguous roots point into that no database reached (Figure 2: they
-  // persist where they are), each for the database of what it refers to, else for its page's;
-  // false if there were none.
-  bool ClaimTheRest();
-  // The database of the object at ref if this stabilization made it (or its copy) persistent or
-  // it was persistent already, else 0 (transient). Reads no persistent page.
-  uint8_t PersistentDatabaseOf(void *ref) const;
+  // The objects ambiguous roots point into on pages made persistent in place that no database
+  // reached stay transient where they are: tenants of their page (P13).
+  void LodgeTheRest();
+  // A reference reached the object at ref on the persistent page `head`: if it is a tenant
+  // (P13), it is live in this collection and is queued (once) to be scanned by the collection.
+  void MarkTenant(size_t head, void *ref);
+  // Database db reaches the tenant at ref on the persistent page `head`: it becomes db's and is
+  // queued to be scanned by the stabilizer.
+  void *Adopt(size_t head, void *ref, uint8_t db);
   void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
   void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref);
   // The database of the object at ref on persistent page `page` (P12: per object on a shared
@@ -260,6 +264,8 @@ class Collector {
   std::vector<size_t> in_place_;
   bool tracing_root_ = false;  // Stabilize is tracing a database's root slot itself
   std::unordered_map<const void *, uint8_t> claims_;
+  // The tenants (P13) found live in this collection; the others die at its end.
+  std::unordered_set<const void *> tenants_live_;
 };
 
 }  // namespace cairn::gc

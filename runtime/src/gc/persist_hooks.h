@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,25 @@ class PersistHooks {
   // read or is not an object of a small type. Changes nothing of the heap.
   virtual const cairn_type *ReadStoredObject(size_t head, const void *ref,
                                              std::vector<uint64_t> *words) = 0;
-  // The database of the object at `ref` on the shared page `frame` (P12).
+  // The database of the object at `ref` on the shared page `frame` (P12), or 0 if it is a
+  // tenant (P13: a transient object on a persistent page).
   virtual uint8_t SharedOwner(size_t frame, const void *ref) = 0;
+  // Tenants (P13 of heap/page_info.h). The object at `ref`, on the small page `frame` that this
+  // stabilization made persistent in place, stays transient: an ambiguous root points into it
+  // and no database reaches it. The page is written with a filler in its place.
+  virtual void LodgeTenant(size_t frame, const void *ref) = 0;
+  // Database `db` reaches the tenant at `ref` on the persistent page `frame` at a commit: it
+  // becomes an object of `db` (the page is modified, and shared if `db` is not its database).
+  // Errors (the store's) fail the commit; a failed commit makes it a tenant again.
+  virtual Status AdoptTenant(uint8_t db, size_t frame, const void *ref) = 0;
+  // The collector is about to write references in tenants of the persistent page `frame`,
+  // which may be clean (read-only): it is writable until CloseTenantPages, without changing
+  // its state (tenants are fillers in its stored form, so nothing stored changes).
+  virtual void OpenTenantPage(size_t frame) = 0;
+  // At the end of a collection: every tenant `live` does not name dies (its place becomes a
+  // filler); then the pages opened for the collector get their state's protection back. Pages
+  // in previous space are left alone (the collection releases their frames).
+  virtual void SweepTenants(const std::function<bool(const void *)> &live) = 0;
   // The modified persistent pages (run heads): the only ones that may refer to transient
   // objects (P9), scanned by every collection.
   virtual const std::vector<uint32_t> &ModifiedPages() = 0;

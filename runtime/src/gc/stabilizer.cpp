@@ -77,7 +77,9 @@ struct Collector::StabilizePolicy {
   }
   void *PersistentPage(size_t head, void *ref) {
     const PageInfo &pi = c.table_[head];
-    if (c.OwnerOf(head, ref) == db) return ref;
+    const uint8_t owner = c.OwnerOf(head, ref);
+    if (owner == db) return ref;
+    if (owner == 0) return c.Adopt(head, ref, db);  // a tenant (P13): it persists now
     // Its header can be read only on a page that is resident and not cold (P9, P11: the
     // collector never faults a page in); on any other page the object is read from the store.
     if (!pi.resident() || (pi.flags & heap::kPageProtNone) != 0) return CopyStoredText(head, ref);
@@ -137,7 +139,7 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
     tracing_root_ = false;
   }
   Closure<StabilizePolicy>(stabilize_);
-  while (ClaimTheRest()) Closure<StabilizePolicy>(stabilize_);
+  LodgeTheRest();
   return Finish();
 }
 
@@ -152,8 +154,10 @@ void *Collector::Claim(size_t page, void *ref, uint8_t db) {
   return ref;
 }
 
-bool Collector::ClaimTheRest() {
-  bool claimed = false;
+void Collector::LodgeTheRest() {
+  // Figure 2 would make them persistent with their page; the language says only what a
+  // database reaches persists (docs/persistence.md). The collection's closure (Finish) scans
+  // them: PinAmbiguous queued them.
   for (size_t head : in_place_) {
     if (table_[head].kind != PageKind::kSmall) continue;
     char *page = pages_.PageAddress(head);
@@ -162,43 +166,22 @@ bool Collector::ClaimTheRest() {
       const size_t bytes = SlotBytes(ref);
       if (!heap::IsForwarded(heap::HeaderOf(ref)) && IsMarked(head, ref) &&
           claims_.count(ref) == 0) {
-        // It goes with what it refers to: the database of the persistent objects it reaches
-        // (if they are of several, the first, and the commit is refused naming two), else
-        // the page's. So which database was traced first does not decide (P12).
-        uint8_t db = 0;
-        const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-        heap::ForEachRefSlot(t, ref, [&](void **slot) {
-          if (db == 0 && *slot != nullptr) db = PersistentDatabaseOf(*slot);
-        });
-        if (db == 0) db = table_[head].db;
-        claims_.emplace(ref, db);
-        Claim(head, ref, db);
-        claimed = true;
+        claims_.emplace(ref, 0);
+        hooks_->LodgeTenant(head, ref);
+        tenants_live_.insert(ref);
       }
       o += uint32_t(bytes);
     }
   }
-  return claimed;
 }
 
-uint8_t Collector::PersistentDatabaseOf(void *ref) const {
-  const size_t i = (uintptr_t(ref) - uintptr_t(base_)) >> heap::kPageShift;
-  if (i >= covered_pages_) return 0;
-  const PageInfo &pi = table_[i];
-  if (pi.space == Space::kFree) return 0;
-  if (pi.pinned() && pi.kind == PageKind::kSmall) {  // this collection's: readable
-    const uintptr_t header = heap::HeaderOf(ref);
-    if (heap::IsForwarded(header)) return PersistentDatabaseOf(heap::ForwardedTo(header));
-    auto claim = claims_.find(ref);
-    return claim == claims_.end() ? 0 : claim->second;
-  }
-  if (pi.space == Space::kPrevious && pi.kind == PageKind::kSmall && !pi.persistent()) {
-    const uintptr_t header = heap::HeaderOf(ref);  // the copy space: moved, or not reached
-    return heap::IsForwarded(header) ? PersistentDatabaseOf(heap::ForwardedTo(header)) : 0;
-  }
-  if (!pi.persistent()) return 0;
-  const size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
-  return OwnerOf(head, ref);
+void *Collector::Adopt(size_t head, void *ref, uint8_t db) {
+  Status s = hooks_->AdoptTenant(db, head, ref);
+  if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
+  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  CountPersistent(t, heap::ObjectBytes(t, ref), true);
+  stabilize_.objects.push_back(ref);
+  return ref;
 }
 
 // A large object's run, or a pinned page holding objects an ambiguous root points into, becomes
@@ -221,9 +204,10 @@ void Collector::MakePersistentInPlace(size_t head, uint8_t db, bool ambiguous) {
   // A pinned page stays pinned until the collection ends: its mark table and forwarding words
   // are still in use (FillDeadPinnedObjects turns the latter into fillers). What persists on it
   // is the objects ambiguous roots point into (marked), which cannot move, each in the database
-  // that reaches it first (P12), or in this one if none does (ClaimTheRest), and those its
-  // database reaches from now on; its other objects are copied out if something reaches them,
-  // and become fillers otherwise (P8): a dead neighbour persists nothing.
+  // that reaches it first (P12), and those its database reaches from now on. The marked ones no
+  // database reaches stay transient where they are (tenants, P13: LodgeTheRest); its other
+  // objects are copied out if something reaches them, and become fillers otherwise (P8): a dead
+  // neighbour persists nothing.
   outcome_->pages_ambiguous++;
   result_.persistent_pages_scanned++;
   in_place_.push_back(head);
@@ -259,11 +243,8 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
              "an object of database '" + here + "' refers to an object of database '" + there +
                  "'; references between databases are not supported: the commit is refused and "
                  "nothing of it was written (abort the transaction, then keep each database's "
-                 "objects apart). An object that a variable held at a commit that made its heap "
-                 "page persistent, and that no database reached, persists on that page in the "
-                 "database of the objects it refers to, or in the page's. A text of another "
-                 "database is copied instead, unless it is longer than "
-                 "4,080 bytes (docs/persistence.md)");
+                 "objects apart). A text of another database is copied instead, unless it is "
+                 "longer than 4,080 bytes (docs/persistence.md)");
 }
 
 }  // namespace cairn::gc

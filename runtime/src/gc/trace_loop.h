@@ -64,11 +64,13 @@ void Collector::ScanPage(size_t index) {
   char *base = pages_.PageAddress(index);
   if (pi.flags & heap::kPageShared) [[unlikely]] {
     // P12: each object is scanned for its own database (a shared page is never copied into).
+    // A tenant (P13) is scanned only if something reaches it (MarkTenant): it is transient.
     if (pi.scan == 0) result_.persistent_pages_scanned++;
     for (uint32_t scan = pi.scan; scan < pi.used;) {
       void *ref = base + scan + heap::kWordSize;
       const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
       scan += uint32_t(heap::ObjectBytes(t, ref));
+      if (pi.persistent() && OwnerOf(index, ref) == 0) continue;
       P p(*this, index, ref);
       ScanObject(p, t, ref);
     }

@@ -26,9 +26,10 @@
 //   P8. A small page pinned by an ambiguous root keeps every object that an ambiguous root points
 //       into, and in an ordinary collection every live object, at its address (stabilization
 //       copies the others that a database reaches into persistent pages; a page it makes
-//       persistent in place keeps the objects ambiguous roots point into and those its
-//       database reaches once it is persistent, and its other live objects are copied out, to
-//       transient pages if only transient objects reach them).
+//       persistent in place keeps the objects ambiguous roots point into (those no database
+//       reaches stay transient there: tenants, P13) and those its database reaches once it is
+//       persistent, and its other live objects are copied out, to transient pages if only
+//       transient objects reach them).
 //       After the collection its objects that nothing reached, and the places of objects copied
 //       out, are fillers: their header names a pointer-free descriptor of the same size, so the
 //       page stays walkable and dead objects keep nothing else alive. (No other persistent page
@@ -60,8 +61,21 @@
 //       stores the page in each of its databases, where the others' objects are fillers
 //       (persist/persistence.h, D13). Everything said of "the page's database" holds per
 //       object on a shared page: an object refers only to objects of its own database (P9).
-//       Only the stabilizer shares a page, and only a page it pinned and made persistent in
-//       the same stabilization.
+//       Only the stabilizer shares a page: a page it pinned and made persistent in the same
+//       stabilization, or one whose tenant another database adopts (P13).
+//   P13. A tenant is a transient object on a persistent small page: an ambiguous root pointed
+//       into it when the stabilizer made its page persistent in place, and no database reached
+//       it (`let kept = new Node {}; let loose = new Node {}; atomic { d.root = kept }`: loose
+//       stays transient). Its page is marked shared and the persistence layer lists it with
+//       database 0 (PersistHooks::SharedOwner; persist/persistence.h, D14): the page's stored
+//       forms have a filler in its place, the page stays resident and warm, and an abort keeps
+//       its bytes. It is live while something reaches it (an ambiguous root into it, R1 of
+//       gc/collector.h, or a reference the collection traces); the collection then scans it,
+//       writing its references even on a clean page (OpenTenantPage), and makes it a filler
+//       when nothing does. A database that reaches it at a commit adopts it: it becomes that
+//       database's object there. P9's rule for a clean page is about its persistent objects: a
+//       tenant may refer to anything, and only other tenants and transient objects refer to
+//       it.
 #pragma once
 
 #include <cstddef>

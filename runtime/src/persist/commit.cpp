@@ -11,6 +11,7 @@
 #include "types/type_registry.h"
 #include "util/clock.h"
 #include "util/env.h"
+#include "util/fatal.h"
 
 namespace cairn::persist {
 
@@ -87,7 +88,40 @@ Status Persistence::Abort() {
 }
 
 void Persistence::DiscardModified() {
-  ForEachModified([&](size_t i, size_t) { Discard(i); });
+  ForEachModified([&](size_t i, size_t) {
+    if (HasTenants(i))
+      DiscardKeepingTenants(i);
+    else
+      Discard(i);
+  });
+}
+
+void Persistence::DiscardKeepingTenants(size_t head) {
+  // D14: transient objects keep their state. Their bytes are kept aside, the page is read again
+  // now (its stored form has fillers in their places), and they are put back.
+  heap::PageHeap &pages = heap_->pages();
+  char *base = pages.PageAddress(head);
+  std::vector<std::pair<uint32_t, std::string>> kept;
+  for (const auto &[offset, owner] : shared_.at(uint32_t(head)).owners) {
+    if (owner != 0) continue;
+    const char *at = base + offset - kWordSize;
+    const size_t bytes =
+        heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(base + offset)), base + offset);
+    kept.emplace_back(offset, std::string(at, bytes));
+  }
+  Discard(head);
+  Status s = Load(head);
+  if (!s.ok())
+    Fatal(
+        "aborting the transaction: page %llu of database '%s' holds transient objects the program "
+        "still uses, and reading the page again failed: %s",
+        static_cast<unsigned long long>(pages.PageId(head)),
+        dbs_[pages.Info(head).db - 1]->name.c_str(), s.message().c_str());
+  const Protection prot = heap::PageHeap::ProtectionOf(pages.Info(head));
+  pages.Protect(head, 1, Protection::kReadWrite);
+  for (const auto &[offset, bytes] : kept)
+    std::memcpy(base + offset - kWordSize, bytes.data(), bytes.size());
+  pages.Protect(head, 1, prot);
 }
 
 bool Persistence::NeedsStabilization(uint64_t *checked) {
@@ -115,9 +149,11 @@ bool Persistence::NeedsStabilization(uint64_t *checked) {
       void *ref = base + o + kWordSize;
       const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
       const uint8_t db = OwnerAt(head, o + uint32_t(kWordSize));
-      heap::ForEachRefSlot(t, ref, [&](void **slot) {
-        if (*slot && !found && outside(*slot, db)) found = true;
-      });
+      // A tenant (D14) is transient: what it refers to need not persist.
+      if (db != 0)
+        heap::ForEachRefSlot(t, ref, [&](void **slot) {
+          if (*slot && !found && outside(*slot, db)) found = true;
+        });
       o += uint32_t(heap::ObjectBytes(t, ref));
     }
     if (found) return true;
@@ -132,6 +168,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   //    reach), nothing is to become persistent and the stabilizer does not run (D8).
   gc::StabilizeOutcome outcome;
   Status s;
+  adopted_.clear();
   if (NeedsStabilization(&c.pages_checked)) {
     std::vector<gc::StabilizeRoot> roots;
     for (auto &d : dbs_)
@@ -157,6 +194,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   }
   c.write_ns = NowNs() - t0;
   added_types_.clear();
+  adopted_.clear();
   // 3. Written: the modified pages are clean again (read-only, P9), with one mprotect per run
   //    of adjacent pages.
   heap_->pages().BeginProtectBatch();
@@ -406,6 +444,7 @@ void Persistence::Revert(const gc::StabilizeOutcome &o) {
   heap::PageHeap &pages = heap_->pages();
   for (size_t head : o.made_persistent)
     if (pages.Info(head).persistent()) MakeTransient(head);
+  RevertAdoptions();  // D14
   // Type indexes handed out by the failed transaction are not in the table (D4).
   for (const AddedType &a : added_types_) {
     a.db->index_of.erase(a.type);

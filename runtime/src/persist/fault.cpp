@@ -263,6 +263,7 @@ const cairn_type *Persistence::ReadStoredObject(size_t head, const void *ref,
       offset % kWordSize != 0)
     return nullptr;
   const uint8_t dbi = OwnerAt(head, uint32_t(offset));
+  if (dbi == 0) return nullptr;  // a tenant (D14): not stored
   cairn_db &db = *dbs_[dbi - 1];
   const uint64_t page = PageIdIn(head, dbi);
   words->assign(kPageSize / kWordSize, 0);

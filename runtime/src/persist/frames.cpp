@@ -30,6 +30,7 @@
 
 #include "heap/object.h"
 #include "persist/persistence.h"
+#include "types/type_registry.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
@@ -291,6 +292,114 @@ void Persistence::Unshare(size_t head) {
   pi.flags &= uint8_t(~heap::kPageShared);
 }
 
+bool Persistence::HasTenants(size_t head) const {
+  if (!(heap_->pages().Info(head).flags & heap::kPageShared)) return false;
+  auto it = shared_.find(uint32_t(head));
+  return it != shared_.end() && it->second.tenants > 0;
+}
+
+void Persistence::UnshareIfPlain(size_t head) {
+  auto it = shared_.find(uint32_t(head));
+  if (it == shared_.end() || !it->second.owners.empty() || !it->second.homes.empty()) return;
+  shared_.erase(it);
+  heap_->pages().Info(head).flags &= uint8_t(~heap::kPageShared);
+}
+
+void Persistence::LodgeTenant(size_t frame, const void *ref) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &pi = pages.Info(frame);
+  assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified);
+  SharedFrame &shared = shared_[uint32_t(frame)];
+  pi.flags |= heap::kPageShared;
+  auto [it, added] = shared.owners.try_emplace(
+      uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame)), uint8_t{0});
+  if (added) shared.tenants++;
+}
+
+Status Persistence::AdoptTenant(uint8_t dbi, size_t frame, const void *ref) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &pi = pages.Info(frame);
+  const uint32_t offset = uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame));
+  // Its page is written by this commit: the object is in its database's stored form now.
+  if (pi.frame_state() == FrameState::kClean) Touched(frame);
+  SharedFrame &shared = shared_.at(uint32_t(frame));
+  shared.owners.erase(offset);
+  shared.tenants--;
+  Adoption a{uint32_t(frame), offset, 0};
+  Status s;
+  if (dbi != pi.db) {
+    const size_t homes = shared.homes.size();
+    s = ShareObject(dbi, frame, ref);  // P12: the page is stored in dbi too
+    if (shared_.at(uint32_t(frame)).homes.size() != homes) a.home_db = dbi;
+  } else {
+    UnshareIfPlain(frame);
+  }
+  adopted_.push_back(a);
+  return s;
+}
+
+void Persistence::RevertAdoptions() {
+  heap::PageHeap &pages = heap_->pages();
+  for (auto a = adopted_.rbegin(); a != adopted_.rend(); ++a) {
+    PageInfo &pi = pages.Info(a->frame);
+    SharedFrame &shared = shared_[a->frame];
+    pi.flags |= heap::kPageShared;
+    if (a->home_db != 0) {
+      for (auto h = shared.homes.begin(); h != shared.homes.end(); ++h)
+        if (h->first == a->home_db) {
+          frames_.erase(Key(h->first, h->second));
+          shared.homes.erase(h);
+          break;
+        }
+    }
+    shared.owners[a->offset] = 0;
+    shared.tenants++;
+  }
+  adopted_.clear();
+}
+
+void Persistence::OpenTenantPage(size_t frame) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(frame);
+  if (heap::PageHeap::ProtectionOf(h) == Protection::kReadWrite) return;
+  pages.Protect(frame, 1, Protection::kReadWrite);
+  opened_.push_back(uint32_t(frame));
+}
+
+void Persistence::SweepTenants(const std::function<bool(const void *)> &live) {
+  heap::PageHeap &pages = heap_->pages();
+  auto &registry = types::TypeRegistry::Get();
+  std::vector<uint32_t> plain;
+  for (auto &[frame, shared] : shared_) {
+    if (shared.tenants == 0 || pages.Info(frame).space != heap::Space::kCurrent) continue;
+    char *base = pages.PageAddress(frame);
+    for (auto it = shared.owners.begin(); it != shared.owners.end();) {
+      void *ref = base + it->first;
+      if (it->second != 0 || live(ref)) {
+        ++it;
+        continue;
+      }
+      // Dead: a filler of its size, in memory as in the stored forms (P8).
+      OpenTenantPage(frame);
+      const size_t bytes = heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+      heap::HeaderOf(ref) =
+          reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - heap::kWordSize));
+      it = shared.owners.erase(it);
+      shared.tenants--;
+    }
+    if (shared.owners.empty() && shared.homes.empty()) plain.push_back(frame);
+  }
+  for (uint32_t f : plain) UnshareIfPlain(f);
+  for (uint32_t f : opened_) {
+    const PageInfo &h = pages.Info(f);
+    const Protection want = h.persistent()
+                                ? ProtectionFor(h.frame_state(), h.flags & heap::kPageReferenced)
+                                : Protection::kReadWrite;
+    if (heap::PageHeap::ProtectionOf(h) != want) pages.Protect(f, 1, want);
+  }
+  opened_.clear();
+}
+
 void Persistence::MakeTransient(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   PageInfo &h = pages.Info(head);
@@ -369,6 +478,10 @@ size_t Persistence::VerifyFrames(size_t max_report) {
       void *ref = base + o + heap::kWordSize;
       const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
       const uint8_t own = OwnerAt(i, uint32_t(o + heap::kWordSize));
+      if (own == 0) {  // a tenant (P13): transient, its references are the heap verifier's
+        o += uint32_t(heap::ObjectBytes(t, ref));
+        continue;
+      }
       heap::ForEachRefSlot(t, ref, [&](void **slot) {
         if (!*slot || !pages.Covers(*slot)) return;
         size_t j = pages.IndexOf(*slot);
@@ -432,11 +545,22 @@ size_t Persistence::VerifyFrames(size_t max_report) {
              h.db, id);
     if (h.flags & heap::kPageShared) {
       auto sh = shared_.find(uint32_t(i));
-      if (sh == shared_.end() || sh->second.homes.empty() || h.kind != PageKind::kSmall) {
-        report("frame %zu (database %u, page %llu) is marked shared but has no homes (D13)", i,
-               h.db, id);
+      if (sh == shared_.end() || (sh->second.homes.empty() && sh->second.tenants == 0) ||
+          h.kind != PageKind::kSmall) {
+        report(
+            "frame %zu (database %u, page %llu) is marked shared but has no homes and no "
+            "tenants (D13, D14)",
+            i, h.db, id);
         return;
       }
+      uint32_t tenants = 0;
+      for (const auto &[offset, owner] : sh->second.owners) tenants += owner == 0;
+      if (tenants != sh->second.tenants)
+        report("frame %zu (database %u, page %llu) has %u tenants, its count says %u (D14)", i,
+               h.db, id, tenants, sh->second.tenants);
+      if (tenants && (s == FrameState::kReserved || (s == FrameState::kClean && !referenced)))
+        report("frame %zu (database %u, page %llu) has tenants but is %s%s (D14)", i, h.db, id,
+               StateName(s), s == FrameState::kClean ? " and cold" : "");
       for (const auto &[d, page] : sh->second.homes) {
         homes++;
         auto home = frames_.find(Key(d, page));
@@ -479,17 +603,21 @@ void Persistence::RecordReferences(size_t head) {
   std::vector<uint32_t> out;
   char *base = pages.PageAddress(head);
   const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(heap::kWordSize) : h.used;
+  const bool shared = (h.flags & heap::kPageShared) != 0;
   for (uint32_t o = 0; o < end;) {
     void *ref = base + o + heap::kWordSize;
     const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-    heap::ForEachRefSlot(t, ref, [&](void **slot) {
-      if (!*slot || !pages.Covers(*slot)) return;
-      size_t i = pages.IndexOf(*slot);
-      const PageInfo &pi = pages.Info(i);
-      if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-      if (i != head && (out.empty() || out.back() != i)) out.push_back(uint32_t(i));
-    });
-    o += uint32_t(heap::ObjectBytes(t, ref));
+    // A tenant's references are the collection's to follow (D14).
+    if (shared && OwnerAt(head, o + uint32_t(heap::kWordSize)) == 0) t = nullptr;
+    if (t)
+      heap::ForEachRefSlot(t, ref, [&](void **slot) {
+        if (!*slot || !pages.Covers(*slot)) return;
+        size_t i = pages.IndexOf(*slot);
+        const PageInfo &pi = pages.Info(i);
+        if (pi.kind == PageKind::kLargeTail) i -= pi.run;
+        if (i != head && (out.empty() || out.back() != i)) out.push_back(uint32_t(i));
+      });
+    o += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -535,7 +663,7 @@ void Persistence::EnforceBudgets() {
     if (hand_ >= clock_.size()) hand_ = 0;
     size_t f = clock_[hand_];
     PageInfo &pi = pages.Info(f);
-    if (IsRecent(f)) {
+    if (IsRecent(f) || HasTenants(f)) {  // D14: a tenant's page stays resident and warm
       hand_++;
     } else if (pi.flags & heap::kPageReferenced) {
       Cool(f);  // the next touch traps and sets the bit again (Warm)

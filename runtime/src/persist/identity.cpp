@@ -11,6 +11,9 @@ namespace cairn::persist {
 uint64_t Persistence::IdentityHash(size_t head, uint32_t offset) {
   // On a shared page (P12), the object's database and the page's id there (D13).
   const uint8_t dbi = OwnerAt(head, offset);
+  if (dbi == 0)  // a tenant (D14): a transient object
+    return heap_->identity_hashes().HashOf(
+        reinterpret_cast<uintptr_t>(heap_->pages().PageAddress(head)) + offset);
   cairn_db &db = *dbs_[dbi - 1];
   const uint64_t page = PageIdIn(head, dbi);
   auto it = db.hashes.find(page);
@@ -46,7 +49,10 @@ Status Persistence::WriteIdentityHashes(std::vector<PendingHash> *written) {
     size_t head = pi.kind == heap::PageKind::kLargeTail ? i - pi.run : i;
     const uint32_t offset = uint32_t(addr - reinterpret_cast<uintptr_t>(pages.PageAddress(head)));
     const uint8_t dbi = OwnerAt(head, offset);  // P12, D13
-    PendingHash p{dbs_[dbi - 1].get(), PageIdIn(head, dbi), offset, hash, addr};
+    if (dbi == 0) return;                       // a tenant stays transient (D14)
+    bool old_page = false;
+    for (const Adoption &a : adopted_) old_page |= a.frame == head;
+    PendingHash p{dbs_[dbi - 1].get(), PageIdIn(head, dbi), offset, hash, addr, old_page};
     s = txn_->PutIdentityHash(p.db->id, p.page, p.offset, p.hash);
     written->push_back(p);
   });
@@ -55,9 +61,15 @@ Status Persistence::WriteIdentityHashes(std::vector<PendingHash> *written) {
 
 void Persistence::AdoptIdentityHashes(const std::vector<PendingHash> &written) {
   // Committed: the hashes now live in the databases (D6), and the objects are no longer
-  // transient (H1). The pages are new to their databases, so these are all their entries.
+  // transient (H1). The pages are new to their databases, so these are all their entries,
+  // except a page a tenant was adopted on (D14): its other entries are in the store, read with
+  // this one when first needed, unless they were read already.
   for (const PendingHash &p : written) {
-    p.db->hashes[p.page].emplace_back(p.offset, p.hash);
+    auto known = p.db->hashes.find(p.page);
+    if (known != p.db->hashes.end())
+      known->second.emplace_back(p.offset, p.hash);
+    else if (!p.old_page)
+      p.db->hashes[p.page].emplace_back(p.offset, p.hash);
     heap_->identity_hashes().Erase(p.addr);
   }
 }

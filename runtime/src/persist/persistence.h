@@ -61,10 +61,22 @@
 //       objects in from that database's page. A shared frame is never a delta written from a
 //       clean image (D12). It stops being shared when it is released or made transient; the
 //       entry goes with it. In a later process each database's page is an ordinary page.
+//   D14. Tenants (P13 of heap/page_info.h): a transient object on a persistent small page is in
+//       its frame's shared_ entry with database 0 (`tenants` counts them; the frame is marked
+//       shared, with or without homes). Every stored form of the page has a filler in its
+//       place, so nothing of it is written. A frame with tenants is resident and never cold:
+//       EnforceBudgets neither cools nor evicts it (the collector reads tenants, and their
+//       bytes exist nowhere else). An abort that drops the page's changes reads it again at
+//       once and puts its tenants' bytes back (transient objects keep their state). A commit
+//       whose database reaches a tenant adopts it (AdoptTenant: the page is modified, the
+//       object the database's; adopted_ until the commit is written, undone if it fails).
+//       Tenants are not counted in refs_ (D10) and have no stored identity hash (D6): their
+//       hashes are the transient table's until a database adopts them.
 #pragma once
 
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -161,6 +173,10 @@ class Persistence final : public gc::PersistHooks {
   Status MakePersistent(uint8_t db, size_t frame, size_t n) override;
   Status ShareObject(uint8_t db, size_t frame, const void *ref) override;
   uint8_t SharedOwner(size_t frame, const void *ref) override;
+  void LodgeTenant(size_t frame, const void *ref) override;
+  Status AdoptTenant(uint8_t db, size_t frame, const void *ref) override;
+  void OpenTenantPage(size_t frame) override;
+  void SweepTenants(const std::function<bool(const void *)> &live) override;
   const cairn_type *ReadStoredObject(size_t head, const void *ref,
                                      std::vector<uint64_t> *words) override;
   const std::vector<uint32_t> &ModifiedPages() override { return modified_.members(); }
@@ -242,6 +258,7 @@ class Persistence final : public gc::PersistHooks {
     uint32_t offset;
     uint64_t hash;
     uintptr_t addr;
+    bool old_page;  // persistent before this commit (a tenant's, adopted: D14)
   };
   Status WriteIdentityHashes(std::vector<PendingHash> *written);
   void AdoptIdentityHashes(const std::vector<PendingHash> &written);
@@ -261,6 +278,13 @@ class Persistence final : public gc::PersistHooks {
   Status LoadSharedObjects(size_t head);
   // The frame stops being shared: its homes leave the frame map (D13).
   void Unshare(size_t head);
+  // ... if nothing on it is another database's or a tenant's any more (D13, D14).
+  void UnshareIfPlain(size_t head);
+  bool HasTenants(size_t head) const;  // D14
+  // D14: an abort reads the modified page at `head` again, keeping its tenants' bytes.
+  void DiscardKeepingTenants(size_t head);
+  // D9: tenants a failed commit adopted are tenants again.
+  void RevertAdoptions();
   Status TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index);
   uint64_t EncodeTarget(void *ref, uint8_t db, bool *ok);
   void Revert(const gc::StabilizeOutcome &o);
@@ -298,10 +322,20 @@ class Persistence final : public gc::PersistHooks {
   std::unordered_map<uint32_t, CleanImage> clean_images_;
   // D13: shared frame -> its other databases' objects and its page ids there.
   struct SharedFrame {
-    std::unordered_map<uint32_t, uint8_t> owners;     // payload offset -> database
+    std::unordered_map<uint32_t, uint8_t> owners;     // payload offset -> database, 0: tenant
     std::vector<std::pair<uint8_t, uint64_t>> homes;  // (database, page id)
+    uint32_t tenants = 0;                             // owners that are 0 (D14)
   };
   std::unordered_map<uint32_t, SharedFrame> shared_;
+  // D14: tenants adopted by the commit being written (frame, payload offset, the home the
+  // adoption added, if any), undone if it fails.
+  struct Adoption {
+    uint32_t frame;
+    uint32_t offset;
+    uint8_t home_db;  // 0: none added
+  };
+  std::vector<Adoption> adopted_;
+  std::vector<uint32_t> opened_;  // frames OpenTenantPage made writable for the collector
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
   uint64_t next_release_ = kReleaseGrowth;
