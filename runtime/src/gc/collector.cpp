@@ -217,8 +217,7 @@ void Collector::PinTenant(size_t i, uint32_t pos) {
 
 void Collector::MarkTenant(size_t head, void *ref) {
   if (OwnerOf(head, ref) != 0 || !tenants_live_.insert(ref).second) return;
-  hooks_->OpenTenantPage(head);  // its references are updated in place
-  collect_.objects.push_back(ref);
+  collect_.objects.push_back(ref);  // its references are updated in place (Closure)
 }
 
 // R1 across a page boundary: if an object ends exactly at the end of page j, a word pointing at

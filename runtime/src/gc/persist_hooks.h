@@ -49,7 +49,7 @@ class PersistHooks {
   // becomes an object of `db` (the page is modified, and shared if `db` is not its database).
   // Errors (the store's) fail the commit; a failed commit makes it a tenant again.
   virtual Status AdoptTenant(uint8_t db, size_t frame, const void *ref) = 0;
-  // The collector is about to write references in tenants of the persistent page `frame`,
+  // The collector is about to write a reference in a tenant of the persistent page `frame`,
   // which may be clean (read-only): it is writable until CloseTenantPages, without changing
   // its state (tenants are fillers in its stored form, so nothing stored changes).
   virtual void OpenTenantPage(size_t frame) = 0;

@@ -110,7 +110,22 @@ void Collector::Closure(Work &w) {
     if (!w.objects.empty()) {
       void *ref = w.objects.back();
       w.objects.pop_back();
-      P p(*this, pages_.IndexOf(ref), ref);
+      const size_t i = pages_.IndexOf(ref);
+      P p(*this, i, ref);
+      if (table_[i].persistent() && !table_[i].modified()) [[unlikely]] {
+        // A tenant of a clean page (P13): the page is opened only if a reference changes.
+        bool open = false;
+        heap::ForEachRefSlot(heap::TypeOfHeader(heap::HeaderOf(ref)), ref, [&](void **slot) {
+          void *v = *slot;
+          if (!v) return;
+          void *moved = Trace(p, v);
+          if (moved == v) return;
+          if (!open) hooks_->OpenTenantPage(i);
+          open = true;
+          *slot = moved;
+        });
+        continue;
+      }
       ScanObject(p, heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
       continue;
     }

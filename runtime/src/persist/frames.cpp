@@ -290,6 +290,7 @@ void Persistence::Unshare(size_t head) {
     shared_.erase(it);
   }
   pi.flags &= uint8_t(~heap::kPageShared);
+  clean_images_.erase(uint32_t(head));  // D12, as in UnshareIfPlain
 }
 
 bool Persistence::HasTenants(size_t head) const {
@@ -303,6 +304,9 @@ void Persistence::UnshareIfPlain(size_t head) {
   if (it == shared_.end() || !it->second.owners.empty() || !it->second.homes.empty()) return;
   shared_.erase(it);
   heap_->pages().Info(head).flags &= uint8_t(~heap::kPageShared);
+  // D12: its clean image has the bytes of objects its stored form has as fillers; a delta from
+  // it would leave those fillers' words out and damage the page.
+  clean_images_.erase(uint32_t(head));
 }
 
 void Persistence::LodgeTenant(size_t frame, const void *ref) {

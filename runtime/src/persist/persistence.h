@@ -59,7 +59,8 @@
 //       payload), so each database's page holds its own objects only and has the frame's
 //       layout; loading the frame reads its database's page and puts each other database's
 //       objects in from that database's page. A shared frame is never a delta written from a
-//       clean image (D12). It stops being shared when it is released or made transient; the
+//       clean image (D12), and its clean image goes when it stops being shared (its stored
+//       form has fillers where the image has objects). It stops being shared when it is released or made transient; the
 //       entry goes with it. In a later process each database's page is an ordinary page.
 //   D14. Tenants (P13 of heap/page_info.h): a transient object on a persistent small page is in
 //       its frame's shared_ entry with database 0 (`tenants` counts them; the frame is marked
