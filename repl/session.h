@@ -19,9 +19,9 @@
 //   S2. Without `:begin`, an input that runs code does so in a transaction of its own when the
 //       store is open and the input does not begin transactions itself (atomic,
 //       Transaction.begin(), in its statements or in the functions and methods they call by
-//       name: txn_scan.h) nor create or drop a database (:create, Database.create, .drop,
-//       which happen between transactions); it commits when the input succeeds and is aborted
-//       when it fails.
+//       name: txn_scan.h); it commits when the input succeeds and is aborted when it fails.
+//       (Creating and dropping a database happen at once, in a transaction or not: an abort
+//       does not undo them.)
 //   S3. A runtime error (or an error while faulting a page in) ends only the input: the
 //       runtime aborted its transaction, the definitions made so far stay, the prompt returns.
 #ifndef CAIRN_REPL_SESSION_H

@@ -1,7 +1,6 @@
 // What a function's code does about transactions, for the session's rule S2 (session.h): an
 // input runs in a transaction of its own unless it begins transactions itself, directly
-// (`atomic`, Transaction.begin()) or through the functions and methods it calls, or creates or
-// drops a database (which happens between transactions).
+// (`atomic`, Transaction.begin()) or through the functions and methods it calls.
 #ifndef CAIRN_REPL_TXN_SCAN_H
 #define CAIRN_REPL_TXN_SCAN_H
 

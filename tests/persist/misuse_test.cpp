@@ -1,6 +1,7 @@
 // Misuse is an error with a clear message, never a crash: root access outside a transaction,
-// begin inside one, commit (chain, checkpoint) with none: CAIRN_MISUSE; databases created or
-// dropped inside a transaction, bad names, missing databases; a second store in one process; a
+// begin inside one, commit (chain, checkpoint) with none: CAIRN_MISUSE; a database created
+// inside a transaction (at once, usable in it, not undone by an abort; refused in a failed
+// one), bad names, missing databases; a second store in one process; a
 // store used by another process (CAIRN_BUSY naming it).
 #include <unistd.h>
 
@@ -53,16 +54,36 @@ PERSIST_CHILD(Misuse_Transactions) {
   CK_STATUS(cairn_txn_begin(), CAIRN_MISUSE);
   ExpectMessage("begin inside a transaction", "transaction");
   CK_EQ(cairn_txn_is_open(), 1);  // the open one goes on
+  // A database created inside a transaction exists at once, and the transaction may use it.
   cairn_db *other = nullptr;
-  CK(cairn_db_create("m2", &other) != CAIRN_OK) << "created a database inside a transaction";
-  ExpectMessage("create inside a transaction", "transaction");
-  CK(cairn_db_drop("m") != CAIRN_OK) << "dropped a database inside a transaction";
-  ExpectMessage("drop inside a transaction", "transaction");
+  CK_OK(cairn_db_create("m2", &other));
+  CK_OK(cairn_db_set_root(other, NewNode(8)));
+  CK_STATUS(cairn_db_drop("m"), CAIRN_BUSY);  // open in this process
+  ExpectMessage("drop of an open database", "open in this process");
   CK_OK(cairn_db_set_root(db, NewNode(7)));
   CK_OK(cairn_txn_commit());
 
   CK_OK(cairn_txn_begin());
   CK_EQ(RootAs<Node>(db)->id, 7);
+  CK_EQ(RootAs<Node>(other)->id, 8);
+  // A failed transaction (its commit refused) creates nothing until it is aborted.
+  CK_OK(cairn_db_set_root(other, Root(db)));
+  CK(cairn_txn_commit() != CAIRN_OK) << "a root of another database's object committed";
+  cairn_db *third = nullptr;
+  CK_STATUS(cairn_db_create("m3", &third), CAIRN_MISUSE);
+  ExpectMessage("create in a failed transaction", "abort it first");
+  CK_OK(cairn_txn_abort());
+  int exists = 1;
+  CK_OK(cairn_db_exists("m3", &exists));
+  CK_EQ(exists, 0);
+  // An abort does not undo a creation; a drop inside a transaction happens at once.
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_create("m3", &third));
+  CK_OK(cairn_txn_abort());
+  CK_OK(cairn_db_exists("m3", &exists));
+  CK_EQ(exists, 1);
+  CK_OK(cairn_txn_begin());
+  CK(Root(third) == nullptr);
   CK_OK(cairn_txn_abort());
   return 0;
 }

@@ -78,7 +78,9 @@ const char *cairn_store_dir(void);
 
 /* Creates a database (empty, root nil) and opens it. CAIRN_ALREADY_EXISTS if it exists,
  * CAIRN_INVALID_ARGUMENT if the name is not valid, CAIRN_BUSY if 255 databases are open already
- * (the most a process can have; nothing is created). Not inside a transaction. */
+ * (the most a process can have; nothing is created). Inside a transaction it is created at
+ * once and the transaction may use it; aborting the transaction does not undo the creation
+ * (CAIRN_MISUSE in a failed transaction: abort it first). */
 cairn_status cairn_db_create(const char *name, cairn_db **out);
 /* Opens a database. CAIRN_NOT_FOUND if there is none by that name. Opening it again returns the
  * same handle. Its type table is checked against this program's registered types first:
@@ -89,8 +91,9 @@ cairn_status cairn_db_create(const char *name, cairn_db **out);
 cairn_status cairn_db_open(const char *name, cairn_db **out);
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
-/* Deletes a database and everything in it. Not inside a transaction; CAIRN_BUSY if this process
- * has opened it (its objects may be in use here): drop it from a process that has not. */
+/* Deletes a database and everything in it, at once (inside a transaction too: an abort does not
+ * undo it). CAIRN_BUSY if this process has opened it (its objects may be in use here): drop it
+ * from a process that has not. */
 cairn_status cairn_db_drop(const char *name);
 /* Calls fn once per database name, in order. */
 cairn_status cairn_db_list(void (*fn)(const char *name, void *ctx), void *ctx);

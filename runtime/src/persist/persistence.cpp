@@ -118,15 +118,28 @@ Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
 
 Status Persistence::CreateDb(const char *name, cairn_db **out) {
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_create was given no name");
-  if (open_)
-    return Misuse("creating database '" + std::string(name) +
-                  "' inside a transaction: create databases between transactions");
+  if (open_ && failed_)
+    return Misuse("creating database '" + std::string(name) + "' in a failed transaction (" +
+                  failure_.message() + "): abort it first");
   // Refused before anything is written: a database made and then not opened would be a surprise.
   size_t open = 0;
   for (auto &d : dbs_) open += d != nullptr;
   if (open >= kMaxOpenDatabases) return TooManyOpen(name);
   Status s = store_->CreateDatabase(name);
   if (!s.ok()) return s;
+  // Created at once, also inside a transaction (an abort does not undo it). The open store
+  // transaction's snapshot predates the database; it has only read (a transaction writes at its
+  // commit, D3), so it is begun again, and sees it.
+  if (open_) {
+    txn_->Abort();
+    txn_.reset();
+    s = store_->BeginTransaction(&txn_);
+    if (!s.ok()) {
+      failed_ = true;
+      failure_ = s;
+      return s;
+    }
+  }
   return AddDatabase(name, out);
 }
 
@@ -162,9 +175,8 @@ Status Persistence::Exists(const char *name, int *exists) {
 
 Status Persistence::Drop(const char *name) {
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_drop was given no name");
-  if (open_)
-    return Misuse("dropping database '" + std::string(name) +
-                  "' inside a transaction: drop databases between transactions");
+  // Dropped at once, also inside a transaction (an abort does not undo it): a database this
+  // process has not opened is one the transaction has not touched.
   for (auto &d : dbs_)
     if (d && d->name == name)
       return Status(CAIRN_BUSY, "database '" + std::string(name) +
