@@ -486,7 +486,11 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
         if (!checkArgs(cx, e.args, m->params, e.span, r->args)) return errorExpr(e.span);
         return r;
       }
-      if (bt->cls->findField(name)) {
+      if (const FieldInfo *field = bt->cls->findField(name)) {
+        if (field->type->isError()) {  // reported where the field is declared
+          for (const auto &a : e.args) checkExpr(cx, *a);
+          return errorExpr(e.span);
+        }
         error(DiagId::NotCallable, fe.name.span,
               {"field '" + name + "' of type " + typeName(bt->cls->findField(name)->type)});
         return errorExpr(e.span);

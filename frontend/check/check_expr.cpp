@@ -47,12 +47,19 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
     up->value = std::move(e);
     return up;
   }
+  if (to->kind == TypeKind::Any && e->type->isHandle()) {
+    // The sketch: storing a function value in a field or an array is an error that says why;
+    // an 'any' (a field's, an element's, or a variable's that may be stored) is no way around.
+    cannotStore(span, e->type, "an 'any'");
+    e->type = types_.error();
+    return e;
+  }
   Diagnostic &d = error(DiagId::TypeMismatch, span, {typeName(to), typeName(e->type)});
   if (to->kind == TypeKind::Float && e->type->kind == TypeKind::Int)
     d.withHint("convert it with float(...)");
   else if (to->kind == TypeKind::Int && e->type->kind == TypeKind::Float)
     d.withHint("convert it with int(...) (which truncates)");
-  else if (to->kind == TypeKind::Text && e->type->kind != TypeKind::Text)
+  else if (to->kind == TypeKind::Text && e->type->kind != TypeKind::Text && !e->type->isHandle())
     d.withHint("convert it with str(...)");
   else if (to->kind == TypeKind::Class &&
            (e->type->kind == TypeKind::Class || e->type->kind == TypeKind::Any) &&
@@ -693,14 +700,28 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
     r->type = types_.error();
     return r;
   }
+  // Without an expected type, the element type is the first element's, widened to the nearest
+  // common base class when elements are objects of different classes (`[new Sq {}, new Circle
+  // {}]` is a [Shape]).
+  const bool inferred = elem == nullptr;
+  std::vector<sem::ExprPtr> values;
   for (const ast::ExprPtr &x : e.elems) {
     sem::ExprPtr v = checkValue(cx, *x, elem);
     if (!elem) {
       elem = v->type;
       if (elem->kind == TypeKind::Nil) elem = types_.anyType();
+    } else if (inferred && elem->kind == TypeKind::Class && v->type->kind == TypeKind::Class &&
+               !v->type->cls->isSubclassOf(elem->cls)) {
+      for (ClassInfo *c = elem->cls->super; c; c = c->super)
+        if (v->type->cls->isSubclassOf(c)) {
+          elem = types_.classType(c);
+          break;
+        }
     }
-    r->elems.push_back(coerce(cx, std::move(v), elem, x->span));
+    values.push_back(std::move(v));
   }
+  for (size_t i = 0; i < values.size(); i++)
+    r->elems.push_back(coerce(cx, std::move(values[i]), elem, e.elems[i]->span));
   if (elem->isError()) {
     r->type = types_.error();
     return r;
