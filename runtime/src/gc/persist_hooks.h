@@ -50,7 +50,7 @@ class PersistHooks {
   // Errors (the store's) fail the commit; a failed commit makes it a tenant again.
   virtual Status AdoptTenant(uint8_t db, size_t frame, const void *ref) = 0;
   // The collector is about to write a reference in a tenant of the persistent page `frame`,
-  // which may be clean (read-only): it is writable until CloseTenantPages, without changing
+  // which may be clean (read-only): it is writable until SweepTenants, without changing
   // its state (tenants are fillers in its stored form, so nothing stored changes).
   virtual void OpenTenantPage(size_t frame) = 0;
   // At the end of a collection: every tenant `live` does not name dies (its place becomes a

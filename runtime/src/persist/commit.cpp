@@ -114,7 +114,9 @@ void Persistence::DiscardKeepingTenants(size_t head) {
   if (!s.ok())
     Fatal(
         "aborting the transaction: page %llu of database '%s' holds transient objects the program "
-        "still uses, and reading the page again failed: %s",
+        "still uses, and reading the page again failed: %s. Nothing of the transaction was "
+        "written; `cairn db check` tells whether the database is damaged, then run the program "
+        "again",
         static_cast<unsigned long long>(pages.PageId(head)),
         dbs_[pages.Info(head).db - 1]->name.c_str(), s.message().c_str());
   const Protection prot = heap::PageHeap::ProtectionOf(pages.Info(head));

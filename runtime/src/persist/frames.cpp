@@ -4,9 +4,12 @@
 // derives from the new state, together:
 //   - the flags: resident (clean, modified), modified, referenced (clean and not cold, P11);
 //   - the protection (ProtectionFor): reserved none; clean read-only, none while cold (P11);
-//     modified and transient read-write. The one exception: a reserved frame is read-write
+//     modified and transient read-write. Two exceptions: a reserved frame is read-write
 //     while the store reads a page into it (BeginLoad, then Loaded or LoadFailed), inside the
-//     fault handler, with the mutator stopped;
+//     fault handler, with the mutator stopped; and a clean frame with tenants (D14) is
+//     read-write while a collection updates a tenant's references (OpenTenantPage, until
+//     SweepTenants at the collection's end) or an abort puts the tenants' bytes back
+//     (DiscardKeepingTenants): its stored forms have fillers there, so nothing stored changes;
 //   - the contents: a loaded page that becomes reserved gives its memory back (read again at
 //     the next touch);
 //   - the counters (in_state_: the pages of the page table in each state) and the sets (clock_

@@ -24,7 +24,8 @@
 //   D7. Each persistent frame's state (heap::FrameState: reserved, clean, modified) changes only
 //       in frames.cpp, through SetState, which derives from the state its flags, its protection
 //       (reserved: none; clean: read-only, none while cold (P11); modified: read-write; a
-//       reserved frame is read-write only while a page is read into it), the counters
+//       reserved frame is read-write only while a page is read into it, a clean one with
+//       tenants only while they are written (D14)), the counters
 //       (in_state_: the pages of the page table in each state) and the sets (clock_ holds each
 //       clean page (or run head) once (P11), modified_ each modified one). VerifyFrames checks
 //       D1, D7 and D10 against the page table (with the heap verifier: cairn_verify_heap).
