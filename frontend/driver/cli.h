@@ -23,6 +23,10 @@ int ReportError(const Status &s);
 // Prints "cairn: <what>" and a pointer to `help_command`'s usage; returns kExitUsage.
 int ReportUsage(const std::string &what, const std::string &help_command);
 
+// The allocator malloc reaches in this process, for --version: "mimalloc <version>" when
+// `cairn` was linked with mimalloc and malloc's memory comes from it, else "the C library's".
+std::string AllocatorName();
+
 // `cairn db ...`: args are the words after "db" (global options removed).
 int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &args);
 // `cairn build|run|check ...` (build_command.cpp).

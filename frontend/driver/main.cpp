@@ -1,4 +1,6 @@
 // The `cairn` executable: global options, then a subcommand.
+#include <llvm/Config/llvm-config.h>
+
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -73,7 +75,8 @@ int Main(int argc, char **argv) {
     return kExitOk;
   }
   if (command == "--version") {
-    std::printf("cairn 0.1.0\n");
+    std::printf("cairn 0.1.0 (LLVM %s, allocator: %s)\n", LLVM_VERSION_STRING,
+                AllocatorName().c_str());
     return kExitOk;
   }
   if (command == "db") return RunDbCommand(options, rest);
