@@ -215,6 +215,8 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         } else if (v && !captured && !v->is_var) {
           error(DiagId::AssignToLet, n.name.span, {n.name.name})
               .withHint("declare it with 'var' to change it");
+        } else if (v && !captured) {
+          v->assigned = true;
         } else if (!v) {
           Symbol sym = lookupModule(cx.module, n.name.name);
           if (sym.kind == Symbol::Kind::Global && !sym.global->is_var)

@@ -118,8 +118,9 @@ struct FieldInfo {
 struct LocalVar {
   std::string name;
   const Type *type = nullptr;
-  bool is_var = false;   // may be assigned: `var`, and parameters
-  bool is_loop = false;  // the variable of a `for` (never assigned)
+  bool is_var = false;    // may be assigned: `var`, and parameters
+  bool is_loop = false;   // the variable of a `for` (never assigned)
+  bool assigned = false;  // an assignment to it was checked (a `var` or parameter: L1)
   Span span;
   unsigned id = 0;  // unique within its function
 };

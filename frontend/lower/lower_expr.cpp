@@ -69,6 +69,9 @@ void Lowering::runtimeErrorIf(llvm::Value *cond, const Check &check) {
   llvm::Value *x = asInt(check.x), *y = asInt(check.y);
   llvm::Constant *site = checkSite(check);
   llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx_, "rt.ok", fn_);
+  // The proven values stay proven in `ok` if they were proven where the check is made.
+  if (b_.GetInsertBlock() != proven_block_) proven_nonnull_.clear();
+  proven_block_ = ok;
   llvm::MDBuilder md(ctx_);
   llvm::MDNode *unlikely = md.createBranchWeights(1, 1 << 20);
   if (options_.optimized) {
@@ -108,10 +111,13 @@ void Lowering::runtimeErrorIf(llvm::Value *cond, const Check &check) {
 }
 
 void Lowering::nilCheck(llvm::Value *ref, const Check &check) {
-  if (auto *load = llvm::dyn_cast<llvm::LoadInst>(ref);
-      load && self_slot_ && load->getPointerOperand() == self_slot_)
-    return;  // self (self_slot_)
+  if (self_value_ != nullptr && ref == self_value_) return;  // self (L2)
+  bool proven = b_.GetInsertBlock() == proven_block_;
+  if (proven &&
+      std::find(proven_nonnull_.begin(), proven_nonnull_.end(), ref) != proven_nonnull_.end())
+    return;  // checked on the way here (L2)
   runtimeErrorIf(b_.CreateIsNull(ref), check);
+  if (b_.GetInsertBlock() == proven_block_) proven_nonnull_.push_back(ref);
 }
 
 llvm::Value *Lowering::fieldAddress(llvm::Value *object, const Type *static_type,
@@ -135,6 +141,11 @@ llvm::Value *Lowering::elementAddress(llvm::Value *array, const Type *array_type
   nilCheck(array, {CAIRN_CHECK_NIL, span, "index of " + typeName(array_type)});
   llvm::Value *length = b_.CreateLoad(i64_, array, "len");
   runtimeErrorIf(b_.CreateICmpUGE(index, length), {CAIRN_CHECK_INDEX, span, "", "", index, length});
+  return elementPointer(array, array_type, index);
+}
+
+llvm::Value *Lowering::elementPointer(llvm::Value *array, const Type *array_type,
+                                      llvm::Value *index) {
   llvm::Value *data =
       b_.CreateInBoundsGEP(b_.getInt8Ty(), array, b_.getInt64(CAIRN_ARRAY_DATA_OFFSET));
   return b_.CreateInBoundsGEP(elemStorageType(array_type->elem), data, index);

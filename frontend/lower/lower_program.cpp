@@ -494,7 +494,8 @@ std::unique_ptr<llvm::Module> Lowering::run() {
                              llvm::GlobalValue::InternalLinkage, "cairn.init", *module_);
   {
     fn_ = init;
-    self_slot_ = nullptr;
+    self_value_ = nullptr;
+    proven_block_ = nullptr;
     sem_fn_ = nullptr;
     slots_.clear();
     values_.clear();
@@ -531,7 +532,8 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   llvm::BasicBlock *entry = llvm::BasicBlock::Create(ctx_, "entry", cmain);
   b_.SetInsertPoint(entry);
   fn_ = cmain;
-  self_slot_ = nullptr;
+  self_value_ = nullptr;
+  proven_block_ = nullptr;
   di_fn_ = nullptr;
   b_.CreateCall(rt("cairn_lang_start"), {cmain->getArg(0), cmain->getArg(1)});
   makeTextLiterals();
@@ -619,7 +621,8 @@ std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
       llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
                              llvm::GlobalValue::ExternalLinkage, unit.init_symbol, *module_);
   fn_ = init;
-  self_slot_ = nullptr;
+  self_value_ = nullptr;
+  proven_block_ = nullptr;
   di_fn_ = nullptr;
   b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", init));
   b_.SetCurrentDebugLocation(llvm::DebugLoc());

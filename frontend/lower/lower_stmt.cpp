@@ -27,6 +27,8 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   sem_fn_ = &fn;
   slots_.clear();
   values_.clear();
+  proven_block_ = nullptr;
+  proven_nonnull_.clear();
   fail_blocks_.clear();  // (a function lowered inside another only costs the outer a second one)
   loops_.clear();
   atomics_.clear();
@@ -53,12 +55,15 @@ void Lowering::lowerFunction(const sem::Function &fn) {
     return std::find(fn.params.begin(), fn.params.end(), v) != fn.params.end();
   };
   for (const auto &v : fn.locals) {
-    if (!v->is_var && !isParam(v.get())) continue;  // a value (L1)
+    if (!v->is_var || (isParam(v.get()) && !v->assigned)) continue;  // a value (L1)
     slots_[v.get()] = b_.CreateAlloca(llvmType(v->type), nullptr, v->name);
   }
-  for (size_t i = 0; i < fn.params.size(); ++i)
-    b_.CreateStore(fn_->getArg(static_cast<unsigned>(i)), slots_[fn.params[i]]);
-  self_slot_ = info->owner != nullptr && !fn.params.empty() ? slots_[fn.params[0]] : nullptr;
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    llvm::Argument *arg = fn_->getArg(static_cast<unsigned>(i));
+    arg->setName(fn.params[i]->name);
+    bindLocal(fn.params[i], arg);
+  }
+  self_value_ = info->owner != nullptr && !fn.params.empty() ? fn_->getArg(0) : nullptr;
   // `var`s start as zero: `var x: T` needs it, and a reference slot must never hold garbage
   // the collector would take for a root.
   for (const auto &v : fn.locals)
@@ -216,7 +221,8 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       b_.SetInsertPoint(body);
       llvm::Value *item;
       if (is_array) {
-        llvm::Value *addr = elementAddress(cur, coll.type, i, coll.span);
+        // No checks (L2): cur was checked before the loop, and 0 <= i < its fixed length.
+        llvm::Value *addr = elementPointer(cur, coll.type, i);
         item = b_.CreateLoad(llvmType(coll.type->elem), addr);
       } else {
         item = callMethod(cur, fo->get, fo->cls, {i}, coll.span);

@@ -2,9 +2,10 @@
 // the C `main`), lower_stmt.cpp and lower_expr.cpp. Not a public header.
 //
 // Conventions of the generated code:
-//   L1. Every parameter and `var` lives in an alloca of the function's entry block (mem2reg
-//       promotes them at -O2); a `let` and a `for` variable, never assigned, are the SSA value
-//       they were bound to (values_: no alloca, store or load, at -O0 as at -O2). The stack is
+//   L1. A `var`, and a parameter the function assigns (LocalVar::assigned), lives in an alloca
+//       of the function's entry block (mem2reg promotes them at -O2); a `let`, a `for`
+//       variable, `self` and a parameter never assigned are the SSA value they were bound to
+//       (values_: no alloca, store or load, at -O0 as at -O2). The stack is
 //       scanned conservatively, so a reference in a local (its alloca, or the register or spill
 //       slot of its value while the value is live) keeps its object alive and unmoved.
 //   L2. A check (runtimeErrorIf) branches, when it fails, to a call of the noreturn
@@ -13,8 +14,11 @@
 //       followed by `unreachable`. At -O2 each check has a block of its own; at -O0 all of a
 //       function's checks branch to one block whose phis pick the site's index and the values
 //       (fail_blocks_): -O0's code generator selects one call per function, not one per check. A
-//       check that cannot fail is not emitted: a nil check of `self` (self_slot_), a condition the
-//       builder folded to false.
+//       check that cannot fail is not emitted: a nil check of `self` (self_value_), a condition the
+//       builder folded to false, a nil check of a value already checked on the straight line of
+//       checks that leads to the insertion point (proven_nonnull_), the nil and index checks of
+//       `for x in array`'s element (the array was checked before the loop and its length,
+//       fixed when it was made, bounds the counter).
 //   L3. After a terminator (return, break, continue, a noreturn call) lowering goes on in a
 //       fresh block with no predecessors, which LLVM deletes.
 //   L4. Text literals are heap texts made at program start and kept in internal globals of
@@ -106,6 +110,8 @@ class Lowering {
   llvm::Value *fieldPointer(llvm::Value *object, ClassInfo *cls, const FieldInfo *f);
   llvm::Value *elementAddress(llvm::Value *array, const Type *array_type, llvm::Value *index,
                               Span span);
+  // The same without the nil and index checks: array is not nil and index is in range.
+  llvm::Value *elementPointer(llvm::Value *array, const Type *array_type, llvm::Value *index);
   llvm::Value *lowerIs(llvm::Value *v, const Type *target);
   llvm::Value *isA(llvm::Value *nonnull, const Type *target);
   llvm::Value *allocateArray(const Type *array_type, llvm::Value *length);
@@ -171,14 +177,20 @@ class Lowering {
   // Per function.
   llvm::Function *fn_ = nullptr;
   const sem::Function *sem_fn_ = nullptr;
-  std::map<const LocalVar *, llvm::AllocaInst *> slots_;   // parameters and `var`s (L1)
-  std::map<const LocalVar *, llvm::Value *> values_;       // `let` and `for` variables (L1)
+  std::map<const LocalVar *, llvm::AllocaInst *> slots_;  // parameters and `var`s (L1)
+  std::map<const LocalVar *, llvm::Value *> values_;      // `let` and `for` variables (L1)
   // Binds a local: stores into its slot, or makes v its value (L1).
   void bindLocal(const LocalVar *var, llvm::Value *v);
-  // A method's `self` slot (else null). `self` is never nil: every call of a method checks its
-  // receiver before the call (callMethod), and `self` cannot be assigned, so nilCheck of a value
-  // loaded from this slot emits nothing.
-  llvm::AllocaInst *self_slot_ = nullptr;
+  // A method's `self`, its first argument (else null). `self` is never nil: every call of a
+  // method checks its receiver before the call (callMethod), and `self` cannot be assigned, so
+  // nilCheck of it emits nothing.
+  llvm::Value *self_value_ = nullptr;
+  // Values a nil check has proven not nil (L2), valid while the insertion block is
+  // proven_block_: the `ok` block of the last check, whose only predecessor is the block that
+  // made the check. A check made in proven_block_ extends the list to its own `ok` block; a
+  // check made elsewhere starts it again; the lowering of each function clears it.
+  llvm::BasicBlock *proven_block_ = nullptr;
+  std::vector<llvm::Value *> proven_nonnull_;
   // setLoc's last location and the span it was made for (used again only while it is still the
   // builder's current location and of the function being lowered).
   llvm::DILocation *last_loc_ = nullptr;
