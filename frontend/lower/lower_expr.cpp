@@ -90,23 +90,25 @@ void Lowering::runtimeErrorIf(llvm::Value *cond, const Check &check) {
   if (fresh) {
     llvm::BasicBlock *here = b_.GetInsertBlock();
     llvm::DebugLoc where = b_.getCurrentDebugLocation();
+    {
+      llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+      fail.site = eb.CreateAlloca(i32_, nullptr, "check.site");
+      fail.x = eb.CreateAlloca(i64_, nullptr, "check.x");
+      fail.y = eb.CreateAlloca(i64_, nullptr, "check.y");
+    }
     fail.block = llvm::BasicBlock::Create(ctx_, "rt.error", fn_);
     b_.SetInsertPoint(fail.block);
-    fail.site = b_.CreatePHI(i32_, 4, "check");
-    fail.x = b_.CreatePHI(i64_, 4, "x");
-    fail.y = b_.CreatePHI(i64_, 4, "y");
     b_.CreateCall(rt("cairn_rt_check_failed"),
-                  {checkSiteAddress(fail.site), fail.x, fail.y, callerLoc()});
+                  {checkSiteAddress(b_.CreateLoad(i32_, fail.site)), b_.CreateLoad(i64_, fail.x),
+                   b_.CreateLoad(i64_, fail.y), callerLoc()});
     b_.CreateUnreachable();
     b_.SetInsertPoint(here);
     b_.SetCurrentDebugLocation(where);
   }
-  llvm::BasicBlock *from = b_.GetInsertBlock();
+  b_.CreateStore(site, fail.site);
+  if (x) b_.CreateStore(x, fail.x);
+  if (y) b_.CreateStore(y, fail.y);
   b_.CreateCondBr(cond, fail.block, ok, unlikely);
-  llvm::Value *none = llvm::PoisonValue::get(i64_);
-  fail.site->addIncoming(site, from);
-  fail.x->addIncoming(x ? x : none, from);
-  fail.y->addIncoming(y ? y : none, from);
   b_.SetInsertPoint(ok);
 }
 

@@ -12,8 +12,10 @@
 //       cairn_rt_check_failed with a static cairn_check_site (its kind, cairn_loc and texts)
 //       (an element of the module's table, checkSite) and the values its message needs,
 //       followed by `unreachable`. At -O2 each check has a block of its own; at -O0 all of a
-//       function's checks branch to one block whose phis pick the site's index and the values
-//       (fail_blocks_): -O0's code generator selects one call per function, not one per check. A
+//       function's checks branch to one block, which loads the site's index and the values from
+//       stack slots each check stores them into before its branch (fail_blocks_): -O0's code
+//       generator selects one call per function, not one per check, and a store costs it less
+//       than a phi's incoming value (which became a copy, and a spill, in every check's block). A
 //       check that cannot fail is not emitted: a nil check of `self` (self_value_), a condition the
 //       builder folded to false, a nil check of a value already checked on the straight line of
 //       checks that leads to the insertion point (proven_nonnull_), the nil and index checks of
@@ -195,10 +197,11 @@ class Lowering {
   // builder's current location and of the function being lowered).
   llvm::DILocation *last_loc_ = nullptr;
   Span last_loc_span_;
-  // -O0: the block each function's failed checks branch to (L2), with its phis.
+  // -O0: the block each function's failed checks branch to (L2), and the stack slots each
+  // check stores its site's index and values into before it branches.
   struct FailBlock {
     llvm::BasicBlock *block;
-    llvm::PHINode *site, *x, *y;
+    llvm::AllocaInst *site, *x, *y;
   };
   std::map<llvm::Function *, FailBlock> fail_blocks_;
   struct Loop {
