@@ -19,6 +19,7 @@
 #include "check/checker.h"
 #include "check/module_loader.h"
 #include "driver/inprocess_link.h"
+#include "driver/link_stubs.h"
 #include "lower/emit.h"
 #include "lower/lower.h"
 #include "source/diagnostics.h"
@@ -373,10 +374,18 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   inputs.insert(inputs.end(), {"-lpthread", "-ldl", "-lm"});
   int status = 0;
   const bool in_process = !lld_dir.empty() && CanLinkInProcess();
+  bool used_stubs = false;
   if (in_process) {
     // lld in this process, with the arguments the compiler's driver would give ld.lld.
     std::string messages;
-    if (!LinkInProcess(inputs, output, &messages)) {
+    const std::map<std::string, std::string> stubs = FindLinkStubs(libs);
+    bool linked = !stubs.empty() && LinkInProcess(inputs, output, &messages, stubs);
+    used_stubs = linked;
+    if (!linked) {
+      messages.clear();
+      linked = LinkInProcess(inputs, output, &messages);  // S2 of link_stubs.h
+    }
+    if (!linked) {
       std::fputs(messages.c_str(), stderr);
       status = 1;
       // No stale executable from an earlier build where this one failed (lld leaves the old
@@ -399,7 +408,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     std::error_code ec;
     fs::remove(object, ec);
   }
-  clock.lap(in_process ? "link (in process)" : "link");
+  clock.lap(!in_process ? "link" : used_stubs ? "link (in process, stubs)" : "link (in process)");
   if (options.time_phases) clock.print();
   if (status != 0) {
     // Named by the program, not the output: `cairn run` links into a temporary file in its cache.

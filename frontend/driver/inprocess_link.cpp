@@ -40,11 +40,10 @@ std::vector<std::string> SplitCommandLine(const std::string &line) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> LinkCommand(const std::string &probe,
-                                                    const std::string &probe_object,
-                                                    const std::string &probe_output,
-                                                    const std::vector<std::string> &inputs,
-                                                    const std::string &output) {
+std::optional<std::vector<std::string>> LinkCommand(
+    const std::string &probe, const std::string &probe_object, const std::string &probe_output,
+    const std::vector<std::string> &inputs, const std::string &output,
+    const std::map<std::string, std::string> &replace) {
   std::istringstream lines(probe);
   std::string line;
   std::optional<std::vector<std::string>> found;
@@ -71,6 +70,8 @@ std::optional<std::vector<std::string>> LinkCommand(const std::string &probe,
       }
     }
     if (objects != 1 || outputs != 1) continue;
+    for (std::string &a : args)
+      if (auto it = replace.find(a); it != replace.end()) a = it->second;
     if (found) return std::nullopt;  // two commands that link: not a driver we know
     found = std::move(args);
   }
@@ -97,10 +98,10 @@ bool CanLinkInProcess() {
 }
 
 bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &output,
-                   std::string *error) {
+                   std::string *error, const std::map<std::string, std::string> &replace) {
 #if CAIRN_HAVE_LLD_LIB
   std::optional<std::vector<std::string>> args =
-      LinkCommand(kLinkProbe, kLinkProbeObject, kLinkProbeOutput, inputs, output);
+      LinkCommand(kLinkProbe, kLinkProbeObject, kLinkProbeOutput, inputs, output, replace);
   if (!args) {
     *error = "the C++ compiler's link command is not known";
     return false;
@@ -117,6 +118,7 @@ bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &ou
 #else
   (void)inputs;
   (void)output;
+  (void)replace;
   *error = "this cairn was built without the linker inside (liblld-19-dev)";
   return false;
 #endif

@@ -10,6 +10,7 @@
 #ifndef CAIRN_FRONTEND_DRIVER_INPROCESS_LINK_H
 #define CAIRN_FRONTEND_DRIVER_INPROCESS_LINK_H
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,11 +21,12 @@ namespace cairn::driver {
 // `inputs` (objects, libraries, -l options, in order) into `output`, from `probe`: the
 // driver's `-###` output for `probe_object` linked into `probe_output`. Nothing if the probe
 // does not hold one command that names both (an unexpected driver: link through it instead).
-std::optional<std::vector<std::string>> LinkCommand(const std::string &probe,
-                                                    const std::string &probe_object,
-                                                    const std::string &probe_output,
-                                                    const std::vector<std::string> &inputs,
-                                                    const std::string &output);
+// Each argument found in `replace` (the probe's or an input) is replaced by its value
+// (link stubs, link_stubs.h).
+std::optional<std::vector<std::string>> LinkCommand(
+    const std::string &probe, const std::string &probe_object, const std::string &probe_output,
+    const std::vector<std::string> &inputs, const std::string &output,
+    const std::map<std::string, std::string> &replace = {});
 
 // Whether this cairn was built with the linker inside (liblld-19-dev at configure time) and
 // has a probe to link with.
@@ -34,7 +36,7 @@ bool CanLinkInProcess();
 // `-fuse-ld=lld`. False (with the linker's messages, or why it could not run, in *error) if it
 // failed or cannot run here; then the caller links through the driver.
 bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &output,
-                   std::string *error);
+                   std::string *error, const std::map<std::string, std::string> &replace = {});
 
 }  // namespace cairn::driver
 

@@ -160,7 +160,7 @@ grep -q 'call i64 @Leaf.h(' "$TMP/devirt.ll" || fail "Leaf.h is not called direc
 # --time: each phase of a build with its time, and the program still built.
 "$CAIRN" build -O0 --time "$TMP/devirt.cairn" -o "$TMP/devirt_timed" >"$TMP/out" 2>"$TMP/err" ||
   fail "cairn build --time: $(cat "$TMP/err")"
-for phase in "load, parse, check" "lower to IR" "verify" "passes" "codegen" "link\( (in process)\)\?" "total"; do
+for phase in "load, parse, check" "lower to IR" "verify" "passes" "codegen" "link\( (in process\(, stubs\)\?)\)\?" "total"; do
   grep -q "^cairn: $phase  *[0-9][0-9.]* s" "$TMP/err" || fail "cairn build --time lacks '$phase': $(cat "$TMP/err")"
 done
 [ "$("$TMP/devirt_timed")" = "2 1 10 15 100" ] || fail "the program built with --time printed $("$TMP/devirt_timed")"
@@ -239,7 +239,7 @@ if [ -x "$LLD" ]; then
   # With lld's library (liblld-19-dev, from scripts/setup) the link runs in cairn's process.
   if [ -f /usr/lib/llvm-19/lib/liblldELF.a ]; then
     "$CAIRN" build -O0 --time "$TMP/linked.cairn" -o "$TMP/linked" >"$TMP/out" 2>&1 || fail "--time: $(cat "$TMP/out")"
-    grep -q "link (in process)" "$TMP/out" || fail "the link did not run in process: $(cat "$TMP/out")"
+    grep -q "link (in process" "$TMP/out" || fail "the link did not run in process: $(cat "$TMP/out")"
     [ "$("$TMP/linked")" = linked ] || fail "the program linked in process printed $("$TMP/linked")"
   fi
 else
@@ -279,6 +279,47 @@ touch "$TMP/rt/libcairn_gc.a"  # now newer than its copy: the copies are stale
 "$CAIRN" build -O0 --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" >"$TMP/out" 2>&1 || fail "stale copies: $(cat "$TMP/out")"
 [ "$(runtime_dwarf "$TMP/linked_rt")" != 0 ] || fail "a stale lib/link copy was linked"
 [ "$("$TMP/linked_rt")" = linked ] || fail "the program linked from the libraries printed $("$TMP/linked_rt")"
+
+# Link stubs (frontend/driver/link_stubs.h): the in-process link reads stubs of librocksdb and
+# libstdc++, and the executable records exactly what it would with the real libraries (the
+# same needed libraries, symbol versions and dynamic symbols) and runs; CAIRN_NO_LINK_STUBS=1
+# links the real ones (S3); a stub made from a library that has changed since is not used
+# (S1); a link that fails with a stub is done again without (S2).
+[ -s "$RT/link/stubs/stubs.txt" ] || fail "the build made no link stubs in $RT/link/stubs"
+"$CAIRN" build -O0 --time "$TMP/linked.cairn" -o "$TMP/with_stubs" 2>"$TMP/err" || fail "build with stubs: $(cat "$TMP/err")"
+grep -q "link (in process, stubs)" "$TMP/err" || fail "the link did not use the stubs: $(cat "$TMP/err")"
+CAIRN_NO_LINK_STUBS=1 "$CAIRN" build -O0 --time "$TMP/linked.cairn" -o "$TMP/without_stubs" 2>"$TMP/err" ||
+  fail "build without stubs: $(cat "$TMP/err")"
+grep -q "link (in process) " "$TMP/err" || fail "CAIRN_NO_LINK_STUBS=1 still used the stubs: $(cat "$TMP/err")"
+dynamic_view() {
+  readelf -W --dyn-syms "$1" | awk '$1 ~ /^[0-9]+:$/ {print $4, $5, $6, $8}' | sort
+  readelf -W -d "$1" | grep NEEDED | awk '{print $NF}'
+  readelf -W -V "$1" | grep -oE '(File|Name): [^ ]+' | sort
+}
+dynamic_view "$TMP/with_stubs" >"$TMP/dyn_with"
+dynamic_view "$TMP/without_stubs" >"$TMP/dyn_without"
+grep -q "librocksdb" "$TMP/dyn_with" || fail "the program linked with stubs does not need librocksdb"
+grep -q "GLIBCXX_" "$TMP/dyn_with" || fail "the program linked with stubs has no libstdc++ version needs"
+cmp -s "$TMP/dyn_with" "$TMP/dyn_without" ||
+  fail "linking with stubs changed the executable's dynamic view: $(diff "$TMP/dyn_with" "$TMP/dyn_without" | head -5)"
+[ "$("$TMP/with_stubs")" = linked ] || fail "the program linked with stubs printed $("$TMP/with_stubs")"
+touch "$TMP/rt/libcairn_gc.a" -r "$RT/libcairn_gc.a"  # the copies are fresh again
+for lib in cairn_lang cairn_persist cairn_store cairn_gc cairn_base; do touch "$TMP/rt/link/lib$lib.a"; done
+cp -r "$RT/link/stubs" "$TMP/rt/link/stubs"
+"$CAIRN" build -O0 --time --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" 2>"$TMP/err" ||
+  fail "build with a copy of the stubs: $(cat "$TMP/err")"
+grep -q "link (in process, stubs)" "$TMP/err" || fail "the copied stubs were not used: $(cat "$TMP/err")"
+awk -F'\t' 'BEGIN {OFS="\t"} {$4 = $4 + 1; print}' "$RT/link/stubs/stubs.txt" >"$TMP/rt/link/stubs/stubs.txt"
+"$CAIRN" build -O0 --time --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" 2>"$TMP/err" ||
+  fail "build with stale stubs: $(cat "$TMP/err")"
+grep -q "link (in process) " "$TMP/err" || fail "stubs of a changed library were used: $(cat "$TMP/err")"
+[ "$("$TMP/linked_rt")" = linked ] || fail "the program linked past stale stubs printed $("$TMP/linked_rt")"
+cp "$RT/link/stubs/stubs.txt" "$TMP/rt/link/stubs/stubs.txt"
+: >"$TMP/rt/link/stubs/librocksdb.so"  # a broken stub: the first link fails
+"$CAIRN" build -O0 --time --runtime-dir "$TMP/rt" "$TMP/linked.cairn" -o "$TMP/linked_rt" 2>"$TMP/err" ||
+  fail "build with a broken stub: $(cat "$TMP/err")"
+grep -q "link (in process) " "$TMP/err" || fail "the broken stub's link was not done again: $(cat "$TMP/err")"
+[ "$("$TMP/linked_rt")" = linked ] || fail "the program linked past a broken stub printed $("$TMP/linked_rt")"
 
 # Code generation in parts (-j N): a module split in two makes two compile units (one per
 # object) and the same program; -j 1 never splits; a module below the size at which splitting
