@@ -130,11 +130,19 @@ TEST_F(PersistTypeTable, KeepsDeclaredTypesAndBaseLayoutsForAProgramWithoutTheTy
                        "open tt\n");
 }
 
-TEST_F(PersistTypeTable, AnEntryInTheTableIsKeptWhenAnotherProgramCommitsTheSameType) {
+TEST_F(PersistTypeTable, AFieldDeclaredAnotherTypeIsAMismatchAndTheEntryIsKept) {
   ASSERT_CHILD_OK(Run("TypeTable_Write", {"tt.Derived"}));
-  // The same type (same fingerprint) with another declared type for `next`: no mismatch, and
-  // the table keeps what the first program wrote.
-  ASSERT_CHILD_OK(Run("TypeTable_Write", {"any"}));
+  // The same fingerprint and offsets, but `next` declared another type: reading the stored
+  // objects as this program's would misread them (the same-layout rule compares declared
+  // types when both sides give one, cairn/type.h), so the commit is refused, naming both.
+  ChildResult refused = Run("TypeTable_Write", {"any"});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.err.find("type 'tt.Derived' in database 'tt' stores field 'next' as "
+                             "tt.Derived, but this program declares it any"),
+            std::string::npos)
+      << refused.err;
+  // The same program again commits, and the table keeps what the first one wrote.
+  ASSERT_CHILD_OK(Run("TypeTable_Write", {"tt.Derived"}));
   ChildResult r = Run("TypeTable_List");
   ASSERT_CHILD_OK(r);
   EXPECT_NE(r.out.find("next:" + std::to_string(CAIRN_KIND_REF) + ":tt.Derived,"),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cairn/gc.h"
+#include "types/layout_diff.h"
 
 namespace {
 
@@ -176,6 +177,36 @@ TEST(SameLayoutRule, NestedStructsAreComparedWhenBothHaveThem) {
   uint32_t where = 9;
   EXPECT_EQ(cairn_type_layout_compare(&a, &b, &where), CAIRN_LAYOUT_FIELD_NESTED);
   EXPECT_EQ(where, 0u);
+}
+
+TEST(SameLayoutRule, DeclaredTypesAreComparedWhenBothHaveThem) {
+  // A reference declared `text` and one declared `[int]`: the same bytes, another meaning.
+  cairn_field as_text[] = {Field("a", 0, CAIRN_KIND_I64), Field("b", 8, CAIRN_KIND_REF)};
+  cairn_field as_array[] = {Field("a", 0, CAIRN_KIND_I64), Field("b", 8, CAIRN_KIND_REF)};
+  static const uint32_t refs[] = {8};
+  cairn_type a{}, b{};
+  a.abi = b.abi = CAIRN_TYPE_ABI;
+  a.name = b.name = "D";
+  a.size = b.size = 16;
+  a.nrefs = b.nrefs = 1;
+  a.refs = b.refs = refs;
+  a.nfields = b.nfields = 2;
+  a.fields = as_text;
+  b.fields = as_array;
+  // Unknown on either side (a C program's type, an old type table entry): not compared.
+  as_text[1].type = "text";
+  EXPECT_EQ(cairn_type_layout_compare(&a, &b, nullptr), CAIRN_LAYOUT_SAME);
+  as_array[1].type = "";
+  EXPECT_EQ(cairn_type_layout_compare(&a, &b, nullptr), CAIRN_LAYOUT_SAME);
+  as_array[1].type = "text";
+  EXPECT_EQ(cairn_type_layout_compare(&a, &b, nullptr), CAIRN_LAYOUT_SAME);
+  as_array[1].type = "[int]";
+  uint32_t where = 9;
+  EXPECT_EQ(cairn_type_layout_compare(&a, &b, &where), CAIRN_LAYOUT_FIELD_TYPE);
+  EXPECT_EQ(where, 1u);
+  EXPECT_EQ(cairn::types::DescribeLayoutDiff(&a, "in the database", &b, "in this program",
+                                             CAIRN_LAYOUT_FIELD_TYPE, 1),
+            "field 'b' is declared 'text' in the database, '[int]' in this program");
 }
 
 TEST(SameLayoutRule, RefsAgreeWithTheFields) {

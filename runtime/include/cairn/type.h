@@ -90,10 +90,13 @@ typedef struct cairn_field {
   const struct cairn_type *nested; /* kind == CAIRN_KIND_STRUCT: the inline struct's layout */
   const char *type;                /* the field's declared type as the source language writes it
                                       ("int", "[text]", "List[Connection]", "any"), NUL-terminated,
-                                      or NULL if unknown (C). Neither in the fingerprint nor in the
-                                      same-layout rule: for tools that show or browse data
-                                      without the program's source (a database's type table
-                                      keeps it, docs/store-format.md) */
+                                      or NULL if unknown (C). Not in the fingerprint; in the
+                                      same-layout rule when both sides give one (a reference
+                                      field declared `text` and one declared `[int]` have one
+                                      layout, but reading either's objects as the other's is
+                                      garbage). Also for tools that show or browse data without
+                                      the program's source (a database's type table keeps it,
+                                      docs/store-format.md) */
 } cairn_field;
 
 /* A type descriptor. All pointers are to static, immutable data (T4). */
@@ -177,7 +180,9 @@ CAIRN_FP_FN_ uint64_t cairn_type_fingerprint_compute(const cairn_type *t) {
  * one rule for it, used by registration (T5), the compiler plugin and the database type check.
  * It compares what a database's type table stores too: the name, the array and text flags, the
  * element kind, the size, every reference offset, and every field's name, kind, count and
- * offset; also each field's size when both sides give one (non-zero) and, recursively, each
+ * offset; also each field's size when both sides give one (non-zero), its declared type when
+ * both sides give one (non-empty: a database written by a C program, or whose type table entry
+ * predates declared types, has none) and, recursively, each
  * STRUCT field's nested layout when both sides have one (a database stores neither: the sizes
  * follow from the kinds and offsets it does store, and a nested struct's references are in
  * `refs`). Not compared: `align` (objects are always 8-aligned), `super`, the methods, and the
@@ -197,7 +202,8 @@ typedef enum cairn_layout_diff {
   CAIRN_LAYOUT_FIELD_COUNT = 9,   /* ... its count (fixed array length) */
   CAIRN_LAYOUT_FIELD_OFFSET = 10, /* ... its offset */
   CAIRN_LAYOUT_FIELD_SIZE = 11,   /* ... its element size */
-  CAIRN_LAYOUT_FIELD_NESTED = 12  /* ... its nested struct's layout */
+  CAIRN_LAYOUT_FIELD_NESTED = 12, /* ... its nested struct's layout */
+  CAIRN_LAYOUT_FIELD_TYPE = 13    /* ... its declared type, when both sides give one */
 } cairn_layout_diff;
 
 /* Bytes of one value of a scalar kind (BOOL .. RAW; RAW, a machine address, on the 64-bit
@@ -261,6 +267,8 @@ CAIRN_FP_FN_ cairn_layout_diff cairn_type_layout_compare(const cairn_type *a, co
     else if (f->kind == CAIRN_KIND_STRUCT && f->nested && g->nested && f->nested != g->nested &&
              cairn_type_layout_compare(f->nested, g->nested, 0) != CAIRN_LAYOUT_SAME)
       d = CAIRN_LAYOUT_FIELD_NESTED;
+    else if (f->type && g->type && *f->type && *g->type && !cairn_layout_str_eq_(f->type, g->type))
+      d = CAIRN_LAYOUT_FIELD_TYPE;
     if (d != CAIRN_LAYOUT_SAME) {
       if (where) *where = i;
       return d;

@@ -168,15 +168,26 @@ Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::str
   uint32_t where = 0;
   cairn_layout_diff d = cairn_type_layout_compare(image.type(), local, &where);
   if (d == CAIRN_LAYOUT_SAME) return Status::Ok();
-  return Status(
-      CAIRN_TYPE_MISMATCH,
-      "type '" + stored.name + "'" +
-          (database.empty() ? std::string() : " in database '" + std::string(database) + "'") +
-          " has the fingerprint of this program's type but another layout: " +
-          types::DescribeLayoutDiff(image.type(), "in the database", local, "in this program", d,
-                                    where) +
-          "; the program must define the type exactly as the program that stored it "
-          "did (same fields, names and order, same platform)");
+  const std::string in_database =
+      database.empty() ? std::string() : " in database '" + std::string(database) + "'";
+  if (d == CAIRN_LAYOUT_FIELD_TYPE) {
+    // The same bytes (every reference is 8), another meaning: the program would read a stored
+    // text as an array, or one class's objects as another's.
+    const cairn_field &f = image.type()->fields[where], &g = local->fields[where];
+    return Status(CAIRN_TYPE_MISMATCH,
+                  "type '" + stored.name + "'" + in_database + " stores field '" +
+                      std::string(f.name) + "' as " + std::string(f.type) +
+                      ", but this program declares it " + std::string(g.type) +
+                      ": declare it as the program that stored it did (to change a field's "
+                      "type, add a field of the new type and copy the values across)");
+  }
+  return Status(CAIRN_TYPE_MISMATCH,
+                "type '" + stored.name + "'" + in_database +
+                    " has the fingerprint of this program's type but another layout: " +
+                    types::DescribeLayoutDiff(image.type(), "in the database", local,
+                                              "in this program", d, where) +
+                    "; the program must define the type exactly as the program that stored it "
+                    "did (same fields, names and order, same platform)");
 }
 
 namespace {
@@ -198,8 +209,15 @@ std::string KindText(uint32_t kind, uint32_t count) {
   }
 }
 
-std::string FieldText(const std::string &name, uint32_t kind, uint32_t count) {
-  return "'" + name + "' of type " + KindText(kind, count);
+// A field's type as its program declared it when known ("text", "List[int]"), else its kind.
+std::string TypeText(const char *declared, uint32_t kind, uint32_t count) {
+  if (declared && *declared) return declared;
+  return KindText(kind, count);
+}
+
+std::string FieldText(const std::string &name, const char *declared, uint32_t kind,
+                      uint32_t count) {
+  return "'" + name + "' of type " + TypeText(declared, kind, count);
 }
 
 }  // namespace
@@ -220,13 +238,15 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
   for (const StoredLayout::Field &f : stored.fields) {
     const cairn_field *g = local_field(f.name);
     if (!g) {
-      said.push_back("field " + FieldText(f.name, f.kind, f.count) + " is missing in this program");
+      said.push_back("field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
+                     " is missing in this program");
       continue;
     }
     common_stored.push_back(f.name);
     if (g->kind != f.kind || g->count != f.count)
-      said.push_back("field '" + f.name + "' is " + KindText(f.kind, f.count) +
-                     " in the database, " + KindText(g->kind, g->count) + " in this program");
+      said.push_back("field '" + f.name + "' is " + TypeText(f.type.c_str(), f.kind, f.count) +
+                     " in the database, " + TypeText(g->type, g->kind, g->count) +
+                     " in this program");
   }
   std::vector<std::string> common_local;
   for (uint32_t i = 0; i < local->nfields; i++) {
@@ -237,7 +257,7 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
     if (stored_has)
       common_local.push_back(name);
     else
-      said.push_back("this program adds field " + FieldText(name, g.kind, g.count));
+      said.push_back("this program adds field " + FieldText(name, g.type, g.kind, g.count));
   }
   if (common_stored != common_local) said.push_back("the fields are in another order");
   std::string text;

@@ -84,6 +84,8 @@ std::string DescribeLayoutDiff(const cairn_type *a, std::string_view a_where, co
     case CAIRN_LAYOUT_FIELD_SIZE:
       return both(field + " has elements of", std::to_string(fa->size) + " bytes",
                   std::to_string(fb->size));
+    case CAIRN_LAYOUT_FIELD_TYPE:
+      return both(field + " is declared", "'" + Str(fa->type) + "'", "'" + Str(fb->type) + "'");
     case CAIRN_LAYOUT_FIELD_NESTED: {
       uint32_t inner = 0;
       cairn_layout_diff nd = cairn_type_layout_compare(fa->nested, fb->nested, &inner);
