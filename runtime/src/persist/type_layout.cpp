@@ -234,15 +234,31 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
       if (local->fields[i].name && name == local->fields[i].name) return &local->fields[i];
     return nullptr;
   };
+  // A STRUCT field named as its layout is a base class (how the language lays out a class:
+  // its base's fields first, as one field); another is a nested struct (C).
+  auto isBase = [](const std::string &field, const char *layout) {
+    return layout != nullptr && field == layout;
+  };
   std::vector<std::string> common_stored;  // names in both, in stored order
   for (const StoredLayout::Field &f : stored.fields) {
     const cairn_field *g = local_field(f.name);
+    const bool base =
+        f.kind == CAIRN_KIND_STRUCT && f.nested && isBase(f.name, f.nested->name.c_str());
     if (!g) {
-      said.push_back("field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
-                     " is missing in this program");
+      said.push_back(base ? "in the database it is a subclass of '" + f.name +
+                                "', in this program it is not"
+                          : "field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
+                                " is missing in this program");
       continue;
     }
     common_stored.push_back(f.name);
+    if (f.kind == CAIRN_KIND_STRUCT && g->kind == CAIRN_KIND_STRUCT && f.nested && g->nested) {
+      // What changed inside (a base class that gained a field), in the same words.
+      const std::string inner = DescribeFieldChanges(*f.nested, g->nested);
+      if (!inner.empty())
+        said.push_back((base ? "in its base class '" : "in its nested struct '") + f.name +
+                       "': " + inner);
+    }
     if (g->kind != f.kind || g->count != f.count)
       said.push_back("field '" + f.name + "' is " + TypeText(f.type.c_str(), f.kind, f.count) +
                      " in the database, " + TypeText(g->type, g->kind, g->count) +
@@ -256,6 +272,8 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
     for (const StoredLayout::Field &f : stored.fields) stored_has = stored_has || f.name == name;
     if (stored_has)
       common_local.push_back(name);
+    else if (g.kind == CAIRN_KIND_STRUCT && g.nested && isBase(name, g.nested->name))
+      said.push_back("this program gives it the base class '" + name + "'");
     else
       said.push_back("this program adds field " + FieldText(name, g.type, g.kind, g.count));
   }
