@@ -2,6 +2,7 @@
 #include "driver/inprocess_link.h"
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "driver/link_probe.h"  // kLinkProbe, kLinkProbeObject, kLinkProbeOutput (generated)
@@ -43,7 +44,7 @@ std::vector<std::string> SplitCommandLine(const std::string &line) {
 std::optional<std::vector<std::string>> LinkCommand(
     const std::string &probe, const std::string &probe_object, const std::string &probe_output,
     const std::vector<std::string> &inputs, const std::string &output,
-    const std::map<std::string, std::string> &replace) {
+    const std::map<std::string, std::string> &replace, size_t *replaced) {
   std::istringstream lines(probe);
   std::string line;
   std::optional<std::vector<std::string>> found;
@@ -70,8 +71,13 @@ std::optional<std::vector<std::string>> LinkCommand(
       }
     }
     if (objects != 1 || outputs != 1) continue;
+    std::set<std::string> found_keys;
     for (std::string &a : args)
-      if (auto it = replace.find(a); it != replace.end()) a = it->second;
+      if (auto it = replace.find(a); it != replace.end()) {
+        found_keys.insert(a);
+        a = it->second;
+      }
+    if (replaced) *replaced = found_keys.size();
     if (found) return std::nullopt;  // two commands that link: not a driver we know
     found = std::move(args);
   }
@@ -100,8 +106,10 @@ bool CanLinkInProcess() {
 bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &output,
                    std::string *error, const std::map<std::string, std::string> &replace) {
 #if CAIRN_HAVE_LLD_LIB
-  std::optional<std::vector<std::string>> args =
-      LinkCommand(kLinkProbe, kLinkProbeObject, kLinkProbeOutput, inputs, output, replace);
+  size_t replaced = 0;
+  std::optional<std::vector<std::string>> args = LinkCommand(
+      kLinkProbe, kLinkProbeObject, kLinkProbeOutput, inputs, output, replace, &replaced);
+  if (args && replaced != replace.size()) return false;  // a stub for nothing linked here
   if (!args) {
     *error = "the C++ compiler's link command is not known";
     return false;

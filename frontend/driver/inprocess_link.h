@@ -22,11 +22,11 @@ namespace cairn::driver {
 // driver's `-###` output for `probe_object` linked into `probe_output`. Nothing if the probe
 // does not hold one command that names both (an unexpected driver: link through it instead).
 // Each argument found in `replace` (the probe's or an input) is replaced by its value
-// (link stubs, link_stubs.h).
+// (link stubs, link_stubs.h); *replaced (if given) gets how many of replace's keys were found.
 std::optional<std::vector<std::string>> LinkCommand(
     const std::string &probe, const std::string &probe_object, const std::string &probe_output,
     const std::vector<std::string> &inputs, const std::string &output,
-    const std::map<std::string, std::string> &replace = {});
+    const std::map<std::string, std::string> &replace = {}, size_t *replaced = nullptr);
 
 // Whether this cairn was built with the linker inside (liblld-19-dev at configure time) and
 // has a probe to link with.
@@ -35,6 +35,8 @@ bool CanLinkInProcess();
 // Links `inputs` into `output` in this process, as the C++ compiler's driver would with
 // `-fuse-ld=lld`. False (with the linker's messages, or why it could not run, in *error) if it
 // failed or cannot run here; then the caller links through the driver.
+// With `replace` (link stubs), it links only if every key of it is among the arguments (else
+// false, with nothing in *error: the caller links without them).
 bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &output,
                    std::string *error, const std::map<std::string, std::string> &replace = {});
 

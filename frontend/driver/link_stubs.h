@@ -13,7 +13,9 @@
 //   S1. A stub is used only while the real file it was made from has the size and mtime its
 //       manifest (stubs.txt) recorded: a library upgraded since the build is linked itself.
 //   S2. A link that fails with stubs is done again without them (a program whose `extern fn`
-//       names a C++ or RocksDB symbol the runtime does not use links as it always did).
+//       names a C++ or RocksDB symbol the runtime does not use links as it always did), and so
+//       is one whose arguments lack a library a stub stands for (LinkInProcess): `--time`
+//       says "link (in process, stubs)" only when every stub was used.
 //   S3. CAIRN_NO_LINK_STUBS=1 in the environment links the real libraries.
 #ifndef CAIRN_FRONTEND_DRIVER_LINK_STUBS_H
 #define CAIRN_FRONTEND_DRIVER_LINK_STUBS_H

@@ -179,8 +179,10 @@ class Lowering {
   // Per function.
   llvm::Function *fn_ = nullptr;
   const sem::Function *sem_fn_ = nullptr;
-  std::map<const LocalVar *, llvm::AllocaInst *> slots_;  // parameters and `var`s (L1)
-  std::map<const LocalVar *, llvm::Value *> values_;      // `let` and `for` variables (L1)
+  // `var`s and assigned parameters (L1)
+  std::map<const LocalVar *, llvm::AllocaInst *> slots_;
+  // `let` and `for` variables, `self`, parameters never assigned (L1)
+  std::map<const LocalVar *, llvm::Value *> values_;
   // Binds a local: stores into its slot, or makes v its value (L1).
   void bindLocal(const LocalVar *var, llvm::Value *v);
   // A method's `self`, its first argument (else null). `self` is never nil: every call of a

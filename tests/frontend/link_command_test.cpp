@@ -4,6 +4,8 @@
 // folders, the C and C++ libraries, the dynamic linker) kept in order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "driver/inprocess_link.h"
 
 namespace cairn::driver {
@@ -47,6 +49,31 @@ TEST(LinkCommand, FromGccTheLinkersArgumentsWithTheProgramsInputs) {
                          "-lm",
                          "-lc",
                          "/usr/lib/crtn.o"}));
+}
+
+// Link stubs (driver/link_stubs.h): an argument of the probe (-lstdc++) or an input named in
+// `replace` is replaced, and the count of keys found says whether every stub was used.
+TEST(LinkCommand, ReplacesTheArgumentsOfStubs) {
+  size_t replaced = 9;
+  auto args = LinkCommand(
+      kGcc, "p.o", "p", {"a.o", "/usr/lib/librocksdb.so"}, "out",
+      {{"-lstdc++", "/stubs/libstdc++.so"}, {"/usr/lib/librocksdb.so", "/stubs/librocksdb.so"}},
+      &replaced);
+  ASSERT_TRUE(args.has_value());
+  EXPECT_EQ(replaced, 2u);
+  auto has = [&](const std::string &a) {
+    return std::find(args->begin(), args->end(), a) != args->end();
+  };
+  EXPECT_TRUE(has("/stubs/libstdc++.so"));
+  EXPECT_TRUE(has("/stubs/librocksdb.so"));
+  EXPECT_FALSE(has("-lstdc++"));
+  EXPECT_FALSE(has("/usr/lib/librocksdb.so"));
+  EXPECT_TRUE(has("-lm"));
+  // A key that is not among the arguments is not counted.
+  args = LinkCommand(kGcc, "p.o", "p", {"a.o"}, "out",
+                     {{"/usr/lib/librocksdb.so", "/stubs/librocksdb.so"}}, &replaced);
+  ASSERT_TRUE(args.has_value());
+  EXPECT_EQ(replaced, 0u);
 }
 
 TEST(LinkCommand, QuotedWordsKeepSpacesAndEscapes) {
