@@ -33,7 +33,9 @@ constexpr char kBuildUsage[] =
     "  --linker lld|system  link with LLVM's lld (the default when installed) or the C++\n"
     "                    compiler's default linker\n"
     "  --color           diagnostics in colour (default: when standard error is a terminal)\n"
-    "  --time            print the wall-clock time of each phase of the build\n";
+    "  --time            print the wall-clock time of each phase of the build\n"
+    "  --verify-ir       check the generated IR with LLVM's verifier at -O0 too (-O2 always\n"
+    "                    does; also $CAIRN_VERIFY_IR=1)\n";
 
 constexpr char kRunUsage[] =
     "usage: cairn run [options] PROGRAM.cairn [ARGUMENTS...]\n"
@@ -44,7 +46,7 @@ constexpr char kRunUsage[] =
     "\n"
     "options (before the program; everything after it is the program's):\n"
     "  --store DIR, -O0, -O2, -g0, -j N, --path DIR, --runtime-dir DIR, --linker lld|system,\n"
-    "  --color\n";
+    "  --color, --verify-ir\n";
 
 constexpr char kCheckUsage[] =
     "usage: cairn check PROGRAM.cairn [--path DIR] [--lib]\n"
@@ -125,6 +127,8 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       o.color = false;
     } else if (a == "--time" && output) {
       o.time_phases = true;
+    } else if (a == "--verify-ir") {
+      o.verify_ir = true;
     } else if (a == "--lib") {
       o.require_main = false;
     } else if (!a.empty() && a[0] == '-') {

@@ -217,6 +217,8 @@ namespace {
 // The phases of a build and their wall-clock times, printed by `cairn build --time`.
 struct PhaseClock {
   std::vector<std::pair<std::string, double>> times;
+  // The other thread's phases in a build as twins (E1), printed after this thread's.
+  std::vector<std::pair<std::string, double>> other;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point first = start;
   void lap(const char *phase) {
@@ -230,6 +232,9 @@ struct PhaseClock {
     for (const auto &[phase, seconds] : times)
       std::fprintf(stderr, "cairn: %-22s %8.3f s %5.1f%%\n", phase.c_str(), seconds,
                    total > 0 ? 100 * seconds / total : 0.0);
+    for (const auto &[phase, seconds] : other)
+      std::fprintf(stderr, "cairn: %-22s %8.3f s (in the other thread)\n", ("  " + phase).c_str(),
+                   seconds);
     std::fprintf(stderr, "cairn: %-22s %8.3f s (from main; process start and exit not counted)\n",
                  "total", total);
   }
@@ -279,6 +284,9 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   lo.optimized = options.opt_level > 0;
   front::EmitOptions eo;
   eo.opt_level = options.opt_level;
+  const char *verify_env = std::getenv("CAIRN_VERIFY_IR");
+  eo.verify = options.opt_level > 0 || options.verify_ir ||
+              (verify_env != nullptr && std::string(verify_env) == "1");
   eo.ir_path = options.emit_llvm;
   eo.threads = options.threads;
   if (options.time_phases) eo.times = &clock.times;
@@ -313,13 +321,19 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     uint64_t shape = 0;
     eo.twins = 2;
     eo.shape = &shape;
+    eo.last_twin_verifies = eo.verify;
     front::EmitOptions half = eo;
     half.twin = 1;
-    half.times = nullptr;
+    half.times = options.time_phases ? &clock.other : nullptr;
     half.shape = &other.shape;
     eo.verify = false;  // the other half verifies the same module (and generates less: E1)
     std::thread worker([&lower, &half, &other, &output] {
+      auto start = std::chrono::steady_clock::now();
       llvm::Module *module = lower(false);
+      if (half.times)
+        half.times->emplace_back(
+            "lower to IR",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       other.ok = front::emitObjects(*module, half, output + ".o", &other.objects, &other.error);
     });
     llvm::Module *module = lower(false);
@@ -348,7 +362,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
       front::EmitOptions whole = eo;
       whole.twins = 1;
       whole.threads = 1;
-      whole.verify = true;  // (eo left it to the other half)
+      whole.verify = half.verify;  // (eo left it to the other half)
       whole.shape = nullptr;
       whole.times = nullptr;
       generated = front::emitObjects(*lower(false), whole, output + ".o", &objects, &error);

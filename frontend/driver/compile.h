@@ -20,6 +20,11 @@ struct CompileOptions {
   bool color = false;       // diagnostics in colour
   bool require_main = true;
   bool time_phases = false;  // --time: print each phase's wall-clock time on stderr
+  // --verify-ir (or $CAIRN_VERIFY_IR=1): run LLVM's verifier on the generated IR at -O0 too.
+  // -O2 builds always verify (1% of their time); -O0 builds do not by default (a tenth of their
+  // time), as clang's and rustc's release compilers do not. The test suites set it, so every
+  // program they build is verified (tests/CMakeLists.txt, CAIRN_TEST_ENV).
+  bool verify_ir = false;
 };
 
 // The folder holding the runtime's static libraries: --runtime-dir, else $CAIRN_RUNTIME_DIR,

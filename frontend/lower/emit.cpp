@@ -404,10 +404,10 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
     auto start = std::chrono::steady_clock::now();
     externalizeLocals(module);
     if (options.shape) *options.shape = moduleShape(module);
-    // The last twin is the one that verifies the module (the driver's other thread): its part
-    // is the smaller by about the verifier's time.
+    // The last twin is the one that verifies the module if it is verified (the driver's other
+    // thread): its part is the smaller by about the verifier's time.
     const std::map<std::string, unsigned> parts =
-        assignParts(module, options.twins, kVerifierHeadStart);
+        assignParts(module, options.twins, options.last_twin_verifies ? kVerifierHeadStart : 0);
     keepPart(module, parts, options.twin);
     objects->push_back(partPath(object_path, options.twin));
     const bool ok = generate(module, *tm, objects->back(), error);

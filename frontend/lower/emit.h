@@ -17,7 +17,7 @@ namespace cairn::front {
 
 struct EmitOptions {
   int opt_level = 2;    // 0 or 2
-  bool verify = true;   // llvm::verifyModule before optimizing
+  bool verify = true;   // llvm::verifyModule before optimizing (-O0 builds: only --verify-ir)
   std::string ir_path;  // if set, also write the optimized IR there (--emit-llvm)
   // emitObjects: code generation in up to this many threads. A module of more than
   // split_instructions instructions is split by functions into that many parts (but no more
@@ -38,11 +38,14 @@ struct EmitOptions {
   // each in a thread and LLVMContext of its own. emitObjects then generates only part `twin`
   // of it, into `object_path` for part 0 and `object_path` with ".N.o" for part N, the parts
   // chosen as the split above chooses them (so every twin chooses the same; the last part a
-  // little smaller, for the twin that verifies the module), and sets *shape
+  // little smaller if that twin verifies the module), and sets *shape
   // (if given) to a digest of the module before it was cut: twins whose digests differ were
   // not identical, and their objects must not be linked together. No bitcode copy is made.
   unsigned twins = 1;
   unsigned twin = 0;
+  // Whether the last twin verifies the module (and so gets the smaller part); the same in every
+  // twin, since each chooses the parts by itself.
+  bool last_twin_verifies = false;
   uint64_t *shape = nullptr;
 };
 

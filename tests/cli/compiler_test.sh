@@ -167,6 +167,25 @@ done
 "$CAIRN" build -O0 "$TMP/devirt.cairn" -o "$TMP/devirt_quiet" 2>"$TMP/err"
 [ -s "$TMP/err" ] && fail "cairn build without --time printed: $(cat "$TMP/err")"
 
+# The IR verifier: -O2 always runs it; -O0 only with --verify-ir or CAIRN_VERIFY_IR=1 (this
+# script runs with it set, as every test does: tests/CMakeLists.txt). Seen through --time's
+# phases (one thread, so that the phases are this thread's).
+verifies() { # expected(yes|no) description env... -- cairn args...
+  local expected=$1 what=$2
+  shift 2
+  env "$@" --time "$TMP/devirt.cairn" -o "$TMP/devirt_v" >"$TMP/out" 2>"$TMP/err" || {
+    fail "$what: $(cat "$TMP/err")"
+    return
+  }
+  if grep -q "^cairn: verify " "$TMP/err"; then got=yes; else got=no; fi
+  [ "$got" = "$expected" ] || fail "$what: verified: $got, expected $expected: $(cat "$TMP/err")"
+}
+verifies no "-O0" -u CAIRN_VERIFY_IR "$CAIRN" build -O0 -j 1
+verifies yes "-O0 --verify-ir" -u CAIRN_VERIFY_IR "$CAIRN" build -O0 -j 1 --verify-ir
+verifies yes "-O0 with CAIRN_VERIFY_IR=1" CAIRN_VERIFY_IR=1 "$CAIRN" build -O0 -j 1
+verifies no "-O0 with CAIRN_VERIFY_IR=0" CAIRN_VERIFY_IR=0 "$CAIRN" build -O0 -j 1
+verifies yes "-O2" -u CAIRN_VERIFY_IR "$CAIRN" build -O2 -j 1
+
 # The standard library: found by a cairn in the build tree run from any directory; replaced
 # with $CAIRN_STDLIB; found in share/cairn/stdlib by an installed cairn (cmake --install).
 cat >"$TMP/src/uses_std.cairn" <<'CAIRN'
