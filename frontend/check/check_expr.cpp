@@ -116,6 +116,7 @@ sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expec
     case ast::ExprKind::TextLit: {
       auto r = std::make_unique<sem::TextConst>();
       r->value = e.as<ast::TextLit>()->value;
+      program_->text_literals.push_back(r->value);
       r->type = types_.textType();
       r->span = e.span;
       return r;

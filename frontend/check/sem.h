@@ -345,6 +345,9 @@ struct Program {
   std::vector<const Type *> array_types;  // every [T] the program uses
   std::vector<GlobalInit> global_inits;   // in initialization order
   std::vector<GlobalInfo *> globals;
+  // The value of every text literal the checker met, in that order (repeats included): what a
+  // lowering that defines only some of the functions (twins, lower.h) makes slots for first.
+  std::vector<std::string> text_literals;
   FuncInfo *main = nullptr;
   std::string main_file;  // the main module's path
   // What the checker made and the tree points at: classes, functions and globals live as

@@ -242,10 +242,10 @@ struct PhaseClock {
 
 }  // namespace
 
-// Whether a build lowers the program twice, in two threads, and generates half of it in each
+// Whether a build lowers and generates half of the program's functions in each of two threads
 // (E1 of lower/emit.h): at -O0 only (-O2 optimizes the whole module before it is split, so
 // that functions inline across the halves), with two threads or more, and for a program with
-// enough functions that the second thread pays for its own lowering.
+// enough functions that the second thread pays for what both lower alike.
 constexpr size_t kTwinFunctions = 150;
 
 bool buildsAsTwins(const CompileOptions &options, const front::EmitOptions &eo,
@@ -299,19 +299,22 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   // The context and the module are never destroyed: tearing them down (every instruction,
   // constant and metadata node) took as long as a tenth of a -O0 build, and the process ends
   // (or, for `cairn run`, becomes the program) right after the link.
-  auto lower = [&](bool names) {
+  auto lower = [&](bool names, unsigned twins, unsigned twin) {
     auto *ctx = new llvm::LLVMContext;
     // Names of instructions and arguments only make --emit-llvm's output readable; without
     // them lowering and code generation skip a symbol table entry per value.
     ctx->setDiscardValueNames(!names);
-    return front::lowerProgram(*fe.program, fe.sources, *ctx, lo).release();
+    front::LowerOptions twin_lo = lo;
+    twin_lo.twins = twins;
+    twin_lo.twin = twin;
+    return front::lowerProgram(*fe.program, fe.sources, *ctx, twin_lo).release();
   };
   std::string error;
   std::vector<std::string> objects;
   bool generated;
   if (buildsAsTwins(options, eo, *fe.program)) {
-    // E1: the other half, lowered and generated in a thread (and context) of its own while
-    // this one lowers and generates the first; no copy of the module passes between them.
+    // E1: the other half of the functions, lowered and generated in a thread (and context) of
+    // its own while this one lowers and generates the first; no module passes between them.
     struct Half {
       std::vector<std::string> objects;
       std::string error;
@@ -321,22 +324,20 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
     uint64_t shape = 0;
     eo.twins = 2;
     eo.shape = &shape;
-    eo.last_twin_verifies = eo.verify;
     front::EmitOptions half = eo;
     half.twin = 1;
     half.times = options.time_phases ? &clock.other : nullptr;
     half.shape = &other.shape;
-    eo.verify = false;  // the other half verifies the same module (and generates less: E1)
     std::thread worker([&lower, &half, &other, &output] {
       auto start = std::chrono::steady_clock::now();
-      llvm::Module *module = lower(false);
+      llvm::Module *module = lower(false, 2, 1);
       if (half.times)
         half.times->emplace_back(
             "lower to IR",
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       other.ok = front::emitObjects(*module, half, output + ".o", &other.objects, &other.error);
     });
-    llvm::Module *module = lower(false);
+    llvm::Module *module = lower(false, 2, 0);
     clock.lap("lower to IR");
     generated = front::emitObjects(*module, eo, output + ".o", &objects, &error);
     clock.restart();  // emitObjects recorded its phases
@@ -362,13 +363,12 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
       front::EmitOptions whole = eo;
       whole.twins = 1;
       whole.threads = 1;
-      whole.verify = half.verify;  // (eo left it to the other half)
       whole.shape = nullptr;
       whole.times = nullptr;
-      generated = front::emitObjects(*lower(false), whole, output + ".o", &objects, &error);
+      generated = front::emitObjects(*lower(false, 1, 0), whole, output + ".o", &objects, &error);
     }
   } else {
-    llvm::Module *module = lower(!options.emit_llvm.empty());
+    llvm::Module *module = lower(!options.emit_llvm.empty(), 1, 0);
     clock.lap("lower to IR");
     generated = front::emitObjects(*module, eo, output + ".o", &objects, &error);
   }

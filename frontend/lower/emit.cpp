@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "cairn_plugin/descriptor_pass.h"
+#include "lower/lower.h"
 
 namespace cairn::front {
 namespace {
@@ -226,21 +227,13 @@ size_t instructionCount(const llvm::Module &module) {
 // Which part generates each function defined in the module: the largest first, each to the
 // part with the fewest instructions so far. Global variables and the module's constructor lists
 // stay in part 0.
-// head_start: the last part starts with that share of all instructions (per mille), so that it
-// gets that much less (a twin that also verifies the module, E1).
-std::map<std::string, unsigned> assignParts(llvm::Module &module, unsigned parts,
-                                            size_t head_start = 0) {
+std::map<std::string, unsigned> assignParts(llvm::Module &module, unsigned parts) {
   std::vector<std::pair<size_t, llvm::Function *>> bySize;
-  size_t total = 0;
   for (llvm::Function &f : module)
-    if (!f.isDeclaration()) {
-      bySize.emplace_back(f.getInstructionCount(), &f);
-      total += bySize.back().first;
-    }
+    if (!f.isDeclaration()) bySize.emplace_back(f.getInstructionCount(), &f);
   std::stable_sort(bySize.begin(), bySize.end(),
                    [](const auto &a, const auto &b) { return a.first > b.first; });
   std::vector<size_t> load(parts, 0);
-  load.back() = total * head_start / 1000;
   std::map<std::string, unsigned> part;
   for (const auto &[size, f] : bySize) {
     unsigned lightest =
@@ -251,15 +244,10 @@ std::map<std::string, unsigned> assignParts(llvm::Module &module, unsigned parts
   return part;
 }
 
-// The verifier's time as a share of -O0 code generation's (per mille): about 20 ms against
-// 300 ms for the 5,020-line compilebench program (docs/benchmarks.md).
-constexpr size_t kVerifierHeadStart = 70;
-
-// A digest of a module's global values in order: names, kinds, linkage, the instruction count
-// of each function and the size of each variable's initializer. Two twins (E1) agree on it if
-// they were lowered alike; what they would not agree on (a symbol named differently, a
-// function longer in one) changes it.
-uint64_t moduleShape(const llvm::Module &module) {
+// A digest of what twins (E1) share, in module order: the name and linkage of every global
+// value not their own (lower.h, kCairnOwn) and the size of each such variable's initializer.
+// Twins lowered alike agree on it; a module tagged kCairnTwinUnfit disagrees with every other.
+uint64_t sharedShape(const llvm::Module &module, unsigned twin) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
   auto mixName = [&mix](llvm::StringRef name) {
@@ -268,23 +256,29 @@ uint64_t moduleShape(const llvm::Module &module) {
   };
   const llvm::DataLayout &layout = module.getDataLayout();
   for (const llvm::Function &f : module) {
+    if (f.hasMetadata(front::kCairnOwn)) continue;
     mixName(f.getName());
-    mix(f.isDeclaration() ? 0 : f.getInstructionCount() + 1);
     mix(f.getLinkage());
   }
   for (const llvm::GlobalVariable &g : module.globals()) {
+    if (g.hasMetadata(front::kCairnOwn)) continue;
     mixName(g.getName());
     mix(g.getLinkage());
     mix(g.hasInitializer() ? layout.getTypeAllocSize(g.getValueType()).getFixedValue() + 1 : 0);
   }
+  if (module.getNamedMetadata(front::kCairnTwinUnfit) != nullptr) mix(twin + 1);
   return h;
 }
 
 // Gives every local symbol (internal or private: functions, text, locations, descriptors) a
 // hidden global one, so that a part can reach what another part defines; named uniquely first.
+// Twins (E1): not what a twin made for itself (kCairnOwn), which no other part reaches.
 void externalizeLocals(llvm::Module &module) {
   auto externalize = [](llvm::GlobalValue &gv) {
     if (!gv.hasLocalLinkage()) return;
+    if (auto *object = llvm::dyn_cast<llvm::GlobalObject>(&gv);
+        object && object->hasMetadata(front::kCairnOwn))
+      return;
     if (!gv.hasName()) gv.setName("cairn.part.unnamed");
     gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
     gv.setVisibility(llvm::GlobalValue::HiddenVisibility);
@@ -311,6 +305,28 @@ void keepPart(llvm::Module &module, const std::map<std::string, unsigned> &parts
       continue;
     }
     if (g.isDeclaration()) continue;
+    g.setInitializer(nullptr);
+    g.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    g.setComdat(nullptr);
+  }
+  for (llvm::GlobalVariable *g : lists) g->eraseFromParent();
+}
+
+// Twins (E1), outside twin 0: keeps defined only what this twin made for itself (kCairnOwn);
+// what the twins share (variables, descriptors, the descriptor pass's functions) becomes a
+// declaration of twin 0's, and the constructor and used lists go (twin 0 has them).
+void keepOwn(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !f.hasMetadata(front::kCairnOwn) &&
+        !f.hasMetadata(front::kCairnBodyHere))
+      f.deleteBody();
+  std::vector<llvm::GlobalVariable *> lists;
+  for (llvm::GlobalVariable &g : module.globals()) {
+    if (g.getName().starts_with("llvm.")) {
+      if (g.hasAppendingLinkage()) lists.push_back(&g);
+      continue;
+    }
+    if (g.isDeclaration() || g.hasMetadata(front::kCairnOwn)) continue;
     g.setInitializer(nullptr);
     g.setLinkage(llvm::GlobalValue::ExternalLinkage);
     g.setComdat(nullptr);
@@ -398,17 +414,13 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
   }
 
   if (options.twins > 1) {
-    // E1: this twin's part only, cut as generateParts cuts (the same module gives the same
-    // parts), after a digest of what decides the cut and what the parts share.
+    // E1: the module holds this twin's functions (lower.h, LowerOptions::twins) and what the
+    // twins share, which twin 0 defines; after a digest of what they share.
     objects->clear();
     auto start = std::chrono::steady_clock::now();
     externalizeLocals(module);
-    if (options.shape) *options.shape = moduleShape(module);
-    // The last twin is the one that verifies the module if it is verified (the driver's other
-    // thread): its part is the smaller by about the verifier's time.
-    const std::map<std::string, unsigned> parts =
-        assignParts(module, options.twins, options.last_twin_verifies ? kVerifierHeadStart : 0);
-    keepPart(module, parts, options.twin);
+    if (options.shape) *options.shape = sharedShape(module, options.twin);
+    if (options.twin != 0) keepOwn(module);
     objects->push_back(partPath(object_path, options.twin));
     const bool ok = generate(module, *tm, objects->back(), error);
     lap(options, "codegen", &start);

@@ -34,18 +34,16 @@ struct EmitOptions {
   // If set, emitObjects appends the wall-clock seconds of its phases ("verify", "passes",
   // "codegen") to it (`cairn build --time`).
   std::vector<std::pair<std::string, double>> *times = nullptr;
-  // Twin modules (E1): the module is one of `twins` identical modules lowered from one program,
-  // each in a thread and LLVMContext of its own. emitObjects then generates only part `twin`
-  // of it, into `object_path` for part 0 and `object_path` with ".N.o" for part N, the parts
-  // chosen as the split above chooses them (so every twin chooses the same; the last part a
-  // little smaller if that twin verifies the module), and sets *shape
-  // (if given) to a digest of the module before it was cut: twins whose digests differ were
-  // not identical, and their objects must not be linked together. No bitcode copy is made.
+  // Twin modules (E1): the module is one of `twins` lowerings of one program, each in a thread
+  // and LLVMContext of its own, this one twin `twin` (lower.h, LowerOptions::twins: it defines
+  // its share of the functions and declares the rest). emitObjects writes its object, at
+  // `object_path` for twin 0 and `object_path` with ".N.o" for twin N; what the twins share
+  // (variables, heap type descriptors, what the descriptor pass makes) is defined by twin 0
+  // alone. It sets *shape (if given) to a digest of what they share: twins whose digests
+  // differ were not lowered alike, and their objects must not be linked together. No bitcode
+  // copy is made.
   unsigned twins = 1;
   unsigned twin = 0;
-  // Whether the last twin verifies the module (and so gets the smaller part); the same in every
-  // twin, since each chooses the parts by itself.
-  bool last_twin_verifies = false;
   uint64_t *shape = nullptr;
 };
 

@@ -24,7 +24,30 @@ struct LowerOptions {
   bool debug_info = true;     // DWARF line tables
   bool optimized = true;      // -O2: recorded in the debug info; the form of checks (L2)
   std::string target_triple;  // "" = the host
+  // Twins (E1 of emit.h): `twins` lowerings of one program, each in a thread and LLVMContext
+  // of its own, each defining the bodies of its share of the functions (twinParts) and
+  // declaring the others. Every twin first makes what they share, in the same order: heap
+  // type markers, method tables, function declarations (hidden external: another twin may
+  // define them), module variables, the slots of every text literal (sem::Program::
+  // text_literals). What a twin makes after that for its own bodies (texts of locations,
+  // the check table, thunks; twin 0: main and the module initializer) is its own: tagged
+  // with metadata kCairnOwn, kept local, its constants unnamed (so that what the descriptor
+  // pass makes afterwards is named alike in every twin); the shared functions it defines are
+  // tagged kCairnBodyHere. A lowering that would make
+  // something shared late (which never happens for a checked program) tags the module
+  // kCairnTwinUnfit, and its twins must not be linked together.
+  unsigned twins = 1;
+  unsigned twin = 0;
 };
+
+inline constexpr const char *kCairnOwn = "cairn.own";
+inline constexpr const char *kCairnBodyHere = "cairn.body.here";  // a shared function defined here
+inline constexpr const char *kCairnTwinUnfit = "cairn.twin.unfit";
+
+// Which twin defines each function of program.functions (by index; functions without a body
+// get 0): the largest bodies first (by their length in the source), each to the twin with the
+// least so far; twin 0 starts with the weight of main and the module initializer.
+std::vector<unsigned> twinParts(const sem::Program &program, unsigned twins);
 
 // Whether f's code takes a hidden last parameter, the position of the program's call that led
 // into the standard library (a `const cairn_loc *`, possibly null): every named function of a

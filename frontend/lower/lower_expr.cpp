@@ -791,9 +791,9 @@ llvm::Value *Lowering::lowerArrayLiteral(const sem::ArrayLit &a) {
         slots.push_back(textSlot(a.elems[i]->as<sem::TextConst>()->value));
       table = llvm::ConstantArray::get(llvm::ArrayType::get(raw_, slots.size()), slots);
     }
-    auto *global =
-        new llvm::GlobalVariable(*module_, table->getType(), true,
-                                 llvm::GlobalValue::PrivateLinkage, table, "cairn.array.lit");
+    auto *global = new llvm::GlobalVariable(*module_, table->getType(), true,
+                                            llvm::GlobalValue::PrivateLinkage, table,
+                                            ownName("cairn.array.lit"));
     global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
     if (kind != RunKind::Text) {
       const uint64_t size = module_->getDataLayout().getTypeAllocSize(table->getType());

@@ -7,7 +7,9 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Verifier.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <set>
 
 #include "cairn/type.h"
 #include "lower/lowering.h"
@@ -100,6 +102,7 @@ llvm::Constant *Lowering::marker(const Type *t) {
   } else {
     return nullptr;
   }
+  madeShared();
   markers_[t] = g;
   return g;
 }
@@ -157,6 +160,12 @@ llvm::Function *Lowering::function(const FuncInfo *f) {
       fn = llvm::cast<llvm::Function>(
           module_->getOrInsertFunction(callee, functionType(f)).getCallee());
     }
+  } else if (twinned()) {
+    // Defined by one twin, declared by the others (an internal declaration is not valid IR).
+    madeShared();
+    fn = llvm::Function::Create(functionType(f), llvm::GlobalValue::ExternalLinkage, f->symbol,
+                                *module_);
+    fn->setVisibility(llvm::GlobalValue::HiddenVisibility);
   } else {
     fn = llvm::Function::Create(functionType(f), llvm::GlobalValue::InternalLinkage, f->symbol,
                                 *module_);
@@ -291,7 +300,7 @@ llvm::Constant *Lowering::cstring(const std::string &s) {
   if (it != cstrings_.end()) return it->second;
   llvm::Constant *data = llvm::ConstantDataArray::getString(ctx_, s, true);
   auto *g = new llvm::GlobalVariable(*module_, data->getType(), true,
-                                     llvm::GlobalValue::PrivateLinkage, data, "cairn.str");
+                                     llvm::GlobalValue::PrivateLinkage, data, ownName("cairn.str"));
   g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   g->setAlignment(llvm::Align(1));
   cstrings_[s] = g;
@@ -359,7 +368,7 @@ llvm::Constant *Lowering::staticLoc(Span span) {
       loc_type_,
       {cstring(path), llvm::ConstantInt::get(i32_, lc.line), llvm::ConstantInt::get(i32_, lc.col)});
   auto *g = new llvm::GlobalVariable(*module_, loc_type_, true, llvm::GlobalValue::PrivateLinkage,
-                                     init, "cairn.loc");
+                                     init, ownName("cairn.loc"));
   g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
   locs_[key] = g;
   return g;
@@ -380,6 +389,7 @@ llvm::GlobalVariable *Lowering::global(const GlobalInfo *g) {
     globals_[g] = gv;
     return gv;
   }
+  madeShared();
   auto *gv = new llvm::GlobalVariable(*module_, t, false, llvm::GlobalValue::InternalLinkage,
                                       llvm::Constant::getNullValue(t), g->symbol);
   globals_[g] = gv;
@@ -389,6 +399,7 @@ llvm::GlobalVariable *Lowering::global(const GlobalInfo *g) {
 llvm::GlobalVariable *Lowering::textSlot(const std::string &value) {
   auto it = text_slots_.find(value);
   if (it != text_slots_.end()) return it->second;
+  madeShared();
   auto *gv = new llvm::GlobalVariable(*module_, ref_, false, llvm::GlobalValue::InternalLinkage,
                                       llvm::Constant::getNullValue(ref_), "cairn.text");
   text_slots_[value] = gv;
@@ -485,8 +496,26 @@ std::unique_ptr<llvm::Module> Lowering::run() {
     module_->getOrInsertNamedMetadata("cairn.methods")->addOperand(llvm::MDNode::get(ctx_, ops));
   }
   for (const auto &fn : program_.functions) function(fn->info);
-  for (const auto &fn : program_.functions)
-    if (fn->body) lowerFunction(*fn);
+  std::vector<unsigned> parts(program_.functions.size(), 0);
+  std::vector<const llvm::GlobalValue *> shared;
+  if (twinned()) {
+    // What every twin makes alike (lower.h), then the functions of this one.
+    for (const GlobalInfo *g : program_.globals) global(g);
+    for (const std::string &text : program_.text_literals) textSlot(text);
+    for (const llvm::GlobalValue &v : module_->global_values()) shared.push_back(&v);
+    shared_done_ = true;
+    parts = twinParts(program_, options_.twins);
+  }
+  for (size_t i = 0; i < program_.functions.size(); ++i)
+    if (program_.functions[i]->body && parts[i] == options_.twin)
+      lowerFunction(*program_.functions[i]);
+  if (options_.twin != 0) {
+    finishCheckSites();
+    if (di_) di_->finalize();
+    markBoolExtension(*module_);
+    finishTwin(shared);
+    return std::move(module_);
+  }
 
   // Module initialization: global initializers in order.
   llvm::Function *init =
@@ -545,7 +574,43 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   finishCheckSites();
   if (di_) di_->finalize();
   markBoolExtension(*module_);
+  if (twinned()) finishTwin(shared);
   return std::move(module_);
+}
+
+void Lowering::finishTwin(const std::vector<const llvm::GlobalValue *> &shared) {
+  std::set<const llvm::GlobalValue *> before(shared.begin(), shared.end());
+  llvm::MDNode *own = llvm::MDNode::get(ctx_, {});
+  for (llvm::GlobalObject &v : module_->global_objects()) {
+    if (!before.count(&v))
+      v.setMetadata(kCairnOwn, own);
+    else if (llvm::isa<llvm::Function>(v) && !v.isDeclaration())
+      v.setMetadata(kCairnBodyHere, own);
+  }
+  if (unfit_) module_->getOrInsertNamedMetadata(kCairnTwinUnfit);
+}
+
+std::vector<unsigned> twinParts(const sem::Program &program, unsigned twins) {
+  std::vector<std::pair<uint64_t, size_t>> by_size;
+  for (size_t i = 0; i < program.functions.size(); ++i) {
+    const sem::Block *body = program.functions[i]->body.get();
+    if (body == nullptr) continue;
+    // A function costs code generation about as much as 64 bytes of source besides its body.
+    by_size.emplace_back(64 + body->span.end - std::min(body->span.begin, body->span.end), i);
+  }
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<uint64_t> load(std::max(twins, 1u), 0);
+  // main (the text literals made) and the module initializer (the variables' initial values).
+  load[0] = 64 * (2 + program.text_literals.size() / 16 + program.global_inits.size());
+  std::vector<unsigned> parts(program.functions.size(), 0);
+  for (const auto &[size, i] : by_size) {
+    const auto lightest =
+        static_cast<unsigned>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[lightest] += size;
+    parts[i] = lightest;
+  }
+  return parts;
 }
 
 // The program's text literals, each made once into its slot (textSlot) at the insertion point.

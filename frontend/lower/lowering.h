@@ -176,6 +176,20 @@ class Lowering {
   std::vector<llvm::Constant *> check_sites_;    // the table's elements (checkSite)
   llvm::GlobalVariable *check_table_ = nullptr;  // where they are until finishCheckSites
 
+  // Twins (lower.h, LowerOptions::twins): whether this lowering is one, and whether what the
+  // twins share is complete (anything shared made after that makes the module unfit).
+  bool twinned() const { return options_.twins > 1 && unit_ == nullptr; }
+  bool shared_done_ = false;
+  bool unfit_ = false;
+  void madeShared() { unfit_ |= shared_done_; }
+  // The name of a private constant: none once a twin makes its own (a name that another
+  // already has would advance the module's counter of unique names, and the descriptor pass's
+  // names that come after would differ from twin to twin).
+  const char *ownName(const char *name) const { return shared_done_ ? "" : name; }
+  // Tags what this twin made after the shared part (`shared`: every global value then) and the
+  // functions it defined as its own (kCairnOwn), and the module if it is unfit.
+  void finishTwin(const std::vector<const llvm::GlobalValue *> &shared);
+
   // Per function.
   llvm::Function *fn_ = nullptr;
   const sem::Function *sem_fn_ = nullptr;

@@ -451,8 +451,8 @@ grep -q "cascade.cairn:5:17: error: in BTree\[K, int\]: compare needs" "$TMP/err
 grep -q "cascade.cairn:6:13: error: in abs\[text\]: " "$TMP/err" ||
   fail "cascade.cairn: no error at 6:13: $(cat "$TMP/err")"
 
-# Twin lowering (frontend/lower/emit.h, E1): an -O0 build in two threads lowers the program in
-# each and generates half in each; the program runs as one built whole. If the two modules'
+# Twin lowering (frontend/lower/emit.h, E1): an -O0 build in two threads lowers and generates
+# half of the functions in each; the program runs as one built whole. If the two modules'
 # digests disagree (forced here by a testing knob), it says so and builds the program in one
 # piece, which still runs.
 {

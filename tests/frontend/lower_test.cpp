@@ -4,7 +4,8 @@
 // check; a division by a non-zero constant has no division-by-zero check. Each test also
 // checks that the same operation on a value that may fail keeps its check, so that the test
 // fails if checks disappear altogether. And the two forms of a check (lowering.h, L2): at -O2
-// a call of cairn_rt_check_failed per check, at -O0 one per function.
+// a call of cairn_rt_check_failed per check, at -O0 one per function. And twins (lower.h,
+// LowerOptions::twins): each function defined by one twin, what they share made alike.
 #include "lower/lower.h"
 
 #include <gtest/gtest.h>
@@ -32,11 +33,15 @@ namespace {
 // A program's text, checked and lowered.
 class Lowered {
  public:
-  explicit Lowered(const std::string &text, bool optimized = true) {
-    path_ = ::testing::TempDir() + "lowertest_XXXXXX.cairn";
-    const int fd = mkstemps(path_.data(), 6);
-    EXPECT_GE(fd, 0);
-    close(fd);
+  // twins, twin: LowerOptions'; name: the file's name (else a unique one).
+  explicit Lowered(const std::string &text, bool optimized = true, unsigned twins = 1,
+                   unsigned twin = 0, const std::string &name = "") {
+    path_ = ::testing::TempDir() + (name.empty() ? "lowertest_XXXXXX.cairn" : name + ".cairn");
+    if (name.empty()) {
+      const int fd = mkstemps(path_.data(), 6);
+      EXPECT_GE(fd, 0);
+      close(fd);
+    }
     std::ofstream(path_) << text;
     LoadOptions lo;
     EXPECT_TRUE(loadProgram(path_, lo, sources_, diags_, loaded_));
@@ -49,8 +54,12 @@ class Lowered {
     LowerOptions options;
     options.debug_info = false;
     options.optimized = optimized;
+    options.twins = twins;
+    options.twin = twin;
     if (program_) module_ = lowerProgram(*program_, sources_, context_, options);
   }
+  const llvm::Module *module() const { return module_.get(); }
+  const sem::Program *program() const { return program_.get(); }
   ~Lowered() { std::remove(path_.c_str()); }
 
   // How many calls of runtime function `callee` the function whose name ends in `suffix` makes.
@@ -212,6 +221,74 @@ fn main() {
   }
   EXPECT_EQ(o2.callsIn("sum", "cairn_rt_check_failed"), 6);
   EXPECT_EQ(o0.callsIn("sum", "cairn_rt_check_failed"), 1);
+}
+
+// Twins (lower.h, LowerOptions::twins; emit.h, E1): lowered twice, as the two threads of an
+// -O0 build do, the program's functions are each defined in exactly one twin, `main` and the
+// module initializer in twin 0; what the twins share (every global value not their own, in
+// module order, names and linkage) is alike, text literals' slots included, whichever twin's
+// functions use them; what a twin makes for itself is tagged kCairnOwn and its constants are
+// unnamed; neither module is unfit.
+TEST(Lower, TwinsDefineEachFunctionOnceAndShareAlike) {
+  std::string text =
+      "class Shape {\n    name: text\n    fn area() -> int { return 0 }\n}\n"
+      "class Square : Shape {\n    side: int\n    override fn area() -> int { return "
+      "self.side * self.side }\n}\n"
+      "var count = 0\nlet greeting = \"hello\"\n";
+  for (int i = 0; i < 12; ++i) {
+    const std::string n = std::to_string(i);
+    text += "fn f" + n + "(s: Shape, xs: [int]) -> text {\n    count = count + xs[" + n +
+            " % 3]\n    return s.name + \"-" + n + "\" + str(s.area())\n}\n";
+  }
+  text += "fn main() {\n    let s = new Square { name: \"sq\", side: 3 }\n";
+  for (int i = 0; i < 12; ++i) text += "    println(f" + std::to_string(i) + "(s, [1, 2, 3]))\n";
+  text += "    println(greeting, count)\n}\n";
+  Lowered one(text, false, 2, 0, "twins_program"), two(text, false, 2, 1, "twins_program");
+  ASSERT_TRUE(one.module() && two.module());
+  auto shared = [](const llvm::Module &m) {
+    std::vector<std::string> names;
+    for (const llvm::Function &f : m)
+      if (!f.hasMetadata(kCairnOwn)) names.push_back("fn " + f.getName().str());
+    for (const llvm::GlobalVariable &g : m.globals())
+      if (!g.hasMetadata(kCairnOwn)) names.push_back("var " + g.getName().str());
+    return names;
+  };
+  EXPECT_EQ(shared(*one.module()), shared(*two.module()));
+  EXPECT_EQ(one.module()->getNamedMetadata(kCairnTwinUnfit), nullptr);
+  EXPECT_EQ(two.module()->getNamedMetadata(kCairnTwinUnfit), nullptr);
+  size_t defined_in_two = 0;
+  for (const auto &fn : one.program()->functions) {
+    if (!fn->body) continue;
+    const llvm::Function *a = one.module()->getFunction(fn->info->symbol);
+    const llvm::Function *b = two.module()->getFunction(fn->info->symbol);
+    ASSERT_TRUE(a && b) << fn->info->symbol;
+    EXPECT_NE(a->isDeclaration(), b->isDeclaration()) << fn->info->symbol;
+    EXPECT_EQ(!a->isDeclaration(), a->hasMetadata(kCairnBodyHere)) << fn->info->symbol;
+    defined_in_two += b->isDeclaration() ? 0 : 1;
+  }
+  EXPECT_GT(defined_in_two, 3u);  // the bodies are shared out, not all in one twin
+  const llvm::Function *main0 = one.module()->getFunction("main");
+  EXPECT_TRUE(main0 && !main0->isDeclaration());
+  EXPECT_EQ(two.module()->getFunction("main"), nullptr);
+  // The slots of all 16 text literals ("hello", "sq", "-0".."-11", ...) in both twins.
+  auto slots = [](const llvm::Module &m) {
+    size_t n = 0;
+    for (const llvm::GlobalVariable &g : m.globals())
+      if (g.getName().starts_with("cairn.text") && !g.getName().starts_with("cairn.text.literals"))
+        ++n;
+    return n;
+  };
+  EXPECT_GE(slots(*one.module()), 14u);
+  EXPECT_EQ(slots(*one.module()), slots(*two.module()));
+  for (const llvm::Module *m : {one.module(), two.module()}) {
+    for (const llvm::GlobalVariable &g : m->globals()) {
+      if (g.hasMetadata(kCairnOwn) && g.hasLocalLinkage() && g.hasInitializer()) {
+        EXPECT_TRUE(!g.hasName() || g.getName() == "cairn.checks" ||
+                    g.getName() == "cairn.text.literals")
+            << g.getName().str();
+      }
+    }
+  }
 }
 
 }  // namespace

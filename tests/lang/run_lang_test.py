@@ -219,6 +219,11 @@ def build(program, cairn, runtime_dir, opt, out, tmp):
         return "the build failed (status %d): %s\n%s" % (
             p.returncode, " ".join(cmd),
             indent((p.stdout + p.stderr).decode("utf-8", errors="replace")))
+    # A build that succeeded after an internal error (twins that differed, built again in one
+    # piece: frontend/lower/emit.h, E1) is a failure of the compiler all the same.
+    if b"internal error" in p.stderr:
+        return "the build reported an internal error: %s\n%s" % (
+            " ".join(cmd), indent(p.stderr.decode("utf-8", errors="replace")))
     return None
 
 
