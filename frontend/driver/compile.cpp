@@ -264,6 +264,18 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   Frontend fe;
   if (!fe.run(options, true)) return 1;
   clock.lap("load, parse, check");
+  // Never over one of the program's own source files (`-o prog.cairn`, or a main file without
+  // the .cairn extension built in its folder, whose default output is its own name).
+  for (uint32_t i = 0; i < fe.sources.size(); ++i) {
+    std::error_code ec;
+    if (fs::equivalent(output, fe.sources.file(i).path(), ec)) {
+      std::fprintf(stderr,
+                   "cairn: error: the executable '%s' would overwrite the source file '%s'; "
+                   "give -o another path\n",
+                   output.c_str(), fe.sources.file(i).path().c_str());
+      return 1;
+    }
+  }
 
   std::string rt = runtimeDir(options.runtime_dir);
   if (!hasRuntime(rt)) {

@@ -167,6 +167,25 @@ done
 "$CAIRN" build -O0 "$TMP/devirt.cairn" -o "$TMP/devirt_quiet" 2>"$TMP/err"
 [ -s "$TMP/err" ] && fail "cairn build without --time printed: $(cat "$TMP/err")"
 
+# The executable never overwrites a source of the program (as `gcc x.c -o x.c` refuses): -o
+# naming the main file or an imported module, or a main file without the .cairn extension built
+# in its folder (whose default output is its own name). The sources are left as they were.
+mkdir -p "$TMP/own"
+printf 'fn twice(x: int) -> int {\n    return 2 * x\n}\n' >"$TMP/own/helper.cairn"
+printf 'import helper\nfn main() {\n    println(twice(21))\n}\n' >"$TMP/own/prog.cairn"
+cp "$TMP/own/prog.cairn" "$TMP/own/noext"
+for case in "prog.cairn -o prog.cairn" "prog.cairn -o helper.cairn" "prog.cairn -o ../own/prog.cairn" "noext"; do
+  before=$(cat "$TMP/own/prog.cairn" "$TMP/own/helper.cairn" "$TMP/own/noext" | md5sum)
+  (cd "$TMP/own" && "$CAIRN" build $case) >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  [ $rc -eq 1 ] || fail "cairn build $case over a source exits $rc, not 1"
+  grep -q "would overwrite the source file" "$TMP/err" || fail "cairn build $case: $(cat "$TMP/err")"
+  [ "$(cat "$TMP/own/prog.cairn" "$TMP/own/helper.cairn" "$TMP/own/noext" | md5sum)" = "$before" ] ||
+    fail "cairn build $case changed a source file"
+done
+(cd "$TMP/own" && "$CAIRN" build noext -o noext.bin && ./noext.bin) >"$TMP/out" 2>&1 || fail "noext -o noext.bin: $(cat "$TMP/out")"
+[ "$(cat "$TMP/out")" = "42" ] || fail "noext.bin printed $(cat "$TMP/out")"
+
 # The IR verifier: -O2 always runs it; -O0 only with --verify-ir or CAIRN_VERIFY_IR=1 (this
 # script runs with it set, as every test does: tests/CMakeLists.txt). Seen through --time's
 # phases (one thread, so that the phases are this thread's).
