@@ -4,7 +4,8 @@
 #ifndef CAIRN_FRONTEND_SYNTAX_PARSER_INTERNAL_H
 #define CAIRN_FRONTEND_SYNTAX_PARSER_INTERNAL_H
 
-#include <deque>
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,27 @@ bool continuesOperand(TokenKind k);
 // Where a recovery skip stops (see Parser::sync).
 enum class SyncMode { Decl, Member, Stmt };
 
+// The tokens of a file lexed so far, in chunks of 256 that never move: a reference to a token
+// stays valid as the buffer grows, and indexing is a shift and a mask (a std::deque of tokens
+// held 6 to a block, and divided by 6 at every look).
+class TokenBuffer {
+ public:
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Token &operator[](size_t i) const { return chunks_[i >> kShift][i & kMask]; }
+  const Token &back() const { return (*this)[size_ - 1]; }
+  void push_back(Token t) {
+    if ((size_ & kMask) == 0) chunks_.push_back(std::make_unique<Token[]>(kChunk));
+    chunks_.back()[size_ & kMask] = std::move(t);
+    ++size_;
+  }
+
+ private:
+  static constexpr size_t kShift = 8, kChunk = size_t{1} << kShift, kMask = kChunk - 1;
+  std::vector<std::unique_ptr<Token[]>> chunks_;
+  size_t size_ = 0;
+};
+
 class Parser {
  public:
   Parser(const SourceFile &file, Diagnostics &diags);
@@ -33,8 +55,9 @@ class Parser {
 
   // --- The token cursor (parser.cpp). Never moves past Eof. -------------------------------
   // The token at index i of the file (Eof past the end), lexed on demand. References stay
-  // valid: tokens_ is a deque that only grows.
+  // valid: tokens_ only grows, and its tokens never move.
   const Token &tokenAt(size_t i) const {
+    if (i < tokens_.size()) return tokens_[i];
     while (tokens_.size() <= i && (tokens_.empty() || tokens_.back().kind != TokenKind::Eof)) {
       tokens_.push_back(lexer_.next());
     }
@@ -173,7 +196,7 @@ class Parser {
   const SourceFile &file_;
   Diagnostics &diags_;
   mutable Lexer lexer_;
-  mutable std::deque<Token> tokens_;  // the tokens lexed so far
+  mutable TokenBuffer tokens_;  // the tokens lexed so far
   size_t pos_ = 0;
   bool needs_sync_ = false;
   size_t depth_ = 0;
