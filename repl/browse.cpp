@@ -15,6 +15,7 @@
 // defined: the session can still print their objects if it gets their descriptors some other
 // way (:load of the source), and touching one is otherwise a fault error that ends the input.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -159,8 +160,11 @@ static ast::TypeExprPtr typeSyntax(const std::string &declared, uint16_t kind,
   if (open != std::string::npos && d.back() == ']' && checker.hasGenericClass(d.substr(0, open))) {
     auto t = std::make_unique<ast::NamedType>();
     t->name.name = d.substr(0, open);
+    // A type argument may be a value type (List[int]), which a field's kind does not say.
     for (const std::string &arg : splitArgs(d.substr(open + 1, d.size() - open - 2)))
-      t->args.push_back(typeSyntax(arg, CAIRN_KIND_REF, defining, checker));
+      t->args.push_back(arg == "int" || arg == "float" || arg == "bool"
+                            ? named(arg)
+                            : typeSyntax(arg, CAIRN_KIND_REF, defining, checker));
     return t;
   }
   return named("any");
@@ -249,6 +253,42 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
       if (o.name == t.fields[0].name && isPlain(o)) return &o;
     return nullptr;
   };
+  // A stored type, or a field's declared type, naming an instance of a generic class that the
+  // session does not import but a module it imports does (std.map's List[text]): the session
+  // imports that class's module first, as if `import std.list` had been typed, so that the
+  // instance is made from its class (with its methods) and not as a class of the same name
+  // without them, which the module's own instance would then clash with.
+  std::set<std::string> imports;
+  auto needs = [&](const std::string &type_name) {
+    for (size_t i = 0; i < type_name.size(); ++i) {
+      if (type_name[i] != '[' || i == 0) continue;
+      size_t b = i;
+      while (b > 0 && (std::isalnum(static_cast<unsigned char>(type_name[b - 1])) ||
+                       type_name[b - 1] == '_'))
+        --b;
+      const std::string generic = type_name.substr(b, i - b);
+      if (generic.empty() || checker_->hasGenericClass(generic)) continue;
+      const std::string module = checker_->genericClassModule(generic);
+      if (!module.empty()) imports.insert(module);
+    }
+  };
+  for (const StoredType *t : wanted) {
+    needs(t->name);
+    for (const StoredField &f : t->fields) needs(f.type);
+  }
+  for (const StoredType *t : arrays) needs(t->name);
+  std::string imported;
+  for (const std::string &module : imports) {
+    Code code;
+    code.text = "import " + module;
+    code.quiet = true;
+    if (!runCode(code)) {
+      *report = "could not import " + module + ", which the types of '" + db_name + "' need";
+      return false;
+    }
+    imported += (imported.empty() ? "" : ", ") + module;
+  }
+
   for (const StoredType *t : wanted) {
     std::string reason = expressible(*t);
     if (reason.empty() && !t->fields.empty() && t->fields[0].kind == CAIRN_KIND_STRUCT &&
@@ -361,6 +401,9 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
     std::string notes = notesOn(why_not);
     if (input->items.empty() && input->types_used.empty()) {
       *report = notes.empty() ? "" : notes.substr(1);
+      if (!imported.empty())
+        *report = "imported " + imported + " (the types of '" + db_name + "' use its classes)" +
+                  (report->empty() ? "" : "\n") + *report;
       return true;
     }
     // The binding joins the input (an input of the session's numbering, as if typed).
@@ -455,6 +498,9 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
       *report = notes.empty() ? "" : notes.substr(1);
     else
       *report = "defined from the type table of '" + db_name + "': " + defined + notes;
+    if (!imported.empty())
+      *report = "imported " + imported + " (the types of '" + db_name + "' use its classes)" +
+                (report->empty() ? "" : "\n") + *report;
     return true;
   }
 }

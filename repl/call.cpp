@@ -115,7 +115,7 @@ bool Session::callFunction(const std::string &arg) {
   std::string symbol = callSymbol(f);
   if (symbol.empty()) symbol = f->symbol;
   auto addr = jit_->lookup(symbol);
-  if (!addr) return fail("internal error: " + llvm::toString(addr.takeError()));
+  if (!addr) return fail(jit_->explain(addr.takeError()));
 
   // Argument values, and their types for the call frame. Texts are made on the heap; their
   // addresses are kept on this stack (values[]), so the collector sees them as roots.

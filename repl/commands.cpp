@@ -88,13 +88,38 @@ std::string mib(uint64_t bytes) {
 // is read in the input's transaction (the one begun with :begin, if open) and printed from its
 // descriptor, under the same guard, so that a fault error ends only this input.
 void Session::printRoot(const std::string &db_name) {
-  ++inputs_;  // an input like any other (the numbers of later inputs' messages)
+  // A database not open yet is opened as :open opens it (defining the stored types the
+  // session lacks), so that its root can be read.
+  bool was_open = false;
+  struct Find {
+    const std::string *name;
+    bool *found;
+  } find{&db_name, &was_open};
+  cairn_db_each_open(
+      [](cairn_db *d, void *ctx) {
+        auto *f = static_cast<Find *>(ctx);
+        if (*f->name == cairn_db_name(d)) *f->found = true;
+      },
+      &find);
   cairn_db *db = nullptr;
   if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+    ++inputs_;
     reportError(cairn_last_error());
     ++failures_;
     return;
   }
+  if (!was_open) {
+    std::string report;
+    bool bound = false;
+    if (!defineStoredTypes(db_name, db, db_name, "", &bound, &report)) {
+      reportError(report);
+      ++failures_;
+      return;
+    }
+    if (!report.empty()) std::printf("%s\n", report.c_str());
+    last_db_ = db_name;
+  }
+  ++inputs_;  // an input like any other (the numbers of later inputs' messages)
   if (!beginImplicit()) {
     ++failures_;
     return;
@@ -178,11 +203,22 @@ bool Session::runCommand(const std::string &text) {
     Code code;
     code.text = arg;
     code.depth = 3;
-    // A last word that is a number is the depth.
+    // A last word that is a number is the depth, unless what comes before it needs it as an
+    // operand (`:show 1 + 2`, `:show n.v + 1`).
     size_t sp = arg.find_last_of(" \t");
     if (sp != std::string::npos) {
       std::string last = arg.substr(sp + 1);
-      if (!last.empty() && std::all_of(last.begin(), last.end(), [](char c) {
+      const std::string before = trim(arg.substr(0, sp));
+      auto endsInOperator = [&] {
+        if (before.empty()) return true;
+        if (std::string("+-*/%<>=!,([{.").find(before.back()) != std::string::npos) return true;
+        const size_t word = before.find_last_of(" \t");
+        const std::string tail = word == std::string::npos ? before : before.substr(word + 1);
+        for (const char *k : {"and", "or", "not", "in", "is", "as"})
+          if (tail == k) return true;
+        return false;
+      };
+      if (!last.empty() && !endsInOperator() && std::all_of(last.begin(), last.end(), [](char c) {
             return std::isdigit(static_cast<unsigned char>(c));
           })) {
         code.depth = std::atoi(last.c_str());
@@ -195,6 +231,9 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":call") return callFunction(arg);
   if (name == ":load") {
     if (arg.empty()) return needArg("a file");
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec))
+      return fail("cannot read '" + arg + "': it is a folder (:load takes a .cairn file)");
     std::ifstream in(arg);
     if (!in) return fail("cannot read '" + arg + "': " + std::strerror(errno));
     std::stringstream ss;

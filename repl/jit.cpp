@@ -72,6 +72,16 @@ std::unique_ptr<Jit> Jit::create(std::string *error) {
     return nullptr;
   }
   jit->lljit_ = std::move(*lljit);
+  // Kept for explain(), not printed by LLVM to standard error.
+  jit->lljit_->getExecutionSession().setErrorReporter([j = jit.get()](llvm::Error e) {
+    llvm::handleAllErrors(
+        std::move(e),
+        [j](const llvm::orc::SymbolsNotFound &missing) {
+          for (const llvm::orc::SymbolStringPtr &name : missing.getSymbols())
+            j->missing_.push_back((*name).str());
+        },
+        [j](const llvm::ErrorInfoBase &other) { j->session_errors_.push_back(other.message()); });
+  });
   // The runtime (linked into this executable, its symbols exported) and the C library.
   auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       jit->lljit_->getDataLayout().getGlobalPrefix());
@@ -90,6 +100,34 @@ std::unique_ptr<Jit> Jit::create(std::string *error) {
 }
 
 Jit::~Jit() = default;
+
+std::string Jit::explain(llvm::Error error) {
+  std::string message;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const llvm::orc::SymbolsNotFound &missing) {
+        for (const llvm::orc::SymbolStringPtr &name : missing.getSymbols())
+          missing_.push_back((*name).str());
+      },
+      [&](const llvm::ErrorInfoBase &other) { message = other.message(); });
+  std::string text;
+  if (!missing_.empty()) {
+    std::sort(missing_.begin(), missing_.end());
+    missing_.erase(std::unique(missing_.begin(), missing_.end()), missing_.end());
+    std::string names;
+    for (const std::string &n : missing_) names += (names.empty() ? "'" : ", '") + n + "'";
+    text = "no function " + names +
+           " in this process: an extern fn at the prompt can call the C functions of the "
+           "libraries the REPL has loaded (the C library's, the runtime's); a program built "
+           "with cairn build links its own";
+  } else {
+    text = "internal error: " + message;
+    for (const std::string &e : session_errors_) text += "; " + e;
+  }
+  missing_.clear();
+  session_errors_.clear();
+  return text;
+}
 
 const llvm::DataLayout &Jit::dataLayout() const { return lljit_->getDataLayout(); }
 

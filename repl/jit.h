@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm::orc {
 class LLJIT;
@@ -74,8 +75,17 @@ class Jit {
   bool hasStub(const std::string &name) const;
   llvm::Error pointStub(const std::string &name, uint64_t address);
 
+  // What went wrong in the JIT since the last call, as a message for the user: the symbols no
+  // unit and no library of the process defines (an `extern fn` naming a C function that is not
+  // there) said plainly, else LLVM's own words; `error` (from the operation that failed) is
+  // consumed. The JIT reports those symbols apart from the error of the operation (which only
+  // says that materializing failed).
+  std::string explain(llvm::Error error);
+
  private:
   Jit() = default;
+  std::vector<std::string> missing_;         // symbols not found, reported by the session
+  std::vector<std::string> session_errors_;  // its other reports
   std::unique_ptr<llvm::orc::LLJIT> lljit_;
   std::unique_ptr<llvm::TargetMachine> tm_;
   std::unique_ptr<llvm::orc::IndirectStubsManager> stubs_;

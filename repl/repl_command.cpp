@@ -73,6 +73,7 @@ int RunReplCommand(const GlobalOptions &options, const std::vector<std::string> 
     if (!text) break;
     if (!session.handle(*text)) break;
   }
+  session.finish();
   std::fflush(stdout);
   return !input.interactive() && session.failures() > 0 ? kExitError : kExitOk;
 }

@@ -147,6 +147,18 @@ void Session::printDiagnostics() {
   std::fflush(stderr);
 }
 
+void Session::finish() {
+  if (!cairn_txn_is_open()) return;
+  endLine();
+  std::fprintf(stderr,
+               "note: the open transaction%s was not committed: it is aborted, and none of its "
+               "changes are in the database (:commit before :quit keeps them)\n",
+               explicit_txn_ ? " (begun with :begin)" : "");
+  std::fflush(stderr);
+  cairn_txn_abort();
+  explicit_txn_ = false;
+}
+
 void Session::reportError(const std::string &message) {
   endLine();
   std::fprintf(stderr, "error: %s\n", message.c_str());
@@ -418,8 +430,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
     modules.push_back(std::move(m));
   }
   for (const front::FuncInfo *f : stubbed)
-    if (llvm::Error e = jit_->ensureStub(callSymbol(f)))
-      return fail("internal error: " + llvm::toString(std::move(e)));
+    if (llvm::Error e = jit_->ensureStub(callSymbol(f))) return fail(jit_->explain(std::move(e)));
 
   // Into the JIT, then the constructors: the permanent unit's first (its classes are then
   // registered, with their method tables, before any other unit registers them), the run unit's
@@ -428,7 +439,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   for (std::unique_ptr<llvm::Module> &m : modules) {
     std::shared_ptr<Unit> u;
     if (llvm::Error e = jit_->add(llvm::orc::ThreadSafeModule(std::move(m), tsctx), &u))
-      return fail("internal error: " + llvm::toString(std::move(e)));
+      return fail(jit_->explain(std::move(e)));
     units->push_back(u);
   }
   auto discard = [&](const std::string &message) {
@@ -436,13 +447,12 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
     return fail(message);
   };
   for (auto &u : *units) {
-    if (llvm::Error e = jit_->runConstructors(*u))
-      return discard("the input could not be linked: " + llvm::toString(std::move(e)));
+    if (llvm::Error e = jit_->runConstructors(*u)) return discard(jit_->explain(std::move(e)));
     if (!refused_types.empty()) return discard(refused_types);
   }
   for (auto &u : *units) {
     auto init = jit_->lookup(u->name + ".init");
-    if (!init) return discard("internal error: " + llvm::toString(init.takeError()));
+    if (!init) return discard(jit_->explain(init.takeError()));
     reinterpret_cast<void (*)()>(*init)();
   }
   // Each class's descriptor has the fingerprint the session worked out for it.
@@ -457,13 +467,12 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   for (const front::FuncInfo *f : stubbed) {
     const std::string key = callSymbol(f);
     auto addr = jit_->lookup(f->symbol);
-    if (!addr) return discard("internal error: " + llvm::toString(addr.takeError()));
+    if (!addr) return discard(jit_->explain(addr.takeError()));
     std::shared_ptr<Unit> body;
     for (size_t i = 0; i < specs.size(); ++i)
       for (const front::sem::Function *fn : specs[i].functions)
         if (fn->info == f) body = (*units)[i];
-    if (llvm::Error e = jit_->pointStub(key, *addr))
-      return discard("internal error: " + llvm::toString(std::move(e)));
+    if (llvm::Error e = jit_->pointStub(key, *addr)) return discard(jit_->explain(std::move(e)));
     std::shared_ptr<Unit> old = stub_target_[key];
     stub_target_[key] = body;
     ++stubs_into_[body.get()];
@@ -571,7 +580,7 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
       llvm::consumeError(v.takeError());
   }
   if (!run) {
-    reportError("internal error: " + llvm::toString(run.takeError()));
+    reportError(jit_->explain(run.takeError()));
     endImplicit(false);
     return false;
   }

@@ -58,6 +58,9 @@ class Session {
 
   // Sets up the runtime and the JIT. Prints the reason and returns false if it cannot.
   bool start();
+  // At the end of the session (:quit, end of input): a transaction still open (:begin, or a
+  // Transaction begun in code) is aborted, and a note says so.
+  void finish();
 
   // Handles one complete input: code, or a command starting with ':'. Returns false when the
   // session should end (:quit).

@@ -74,6 +74,16 @@ bool SessionChecker::hasGenericClass(const std::string &name) const {
          !it->second.cls->type_params.empty();
 }
 
+std::string SessionChecker::genericClassModule(const std::string &name) const {
+  for (const auto &[module, table] : checker_->symbols_) {
+    auto it = table.find(name);
+    if (it != table.end() && it->second.kind == Symbol::Kind::Class && it->second.cls &&
+        !it->second.cls->type_params.empty() && it->second.module != nullptr)
+      return it->second.module->name;
+  }
+  return "";
+}
+
 bool SessionChecker::hasFunction(const std::string &name) const {
   auto &table = checker_->symbols_[session_];
   auto it = table.find(name);

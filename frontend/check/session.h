@@ -105,6 +105,9 @@ class SessionChecker {
   const FuncInfo *findFunction(const std::string &name) const;
   // Whether a name stands for a generic class, or a function, in the session's scope.
   bool hasGenericClass(const std::string &name) const;
+  // The module that declares a generic class of that name among the modules loaded (imported
+  // by the session or by a module it imports), or "" if none does.
+  std::string genericClassModule(const std::string &name) const;
   bool hasFunction(const std::string &name) const;
   // Every class instance of the session with this heap type name, in the order they were made
   // (several after redefinitions), accepted ones only.
