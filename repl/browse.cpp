@@ -289,8 +289,16 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
     imported += (imported.empty() ? "" : ", ") + module;
   }
 
+  // Two stored types of one name (written by two definitions of a class, as a program may
+  // when it has both): the session cannot declare both by that name, so it declares neither.
+  std::map<std::string, int> named_times;
+  for (const StoredType *t : wanted) ++named_times[t->name];
   for (const StoredType *t : wanted) {
     std::string reason = expressible(*t);
+    if (reason.empty() && named_times[t->name] > 1)
+      reason = "the database holds " + std::to_string(named_times[t->name]) +
+               " types of that name (two definitions of the class); :load the one to read "
+               "before :open";
     if (reason.empty() && !t->fields.empty() && t->fields[0].kind == CAIRN_KIND_STRUCT &&
         baseOf(*t) == nullptr)
       reason = "its base class '" + t->fields[0].name +

@@ -308,8 +308,19 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
         return false;
       }
     }
-    // Other fields: a new type. Refused while an open database holds objects of the current
-    // definition: the session would no longer have a class to read them with by that name.
+    // Other fields: a new type. Refused while a transaction is open (objects of the current
+    // definition made in it would be committed beside objects of the new one, under one name,
+    // which no session or program could read all of), and while an open database holds objects
+    // of the current definition: the session would no longer have a class to read them with by
+    // that name.
+    if (latest != nullptr && fingerprints_.at(latest) != fp &&
+        (explicit_txn_ || cairn_txn_is_open())) {
+      *why = "class '" + cls->name +
+             "' cannot be defined again with other fields while a transaction is open: objects "
+             "of its current definition made in it would be committed beside objects of the new "
+             "one, under one name. :commit or :abort first";
+      return false;
+    }
     if (latest != nullptr && fingerprints_.at(latest) != fp) {
       const std::string db = databaseHolding(fingerprints_.at(latest));
       if (!db.empty()) {
