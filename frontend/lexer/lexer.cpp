@@ -3,7 +3,7 @@
 
 #include <charconv>
 #include <cstdio>
-#include <deque>
+#include <vector>
 
 namespace cairn::front {
 namespace {
@@ -119,7 +119,9 @@ class Lexer::Impl {
   void setQuietIncrements(bool quiet) { quiet_increments_ = quiet; }
 
   Token next() {
-    while (ready_.empty()) {
+    while (ready_head_ == ready_.size()) {
+      ready_.clear();  // (keeps its capacity)
+      ready_head_ = 0;
       if (done_) return eof_;
       skipTrivia();
       if (pos_ >= src_.size()) {
@@ -128,9 +130,7 @@ class Lexer::Impl {
         lexToken();
       }
     }
-    Token t = std::move(ready_.front());
-    ready_.pop_front();
-    return t;
+    return std::move(ready_[ready_head_++]);
   }
 
  private:
@@ -151,7 +151,10 @@ class Lexer::Impl {
   Diagnostics &diags_;
   std::string_view src_;
   size_t pos_ = 0;
-  std::deque<Token> ready_;          // made, not yet handed out
+  // Made, not yet handed out: ready_[ready_head_..]. A vector emptied when all are handed out
+  // (a few at a time), not a deque, which allocated and freed a block every six tokens.
+  std::vector<Token> ready_;
+  size_t ready_head_ = 0;
   TokenKind last_ = TokenKind::Eof;  // the kind of the last token made (Eof: none yet)
   Token eof_;
   bool done_ = false;

@@ -38,7 +38,18 @@ constexpr std::array<std::pair<std::string_view, TokenKind>, 26> kKeywords = {{
 
 }  // namespace
 
+constexpr bool keywordsAreShortAndLowerCase() {
+  for (const auto &[spelling, kind] : kKeywords)
+    if (spelling.size() < 2 || spelling.size() > 8 || spelling[0] < 'a' || spelling[0] > 'z')
+      return false;
+  return true;
+}
+static_assert(keywordsAreShortAndLowerCase(),
+              "keywordKind's quick test must hold for every keyword");
+
 TokenKind keywordKind(std::string_view word) {
+  // Every keyword is 2 to 8 lower-case letters: most identifiers are ruled out at once.
+  if (word.size() < 2 || word.size() > 8 || word[0] < 'a' || word[0] > 'z') return TokenKind::Ident;
   for (const auto &[spelling, kind] : kKeywords) {
     if (spelling == word) return kind;
   }
