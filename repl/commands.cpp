@@ -249,8 +249,13 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":open" || name == ":create") {
     if (arg.empty()) return needArg("a database name");
     const bool create = name == ":create";
-    const std::string call =
-        std::string("Database.") + (create ? "create" : "open") + "(" + textLiteral(arg) + ")";
+    // Created here, not by code the user did not type: a refusal (a name taken or not valid,
+    // an unusable store) is said without that code.
+    if (create) {
+      cairn_db *made = nullptr;
+      if (cairn_db_create(arg.c_str(), &made) != CAIRN_OK) return fail(cairn_last_error());
+    }
+    const std::string call = "Database.open(" + textLiteral(arg) + ")";
     // Bound to its name when that is a name the session may use for it.
     auto bindable = [&] {
       const front::GlobalInfo *g = checker_->findGlobal(arg);

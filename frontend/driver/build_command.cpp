@@ -195,6 +195,17 @@ int RunBuildCommand(const GlobalOptions &, const std::vector<std::string> &args)
   std::string output, error;
   if (!parseOptions(args, o, &output, nullptr, &error, false))
     return ReportUsage(error, "cairn build");
+  {
+    // A folder named as the program is what is wrong, not the output named after it.
+    std::error_code ec;
+    if (fs::is_directory(o.main_file, ec)) {
+      std::fprintf(
+          stderr,
+          "cairn: error: cannot read '%s': it is a folder (name the program's .cairn file)\n",
+          o.main_file.c_str());
+      return kExitError;
+    }
+  }
   if (output.empty()) output = fs::path(o.main_file).stem().string();
   if (std::string problem = outputProblem(output); !problem.empty()) {
     std::fprintf(stderr, "cairn: error: cannot write the executable '%s': %s\n", output.c_str(),

@@ -186,6 +186,12 @@ done
 (cd "$TMP/own" && "$CAIRN" build noext -o noext.bin && ./noext.bin) >"$TMP/out" 2>&1 || fail "noext -o noext.bin: $(cat "$TMP/out")"
 [ "$(cat "$TMP/out")" = "42" ] || fail "noext.bin printed $(cat "$TMP/out")"
 
+# A folder named as the program: the message is about the program, not the output.
+mkdir -p "$TMP/adir"
+(cd "$TMP" && "$CAIRN" build adir) >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn build of a folder does not exit 1"
+grep -q "cannot read 'adir': it is a folder" "$TMP/err" || fail "cairn build of a folder: $(cat "$TMP/err")"
+
 # The IR verifier: -O2 always runs it; -O0 only with --verify-ir or CAIRN_VERIFY_IR=1 (this
 # script runs with it set, as every test does: tests/CMakeLists.txt). Seen through --time's
 # phases (one thread, so that the phases are this thread's).
