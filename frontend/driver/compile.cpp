@@ -86,6 +86,8 @@ int runCommand(const std::vector<std::string> &argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+constexpr size_t kErrorLimit = 100;
+
 struct Frontend {
   front::SourceManager sources;
   front::Diagnostics diags{sources};
@@ -95,6 +97,9 @@ struct Frontend {
 
   // Loads, parses and checks; prints diagnostics. Returns false on errors.
   bool run(const CompileOptions &options, bool check) {
+    // The first 100 errors are shown, the rest counted ("N more errors not shown"): a file
+    // that is not Cairn at all (a binary) gave thousands of screens.
+    diags.setErrorLimit(kErrorLimit);
     front::LoadOptions lo;
     lo.search_paths = options.search_paths;
     lo.stdlib_dir = stdlibDir();
