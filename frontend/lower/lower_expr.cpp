@@ -33,16 +33,16 @@ llvm::Value *Lowering::checkSiteAddress(llvm::Value *index) {
   if (check_table_ == nullptr)
     check_table_ =
         new llvm::GlobalVariable(*module_, site_type_, true, llvm::GlobalValue::ExternalLinkage,
-                                 nullptr, "cairn.checks.pending");
+                                 nullptr, ownSymbol("cairn.checks.pending"));
   return b_.CreateInBoundsGEP(site_type_, check_table_, index, "site");
 }
 
 void Lowering::finishCheckSites() {
   if (check_table_ == nullptr) return;  // (then no check was emitted)
   auto *type = llvm::ArrayType::get(site_type_, check_sites_.size());
-  auto *table =
-      new llvm::GlobalVariable(*module_, type, true, llvm::GlobalValue::PrivateLinkage,
-                               llvm::ConstantArray::get(type, check_sites_), "cairn.checks");
+  auto *table = new llvm::GlobalVariable(*module_, type, true, llvm::GlobalValue::PrivateLinkage,
+                                         llvm::ConstantArray::get(type, check_sites_),
+                                         ownSymbol("cairn.checks"));
   check_table_->replaceAllUsesWith(table);
   check_table_->eraseFromParent();
   check_table_ = nullptr;
@@ -512,11 +512,11 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
     case sem::Builtin::Args: {
       llvm::Value *n = b_.CreateCall(rt("cairn_lang_argc"));
       // Each argument: cairn_text_new(argv(i), strlen(argv(i))), through a small helper.
-      llvm::Function *helper = module_->getFunction("cairn.arg_text");
+      llvm::Function *helper = module_->getFunction(ownSymbol("cairn.arg_text"));
       if (!helper) {
-        helper =
-            llvm::Function::Create(llvm::FunctionType::get(ref_, {i64_}, false),
-                                   llvm::GlobalValue::InternalLinkage, "cairn.arg_text", *module_);
+        helper = llvm::Function::Create(llvm::FunctionType::get(ref_, {i64_}, false),
+                                        llvm::GlobalValue::InternalLinkage,
+                                        ownSymbol("cairn.arg_text"), *module_);
         llvm::IRBuilder<> hb(llvm::BasicBlock::Create(ctx_, "entry", helper));
         llvm::Value *s = hb.CreateCall(rt("cairn_lang_argv"), {helper->getArg(0)});
         llvm::Value *len = hb.CreateCall(rt("strlen"), {s});

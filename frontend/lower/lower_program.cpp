@@ -331,7 +331,7 @@ llvm::Function *Lowering::functionValue(const FuncInfo *f) {
   llvm::FunctionType *full = functionType(f);
   std::vector<llvm::Type *> params(full->param_begin(), full->param_end() - 1);
   llvm::FunctionType *type = llvm::FunctionType::get(full->getReturnType(), params, false);
-  const std::string name = f->symbol + ".value";
+  const std::string name = shared_done_ ? f->symbol + "/value" : f->symbol + ".value";
   if (unit_ != nullptr && definitions_.count(f) == 0) {
     // A module of the REPL: the thunk is defined with f, in the unit that lives as long as f
     // (runUnit); one made here would go with this unit, maybe while a variable still holds it.
@@ -520,7 +520,7 @@ std::unique_ptr<llvm::Module> Lowering::run() {
   // Module initialization: global initializers in order.
   llvm::Function *init =
       llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), false),
-                             llvm::GlobalValue::InternalLinkage, "cairn.init", *module_);
+                             llvm::GlobalValue::InternalLinkage, ownSymbol("cairn.init"), *module_);
   {
     fn_ = init;
     self_value_ = nullptr;
@@ -634,7 +634,7 @@ void Lowering::makeTextLiterals() {
   auto *table_type = llvm::ArrayType::get(entry_type, entries.size());
   auto *table = new llvm::GlobalVariable(
       *module_, table_type, true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantArray::get(table_type, entries), "cairn.text.literals");
+      llvm::ConstantArray::get(table_type, entries), ownSymbol("cairn.text.literals"));
   countedLoop(entries.size(), "texts", [&](llvm::Value *i) {
     auto field = [&](unsigned k, llvm::Type *t) {
       return b_.CreateLoad(

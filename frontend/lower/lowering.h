@@ -186,6 +186,17 @@ class Lowering {
   // already has would advance the module's counter of unique names, and the descriptor pass's
   // names that come after would differ from twin to twin).
   const char *ownName(const char *name) const { return shared_done_ ? "" : name; }
+  // The name of something else a twin makes for itself (its module initializer, check table,
+  // thunks): `name` with its first '.' made a '/', which no symbol of a program has (they are
+  // module paths and names), so it never clashes with one and advances that counter in one
+  // twin only (class `cairn` with a method `init` did).
+  std::string ownSymbol(std::string name) const {
+    if (shared_done_) {
+      const size_t dot = name.find('.');
+      if (dot != std::string::npos) name[dot] = '/';
+    }
+    return name;
+  }
   // Tags what this twin made after the shared part (`shared`: every global value then) and the
   // functions it defined as its own (kCairnOwn), and the module if it is unfit.
   void finishTwin(const std::vector<const llvm::GlobalValue *> &shared);

@@ -283,8 +283,8 @@ TEST(Lower, TwinsDefineEachFunctionOnceAndShareAlike) {
   for (const llvm::Module *m : {one.module(), two.module()}) {
     for (const llvm::GlobalVariable &g : m->globals()) {
       if (g.hasMetadata(kCairnOwn) && g.hasLocalLinkage() && g.hasInitializer()) {
-        EXPECT_TRUE(!g.hasName() || g.getName() == "cairn.checks" ||
-                    g.getName() == "cairn.text.literals")
+        EXPECT_TRUE(!g.hasName() || g.getName() == "cairn/checks" ||
+                    g.getName() == "cairn/text.literals")
             << g.getName().str();
       }
     }
