@@ -740,8 +740,8 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   auto info = std::make_unique<FuncInfo>();
   FuncInfo *f = info.get();
   f->name = "fn literal";
-  std::string owner = cx.info ? cx.info->symbol : cx.module->name;
-  f->symbol = owner + ".fn" + std::to_string(++literal_count_);
+  std::string owner = cx.info ? cx.info->symbol : cx.module->symbol;
+  f->symbol = owner + "#fn" + std::to_string(++literal_count_);
   f->module = cx.module;
   f->literal = &e;
   f->span = e.span;

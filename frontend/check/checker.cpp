@@ -220,7 +220,7 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           const auto *g = d->as<ast::GlobalDecl>();
           auto info = std::make_unique<GlobalInfo>();
           info->name = g->name.name;
-          info->symbol = m->name + "." + g->name.name + symbol_suffix_;
+          info->symbol = m->symbol + "." + g->name.name + symbol_suffix_;
           info->module = m;
           info->decl = g;
           info->is_var = g->is_var;
@@ -441,7 +441,12 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
   auto ci = std::make_unique<ClassInfo>();
   ci->source_name = decl->name.name;
   ci->name = args.empty() ? decl->name.name : decl->name.name + "[" + joinTypes(args) + "]";
-  if (qualified_classes_.count(decl) != 0) ci->name = decl_module_[decl]->name + "." + ci->name;
+  ci->symbol =
+      symbolQualifier(decl->name.name, false) + (args.empty() ? "" : "[" + joinTypes(args) + "]");
+  if (qualified_classes_.count(decl) != 0) {
+    ci->name = decl_module_[decl]->name + "." + ci->name;
+    ci->symbol = decl_module_[decl]->symbol + "." + ci->symbol;
+  }
   ci->module = m;
   ci->decl = decl;
   ci->type_args = args;
@@ -536,7 +541,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     }
     auto fi = std::make_unique<FuncInfo>();
     fi->name = name;
-    fi->symbol = cls->name + "." + name + symbol_suffix_;
+    fi->symbol = cls->symbol + ":" + name + symbol_suffix_;
     fi->module = cls->module;
     fi->decl = md.get();
     fi->bindings = cls->bindings;
@@ -612,9 +617,9 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
   if (decl->is_extern)
     fi->symbol = decl->name.name;
   else if (args.empty())
-    fi->symbol = m->name + "." + decl->name.name + symbol_suffix_;
+    fi->symbol = m->symbol + "." + decl->name.name + symbol_suffix_;
   else
-    fi->symbol = m->name + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
+    fi->symbol = m->symbol + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
   if (log_instances_) made_functions_.push_back(key);

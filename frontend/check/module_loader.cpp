@@ -22,11 +22,14 @@ class Loader {
       }
   }
 
-  ModuleInfo *load(const std::string &name, const std::string &path, std::string *error) {
+  // `imported`: `name` is an import's dotted path (else the main file's stem: S2).
+  ModuleInfo *load(const std::string &name, const std::string &path, bool imported,
+                   std::string *error) {
     SourceFile *file = sources_.load(path, error);
     if (file == nullptr) return nullptr;
     auto m = std::make_unique<ModuleInfo>();
     m->name = name;
+    m->symbol = symbolQualifier(name, imported);
     m->path = path;
     m->is_std = inStdlib(path);
     m->syntax = parseModule(*file, diags_);
@@ -69,7 +72,7 @@ class Loader {
         target = it->second;
       } else {
         std::string error;
-        target = load(dotted, path, &error);
+        target = load(dotted, path, true, &error);
         if (target == nullptr) {
           diags_.report(DiagId::CannotReadFile, imp->span, {path, error});
           continue;
@@ -172,7 +175,7 @@ bool loadProgram(const std::string &main_path, const LoadOptions &options, Sourc
   for (const std::string &p : options.search_paths) loader.roots_.push_back(p);
   // The main module's name is its file's stem (`prog` for prog.cairn).
   std::string error;
-  ModuleInfo *main = loader.load(mp.stem().string(), main_path, &error);
+  ModuleInfo *main = loader.load(mp.stem().string(), main_path, false, &error);
   if (main == nullptr) {
     diags.report(DiagId::CannotReadFile, Span{}, {main_path, error});
     return false;

@@ -28,6 +28,7 @@ SessionChecker::SessionChecker(SourceManager &sources, Diagnostics &diags, TypeC
   session_owned_ = std::make_unique<ModuleInfo>();
   session_ = session_owned_.get();
   session_->name = "repl";
+  session_->symbol = "repl";
   session_->path = "<repl>";
   session_->syntax = std::make_unique<ast::Module>();
   checker_ = std::make_unique<Checker>(std::vector<ModuleInfo *>{}, session_, diags, types);
@@ -129,6 +130,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   // 1. Imports: library modules, checked as in a program, their names brought in.
   auto importer = std::make_unique<ModuleInfo>();
   importer->name = "repl";
+  importer->symbol = "repl";
   importer->syntax = std::make_unique<ast::Module>();
   for (ast::InputItem &item : in.items)
     if (item.decl && item.decl->kind == ast::DeclKind::Import)
@@ -233,7 +235,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       const auto *g = d->as<ast::GlobalDecl>();
       auto info = std::make_unique<GlobalInfo>();
       info->name = name;
-      info->symbol = session_->name + "." + name + ck.symbol_suffix_;
+      info->symbol = session_->symbol + "." + name + ck.symbol_suffix_;
       info->module = session_;
       info->decl = g;
       info->is_var = g->is_var;

@@ -3,6 +3,25 @@
 
 namespace cairn::front {
 
+std::string symbolQualifier(std::string_view name, bool dotted) {
+  std::string out;
+  if (name.starts_with('_') || name.starts_with("llvm") || name.starts_with("cairn")) out += '_';
+  static const char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || (c == '.' && dotted && i > 0 && i + 1 < name.size());
+    if (plain) {
+      out += static_cast<char>(c);
+    } else {
+      out += '$';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
 TypeContext::TypeContext() {
   error_ = make(Type(TypeKind::Error));
   void_ = make(Type(TypeKind::Void));

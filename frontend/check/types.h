@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "source/source.h"
@@ -127,7 +128,7 @@ struct LocalVar {
 
 struct FuncInfo {
   std::string name;    // as written (`max`, `describe`)
-  std::string symbol;  // the IR symbol: `prog.main`, `Node.describe`, `max[int]`
+  std::string symbol;  // the IR symbol (S1): `prog.main`, `Node:describe`, `prog.max[int]`
   ModuleInfo *module = nullptr;
   const ast::FnDecl *decl = nullptr;  // nullptr for function literals
   const ast::FnLitExpr *literal = nullptr;
@@ -148,6 +149,7 @@ struct FuncInfo {
 struct ClassInfo {
   std::string name;         // the heap type name (K4)
   std::string source_name;  // the declaration's name
+  std::string symbol;       // what its methods' symbols start with (S1): `Node`, `List[int]`
   ModuleInfo *module = nullptr;
   const ast::ClassDecl *decl = nullptr;
   Bindings bindings;
@@ -186,7 +188,7 @@ struct ClassInfo {
 
 struct GlobalInfo {
   std::string name;
-  std::string symbol;  // `prog.visits`
+  std::string symbol;  // the IR symbol (S1): `prog.visits`
   ModuleInfo *module = nullptr;
   const ast::GlobalDecl *decl = nullptr;
   const Type *type = nullptr;
@@ -194,9 +196,29 @@ struct GlobalInfo {
   Span span;
 };
 
+// The IR symbols of what a program defines (FuncInfo, GlobalInfo, ClassInfo and ModuleInfo
+// `symbol`). Extern functions keep their C name; everything else is named so:
+//   S1. a module's function or variable is `<module>.<name>`, a generic function's instance
+//       `<module>.<name>[<type args>]`; a method is `<class>:<name>` (a class's symbol is its
+//       escaped name, `[<type args>]` after it for an instance, its module's symbol and a '.'
+//       before it when two modules declare classes of one name); a function literal is the
+//       enclosing function's symbol (or its module's) and `#fn<n>`; in a REPL session each
+//       input's symbols end in `@<n>`. So a method never has a module function's symbol.
+//   S2. each module or class name in a symbol goes through symbolQualifier: a name starting
+//       with '_', `llvm` or `cairn` gets one more '_' in front, and every byte other than a
+//       letter, digit or '_' (and, in an imported module's dotted name, the dots between its
+//       parts) is written '$' and two hex digits. So no symbol of a program starts with `llvm.`
+//       (LLVM's intrinsics), `.L` (the assembler's local labels), `cairn` (the runtime's names,
+//       the compiler's own and the descriptor pass's markers) or `_Z`, or holds an '@' outside
+//       a REPL suffix; and a main module named `a.b` (from a.b.cairn) is not the module `a.b`
+//       of a.b's import.
+// `dotted` keeps the dots of an imported module's name (its parts are identifiers).
+std::string symbolQualifier(std::string_view name, bool dotted);
+
 // One source file of the program, with what it declares.
 struct ModuleInfo {
-  std::string name;  // dotted: `prog`, `std.list`, `oo7.schema`
+  std::string name;    // dotted: `prog`, `std.list`, `oo7.schema`
+  std::string symbol;  // what its symbols start with (S1): `prog`, `std.list`, `_llvm`
   std::string path;
   bool is_std = false;  // its file is in the standard library's folder (sees the intrinsics)
   std::unique_ptr<ast::Module> syntax;

@@ -14,6 +14,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -171,10 +173,10 @@ fn main() {
     println(c.count)
 }
 )");
-  EXPECT_EQ(l.checksIn("Counter.bump", CAIRN_CHECK_NIL_FIELD), 0);
-  EXPECT_EQ(l.checksIn("Counter.twice", CAIRN_CHECK_NIL_METHOD), 0);
+  EXPECT_EQ(l.checksIn("Counter:bump", CAIRN_CHECK_NIL_FIELD), 0);
+  EXPECT_EQ(l.checksIn("Counter:twice", CAIRN_CHECK_NIL_METHOD), 0);
   // other.count is checked; self.count is not.
-  EXPECT_EQ(l.checksIn("Counter.add", CAIRN_CHECK_NIL_FIELD), 1);
+  EXPECT_EQ(l.checksIn("Counter:add", CAIRN_CHECK_NIL_FIELD), 1);
   // The receiver of a call from outside a method is checked.
   EXPECT_GE(l.checksIn("main", CAIRN_CHECK_NIL_METHOD), 1);
 }
@@ -288,6 +290,60 @@ TEST(Lower, TwinsDefineEachFunctionOnceAndShareAlike) {
             << g.getName().str();
       }
     }
+  }
+}
+
+// Symbols (types.h, S1 and S2): a module or class name is escaped in a symbol so that none
+// starts with `llvm.`, `.L`, `cairn` or `_Z` or holds an '@', and distinct things never share
+// one; a method's symbol is never a module function's.
+TEST(Symbols, QualifiersAreEscapedApart) {
+  EXPECT_EQ(symbolQualifier("prog", false), "prog");
+  EXPECT_EQ(symbolQualifier("std.list", true), "std.list");
+  EXPECT_EQ(symbolQualifier("std.list", false), "std$2elist");  // a main file std.list.cairn
+  EXPECT_EQ(symbolQualifier("llvm", true), "_llvm");
+  EXPECT_EQ(symbolQualifier("llvm.x", true), "_llvm.x");
+  EXPECT_EQ(symbolQualifier("cairn", false), "_cairn");
+  EXPECT_EQ(symbolQualifier("cairn_heap_text_m", true), "_cairn_heap_text_m");
+  EXPECT_EQ(symbolQualifier("_llvm", false), "__llvm");
+  EXPECT_EQ(symbolQualifier("_ZL3abc", false), "__ZL3abc");
+  EXPECT_EQ(symbolQualifier(".Lprog", false), "$2eLprog");
+  EXPECT_EQ(symbolQualifier("a@@b", false), "a$40$40b");
+  EXPECT_EQ(symbolQualifier("a$b", false), "a$24b");
+  EXPECT_EQ(symbolQualifier("caf\xc3\xa9", false), "caf$c3$a9");
+  EXPECT_EQ(symbolQualifier("LLVM", false), "LLVM");
+}
+
+TEST(Symbols, NoProgramSymbolIsLlvmsOrAnother) {
+  // A main module named llvm, a class named llvm, a method and a module function of one name.
+  const std::string text =
+      "class llvm {\n    n: int\n    fn get() -> int { return self.n }\n}\n"
+      "var kept: llvm = nil\n"
+      "fn get() -> int { return 7 }\n"
+      "fn main() {\n    kept = new llvm { n: 5 }\n    println(kept.get() + get())\n}\n";
+  for (bool optimized : {false, true}) {
+    Lowered lowered(text, optimized, 1, 0, "llvm");
+    ASSERT_TRUE(lowered.module());
+    const llvm::Module &m = *lowered.module();
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    EXPECT_FALSE(llvm::verifyModule(m, &os)) << errors;
+    size_t defined = 0;
+    for (const llvm::Function &f : m) {
+      if (f.isDeclaration()) continue;
+      ++defined;
+      EXPECT_FALSE(f.getName().starts_with("llvm.")) << f.getName().str();
+      EXPECT_FALSE(f.isIntrinsic()) << f.getName().str();
+    }
+    EXPECT_GE(defined, 3u);
+    for (const llvm::GlobalVariable &g : m.globals())
+      EXPECT_FALSE(g.getName().starts_with("llvm.") && !g.getName().starts_with("llvm.used") &&
+                   !g.getName().starts_with("llvm.global"))
+          << g.getName().str();
+    const llvm::Function *method = m.getFunction("_llvm:get");
+    const llvm::Function *fn = m.getFunction("_llvm.get");
+    ASSERT_TRUE(method && fn);
+    EXPECT_NE(method, fn);
+    EXPECT_NE(m.getGlobalVariable("_llvm.kept", true), nullptr);
   }
 }
 
