@@ -2,13 +2,28 @@
 #include "line_input.h"
 
 #include <llvm/LineEditor/LineEditor.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
+#include "cairn/lang.h"
+
 namespace cairn::repl {
+namespace {
+
+volatile sig_atomic_t interrupted = 0;  // Ctrl-C since the last read began
+
+// Ctrl-C: the next poll of running code ends it (cairn/lang.h), and a read in progress stops
+// (the handler is installed without SA_RESTART, so libedit's read returns).
+void onInterrupt(int) {
+  interrupted = 1;
+  cairn_interrupt();
+}
+
+}  // namespace
 
 struct LineInput::Editor {
   std::unique_ptr<llvm::LineEditor> le;
@@ -26,6 +41,11 @@ LineInput::LineInput(Completer completer, const std::string &history) {
       path = std::string(home) + "/.cairn_history";
     }
   }
+  struct sigaction sa = {};
+  sa.sa_handler = onInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  sigaction(SIGINT, &sa, nullptr);
   editor_ = std::make_unique<Editor>();
   editor_->le = std::make_unique<llvm::LineEditor>("cairn", path);
   editor_->le->loadHistory();
@@ -54,7 +74,16 @@ std::optional<std::string> LineInput::read(
     std::optional<std::string> line;
     if (editor_) {
       editor_->le->setPrompt(first ? "cairn> " : "  ...> ");
+      interrupted = 0;
       line = editor_->le->readLine();
+      if (!line && interrupted) {
+        // Ctrl-C at a prompt drops what was typed of the input, as in a shell.
+        std::fputs("^C\n", stdout);
+        std::fflush(stdout);
+        text.clear();
+        first = true;
+        continue;
+      }
       if (line) editor_->le->saveHistory();
     } else {
       std::string l;
@@ -67,7 +96,10 @@ std::optional<std::string> LineInput::read(
     if (!first) text += '\n';
     text += *line;
     first = false;
-    if (complete(text + "\n")) return text;
+    if (complete(text + "\n")) {
+      cairn_interrupt_clear();  // a Ctrl-C before this input is not for it
+      return text;
+    }
   }
 }
 

@@ -422,6 +422,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   std::vector<std::unique_ptr<llvm::Module>> modules;
   front::LowerOptions lo;
   lo.optimized = options_.opt_level > 0;
+  lo.interruptible = true;  // Ctrl-C ends a loop (guard.h)
   front::EmitOptions eo;
   eo.opt_level = options_.opt_level;
   auto fail = [&](const std::string &message) {

@@ -38,6 +38,10 @@ struct LowerOptions {
   // kCairnTwinUnfit, and its twins must not be linked together.
   unsigned twins = 1;
   unsigned twin = 0;
+  // Polls (the REPL's code): the head of every loop reads cairn_interrupt_pending and, when it
+  // is set, calls cairn_rt_interrupted there (cairn/lang.h), so Ctrl-C ends a loop that never
+  // ends. A program's code has none.
+  bool interruptible = false;
 };
 
 inline constexpr const char *kCairnOwn = "cairn.own";

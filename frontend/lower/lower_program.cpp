@@ -238,6 +238,7 @@ constexpr RuntimeEntry kRuntime[] = {
     {"cairn_rt_check_failed", "vpllp", true},
     {"cairn_rt_panic", "vpr", true},
     {"cairn_rt_error", "vpp", true},
+    {"cairn_rt_interrupted", "vp", true},
     {"cairn_lang_db_create", "ppr", false},
     {"cairn_lang_db_open", "ppr", false},
     {"cairn_lang_db_exists", "ipr", false},

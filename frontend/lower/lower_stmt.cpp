@@ -2,6 +2,7 @@
 // `for` variables as SSA values (L1), control flow, loops with break/continue, atomic blocks
 // committed on every normal exit, and assignments.
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include <algorithm>
 
@@ -13,6 +14,21 @@ namespace cairn::front {
 bool Lowering::terminated() const {
   llvm::BasicBlock *bb = b_.GetInsertBlock();
   return bb == nullptr || bb->getTerminator() != nullptr;
+}
+
+void Lowering::interruptPoll(Span span) {
+  if (!options_.interruptible) return;
+  llvm::Constant *flag = module_->getOrInsertGlobal("cairn_interrupt_pending", i32_);
+  llvm::LoadInst *pending = b_.CreateLoad(i32_, flag, "interrupt");
+  pending->setVolatile(true);
+  llvm::BasicBlock *stop = llvm::BasicBlock::Create(ctx_, "interrupted", fn_);
+  llvm::BasicBlock *go = llvm::BasicBlock::Create(ctx_, "loop.go", fn_);
+  b_.CreateCondBr(b_.CreateICmpNE(pending, b_.getInt32(0)), stop, go,
+                  llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+  b_.SetInsertPoint(stop);
+  b_.CreateCall(rt("cairn_rt_interrupted"), {loc(span)});
+  b_.CreateUnreachable();
+  b_.SetInsertPoint(go);
 }
 
 void Lowering::startDeadBlock() { b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", fn_)); }
@@ -144,6 +160,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       b_.CreateBr(cond);
       b_.SetInsertPoint(cond);
       setLoc(w->cond->span);
+      interruptPoll(s.span);
       b_.CreateCondBr(lowerExpr(*w->cond), body, end);
       b_.SetInsertPoint(body);
       loops_.push_back({end, cond, atomics_.size()});
@@ -169,6 +186,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx_, "for.end", fn_);
       b_.CreateBr(cond);
       b_.SetInsertPoint(cond);
+      interruptPoll(s.span);
       llvm::Value *i = b_.CreateLoad(i64_, counter);
       b_.CreateCondBr(b_.CreateICmpSLT(i, hi), body, end);
       b_.SetInsertPoint(body);
@@ -214,6 +232,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       b_.CreateBr(cond);
       b_.SetInsertPoint(cond);
       setLoc(coll.span);
+      interruptPoll(s.span);
       llvm::Value *i = b_.CreateLoad(i64_, counter);
       llvm::Value *cur = b_.CreateLoad(ref_, holder);
       if (!is_array) length = callMethod(cur, fo->len, fo->cls, {}, coll.span);

@@ -37,7 +37,8 @@ class Lowered {
  public:
   // twins, twin: LowerOptions'; name: the file's name (else a unique one).
   explicit Lowered(const std::string &text, bool optimized = true, unsigned twins = 1,
-                   unsigned twin = 0, const std::string &name = "") {
+                   unsigned twin = 0, const std::string &name = "", bool interruptible = false)
+      : interruptible_(interruptible) {
     path_ = ::testing::TempDir() + (name.empty() ? "lowertest_XXXXXX.cairn" : name + ".cairn");
     if (name.empty()) {
       const int fd = mkstemps(path_.data(), 6);
@@ -58,6 +59,7 @@ class Lowered {
     options.optimized = optimized;
     options.twins = twins;
     options.twin = twin;
+    options.interruptible = interruptible_;
     if (program_) module_ = lowerProgram(*program_, sources_, context_, options);
   }
   const llvm::Module *module() const { return module_.get(); }
@@ -142,6 +144,7 @@ class Lowered {
   }
 
  private:
+  bool interruptible_ = false;
   std::string path_;
   SourceManager sources_;
   Diagnostics diags_{sources_};
@@ -344,6 +347,31 @@ TEST(Symbols, NoProgramSymbolIsLlvmsOrAnother) {
     ASSERT_TRUE(method && fn);
     EXPECT_NE(method, fn);
     EXPECT_NE(m.getGlobalVariable("_llvm.kept", true), nullptr);
+  }
+}
+
+// Polls (lower.h, LowerOptions::interruptible): the REPL's code reads the interrupt flag at the
+// head of every loop (while, for over a range, an array, an object) and calls
+// cairn_rt_interrupted when it is set; a program's code has no poll at all.
+TEST(Lower, EveryLoopPollsForAnInterruptOnlyWhenAsked) {
+  const std::string text =
+      "class Bag {\n    fn len() -> int { return 2 }\n    fn get(i: int) -> int { return i }\n}\n"
+      "fn loops(xs: [int]) -> int {\n    var n = 0\n    while n < 3 { n = n + 1 }\n"
+      "    for i in 0..4 { n = n + i }\n    for x in xs { n = n + x }\n"
+      "    for y in new Bag {} { n = n + y }\n    return n\n}\n"
+      "fn straight(a: int) -> int { return a + 1 }\n"
+      "fn main() {\n    println(loops([1, 2]) + straight(1))\n}\n";
+  for (bool optimized : {false, true}) {
+    Lowered polled(text, optimized, 1, 0, "", true), plain(text, optimized, 1, 0, "", false);
+    ASSERT_TRUE(polled.module() && plain.module());
+    EXPECT_EQ(polled.callsIn(".loops", "cairn_rt_interrupted"), 4);
+    EXPECT_EQ(polled.callsIn(".straight", "cairn_rt_interrupted"), 0);
+    EXPECT_EQ(plain.callsIn(".loops", "cairn_rt_interrupted"), 0);
+    EXPECT_NE(polled.module()->getNamedGlobal("cairn_interrupt_pending"), nullptr);
+    EXPECT_EQ(plain.module()->getNamedGlobal("cairn_interrupt_pending"), nullptr);
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    EXPECT_FALSE(llvm::verifyModule(*polled.module(), &os)) << errors;
   }
 }
 

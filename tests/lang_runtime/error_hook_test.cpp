@@ -3,6 +3,7 @@
 // nothing is printed, the open transaction is aborted before it runs, and a jump out of it
 // leaves the runtime usable; a hook that returns, and no hook, end the process as before.
 #include <csetjmp>
+#include <csignal>
 #include <string>
 
 #include "program.h"
@@ -81,6 +82,29 @@ TEST_F(ErrorHookTest, AHookThatReturnsEndsTheProcessAsWithout) {
       },
       ::testing::ExitedWithCode(CAIRN_EXIT_RUNTIME_ERROR),
       ::testing::Eq(std::string("t.cairn:3:7: panic: removed\n")));
+}
+
+// Interrupts (cairn/lang.h): cairn_interrupt sets the flag compiled polls read, from a signal
+// handler too; cairn_rt_interrupted clears it and is the runtime error "interrupted" through
+// the hook; cairn_interrupt_clear drops a request no poll took.
+TEST_F(ErrorHookTest, AnInterruptIsARuntimeErrorThatClearsTheFlag) {
+  EXPECT_EQ(cairn_interrupt_pending, 0);
+  signal(SIGUSR1, [](int) { cairn_interrupt(); });
+  raise(SIGUSR1);
+  signal(SIGUSR1, SIG_DFL);
+  EXPECT_EQ(cairn_interrupt_pending, 1);
+  cairn_interrupt_clear();
+  EXPECT_EQ(cairn_interrupt_pending, 0);
+  Caught c;
+  cairn_interrupt();
+  EXPECT_TRUE(Catch(&c, [] {
+    if (cairn_interrupt_pending != 0) cairn_rt_interrupted(&kLoc2);
+  }));
+  EXPECT_EQ(c.message, "interrupted");
+  EXPECT_EQ(c.where, "dir/prog.cairn:41:17");
+  EXPECT_EQ(cairn_interrupt_pending, 0);
+  EXPECT_EXIT(cairn_rt_interrupted(&kLoc), ::testing::ExitedWithCode(CAIRN_EXIT_RUNTIME_ERROR),
+              ::testing::Eq(std::string("t.cairn:3:7: interrupted\n")));
 }
 
 // Database "h" with root [1]; then a transaction that sets the root to [2] fails by a runtime

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Drives `cairn repl` through a pseudo-terminal: the real line editor (llvm::LineEditor over
 libedit), its prompts, Tab completion of names in scope, of fields after '.', and of commands,
-and history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
-last line of the first).
+history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
+last line of the first), and Ctrl-C: it ends a loop that never ends with the runtime error
+"interrupted" (the session and its variables remain), and at a prompt it drops what was typed.
 
 Usage: terminal_test.py --cairn PATH_TO_CAIRN
 Exit status 0 when it behaved so, 1 with a report otherwise.
@@ -133,6 +134,25 @@ def main():
         s.type(b"\r")
         s.read_until(b":quit", "the help text")
         s.read_until(b"cairn> ", "the prompt after :help")
+        # Ctrl-C ends a running loop, not the session; the loop's work up to it stays.
+        s.type(b"var spins = 0\r")
+        s.read_until(b"cairn> ", "the prompt after a var")
+        s.type(b"while true { spins = spins + 1 }\r")
+        time.sleep(0.5)
+        s.type(b"\x03")
+        s.read_until(b"runtime error: interrupted", "the loop interrupted")
+        s.read_until(b"cairn> ", "the prompt after Ctrl-C")
+        s.type(b"spins > 0\r")
+        s.read_until(b"true", "the loop's variable after Ctrl-C")
+        s.read_until(b"cairn> ", "the prompt")
+        # ... and at a prompt drops the unfinished input.
+        s.type(b"spins +")
+        time.sleep(0.2)
+        s.type(b"\x03")
+        s.read_until(b"cairn> ", "the prompt after Ctrl-C at a prompt")
+        s.type(b"40 + 2\r")
+        s.read_until(b"42", "an input after Ctrl-C at a prompt")
+        s.read_until(b"cairn> ", "the prompt")
         s.type(b"\"hist\" + \"ory\"\r")
         s.read_until(b"\"history\"", "the last input's value")
         s.read_until(b"cairn> ", "the prompt")

@@ -246,6 +246,19 @@ void cairn_rt_error(const cairn_loc *loc, const char *message) __attribute__((no
 typedef void (*cairn_runtime_error_hook)(const cairn_loc *loc, const char *message, void *ctx);
 void cairn_set_runtime_error_hook(cairn_runtime_error_hook hook, void *ctx);
 
+/* Interrupting running code (for embedders: the REPL's Ctrl-C). Code compiled with polls (the
+ * REPL's: LowerOptions::interruptible of the front end) reads cairn_interrupt_pending, as a
+ * volatile 32-bit int, at the head of every loop, each time round; when it is not 0 it calls
+ * cairn_rt_interrupted(loc). cairn_interrupt() sets it and is async-signal-safe (a SIGINT
+ * handler may call it); cairn_rt_interrupted clears it and is the runtime error "interrupted"
+ * at loc, with what every runtime error does (the open transaction aborted, the hook called).
+ * Code without polls (a program's, and the runtime's own loops) never sees it: an embedder
+ * clears a request no poll took with cairn_interrupt_clear() before it runs code again. */
+extern volatile int32_t cairn_interrupt_pending;
+void cairn_interrupt(void);
+void cairn_interrupt_clear(void);
+void cairn_rt_interrupted(const cairn_loc *loc) __attribute__((noreturn));
+
 /* --- Database (docs/language.md, Persistence). Errors are runtime errors at loc, with the
  * runtime's message (cairn_last_error). ---------------------------------------------------- */
 
