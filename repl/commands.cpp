@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -298,6 +299,17 @@ bool Session::runCommand(const std::string &text) {
     return true;
   }
   if (name == ":dbs") {
+    if (cairn_store_dir() == nullptr) {
+      // Listing never makes a store (as `cairn db list`): only :create, or storing, does.
+      const char *env = std::getenv("CAIRN_STORE");
+      const std::string dir = env != nullptr && *env != '\0' ? env : "./cairn.store";
+      std::error_code ec;
+      if (!std::filesystem::exists(dir, ec)) {
+        std::printf("(no databases: the store %s does not exist yet; :create NAME makes it)\n",
+                    dir.c_str());
+        return true;
+      }
+    }
     std::vector<std::string> names;
     auto add = [](const char *n, void *ctx) {
       static_cast<std::vector<std::string> *>(ctx)->push_back(n);
