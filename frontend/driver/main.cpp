@@ -53,13 +53,15 @@ int Main(int argc, char **argv) {
       std::vector<std::string> rest(argv + i + 1, argv + argc);
       return RunRunCommand(options, rest);
     }
+    // A usage error names the help of the command it is in (`cairn repl --help`).
+    const std::string help = words.empty() ? "cairn" : "cairn " + words[0];
     if (a == "--store") {
-      if (i + 1 >= argc) return ReportUsage("--store needs a directory", "cairn");
+      if (i + 1 >= argc) return ReportUsage("--store needs a directory", help);
       options.store_flag = argv[++i];
-      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", "cairn");
+      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", help);
     } else if (a.rfind("--store=", 0) == 0) {
       options.store_flag = a.substr(8);
-      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", "cairn");
+      if (options.store_flag.empty()) return ReportUsage("--store needs a directory", help);
     } else {
       words.push_back(a);
     }

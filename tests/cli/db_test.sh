@@ -61,6 +61,8 @@ run db list extra
 expect "db list with an argument" 2 "" "takes no arguments"
 run --store
 expect "--store without a directory" 2 "" "--store needs a directory"
+run repl --store
+expect "repl --store without a directory" 2 "" "cairn: run 'cairn repl --help' for usage"
 
 # A store that does not exist yet.
 run --store "$STORE" db list
