@@ -607,6 +607,11 @@ size_t Persistence::VerifyFrames(size_t max_report) {
 void Persistence::RecordReferences(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
+  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
+  if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
+    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
+    ref_pass_ = 1;
+  }
   std::vector<uint32_t> out;
   char *base = pages.PageAddress(head);
   const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(heap::kWordSize) : h.used;
@@ -622,12 +627,13 @@ void Persistence::RecordReferences(size_t head) {
         size_t i = pages.IndexOf(*slot);
         const PageInfo &pi = pages.Info(i);
         if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-        if (i != head && (out.empty() || out.back() != i)) out.push_back(uint32_t(i));
+        if (i != head && ref_seen_[i] != ref_pass_) {
+          ref_seen_[i] = ref_pass_;
+          out.push_back(uint32_t(i));
+        }
       });
     o += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   if (out.empty())
     refs_.erase(uint32_t(head));
   else

@@ -61,8 +61,9 @@
 //       layout; loading the frame reads its database's page and puts each other database's
 //       objects in from that database's page. A shared frame is never a delta written from a
 //       clean image (D12), and its clean image goes when it stops being shared (its stored
-//       form has fillers where the image has objects). It stops being shared when it is released or made transient; the
-//       entry goes with it. In a later process each database's page is an ordinary page.
+//       form has fillers where the image has objects). It stops being shared when it is released or
+//       made transient; the entry goes with it. In a later process each database's page is an
+//       ordinary page.
 //   D14. Tenants (P13 of heap/page_info.h): a transient object on a persistent small page is in
 //       its frame's shared_ entry with database 0 (`tenants` counts them; the frame is marked
 //       shared, with or without homes). Every stored form of the page has a filler in its
@@ -313,8 +314,13 @@ class Persistence final : public gc::PersistHooks {
   FrameSet clock_;             // clean pages (run heads), in the order the CLOCK hand visits them
   FrameSet modified_;          // modified pages (run heads)
   FrameSet stray_;             // transient pages of the persistent arena (a failed commit's), P10
-  // D10: clean page (run head) -> the frames its objects refer to, other than itself.
+  // D10: clean page (run head) -> the frames its objects refer to, other than itself, each
+  // once, in no particular order.
   std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
+  // RecordReferences' scratch: ref_seen_[frame] == ref_pass_ when the frame is in the list
+  // being made (one word per page of the heap, made at the first use; no sort per page).
+  std::vector<uint32_t> ref_seen_;
+  uint32_t ref_pass_ = 0;
   // D12: modified small page -> its image (swizzled) when it was clean, and the count of frames
   // released then (totals_.frames_released).
   struct CleanImage {
