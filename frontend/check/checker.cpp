@@ -6,6 +6,7 @@
 #include <set>
 
 #include "check/checker_impl.h"
+#include "check/init_order.h"
 
 namespace cairn::front {
 
@@ -776,6 +777,7 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
   }
   program_->array_types = array_types_seen_;
   program_->main_file = main_->path;
+  if (!diags_.hasErrors()) checkInitOrder(*program_, diags_);
   for (auto &[key, c] : class_instances_) program_->owned_classes.push_back(std::move(c));
   for (auto &[key, f] : fn_instances_) program_->owned_functions.push_back(std::move(f));
   for (auto &f : literal_funcs_) program_->owned_functions.push_back(std::move(f));

@@ -1,0 +1,29 @@
+// The order of module-level initialization, checked through calls.
+//
+// Module-level `let`/`var` are initialized in order (imported modules first), so an initializer
+// may use only values initialized before it. The checker refuses a direct use of a later one
+// (its type is not known yet); this check finds the indirect ones: an initializer that calls a
+// function (or takes it as a value: it may be called before the value is set; or calls a method:
+// every override counts) which, directly or through further calls, reads a module-level value
+// initialized at or after it. Such a read saw
+// zero, nil or a null function (a crash when called); now it is a compile error that names the
+// value, the value it reads and the chain of calls between them.
+//
+// The analysis is by reachability, not by path: a function that reads a later value only on a
+// branch the initializer never takes is still refused (declare the value above, or set it in
+// main). A value without an initializer (`var x: int`) starts as zero and is never refused.
+#ifndef CAIRN_FRONTEND_CHECK_INIT_ORDER_H
+#define CAIRN_FRONTEND_CHECK_INIT_ORDER_H
+
+#include "check/sem.h"
+#include "source/diagnostics.h"
+
+namespace cairn::front {
+
+// Reports each initializer that reads a value initialized at or after it (one error for each,
+// the first such value found). For a program the checker found no error in.
+void checkInitOrder(const sem::Program &program, Diagnostics &diags);
+
+}  // namespace cairn::front
+
+#endif  // CAIRN_FRONTEND_CHECK_INIT_ORDER_H
