@@ -52,9 +52,9 @@ bool isIdentifier(const std::string &s) {
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   static const char *const kKeywords[] = {
-      "and", "as",  "atomic",   "break",  "class", "continue", "else", "extern", "false",
-      "fn",  "for", "if",       "import", "in",    "is",       "let",  "new",    "nil",
-      "not", "or",  "override", "return", "self",  "true",     "var",  "while"};
+      "and", "as",       "atomic", "break",  "class", "continue", "else", "extern", "false",
+      "fn",  "for",      "if",     "import", "in",    "is",       "let",  "nil",    "not",
+      "or",  "override", "return", "self",   "true",  "var",      "while"};
   for (const char *k : kKeywords)
     if (s == k) return false;
   return true;

@@ -38,7 +38,6 @@ enum class TokenKind : uint8_t {
   KwIn,
   KwIs,
   KwLet,
-  KwNew,  // not in language.md's keyword list, but `new T {...}` and `new [T](n)` need it
   KwNil,
   KwNot,
   KwOr,

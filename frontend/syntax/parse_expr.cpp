@@ -404,6 +404,10 @@ ExprPtr Parser::parsePrimary() {
       return e;
     }
     case TokenKind::Ident: {
+      // `new` is not a keyword (the sketch's list has none): followed by a type (a name or
+      // '[') it makes an object or an array; elsewhere it is a name like any other.
+      if (t.text == "new" && (kind(1) == TokenKind::Ident || kind(1) == TokenKind::LBracket))
+        return parseNew();
       auto e = std::make_unique<NameExpr>();
       e->name.name = t.text;
       e->name.span = t.span;
@@ -421,8 +425,6 @@ ExprPtr Parser::parsePrimary() {
     }
     case TokenKind::LBracket:
       return parseArrayLit();
-    case TokenKind::KwNew:
-      return parseNew();
     case TokenKind::KwFn:
       return parseFnLit();
     case TokenKind::KwNot: {

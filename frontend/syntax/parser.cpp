@@ -35,7 +35,6 @@ bool startsExpr(TokenKind k) {
     case TokenKind::KwFalse:
     case TokenKind::KwNil:
     case TokenKind::KwSelf:
-    case TokenKind::KwNew:
     case TokenKind::KwFn:
     case TokenKind::KwNot:
     case TokenKind::LParen:
