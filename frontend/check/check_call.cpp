@@ -23,7 +23,20 @@ bool unify(const ast::TypeExpr *pt, const Type *actual, const std::set<std::stri
           b[n->name.name] = actual;
           return true;
         }
-        return true;  // checked when the arguments are coerced
+        // Objects of different classes widen it to their nearest common base class, whatever
+        // their order (as an array literal's elements do): pick(c, shape, circle) and
+        // pick(c, circle, shape) are both pick[Shape]. Other conflicts are reported when the
+        // arguments are coerced.
+        const Type *bound = it->second;
+        if (bound->kind == TypeKind::Class && actual->kind == TypeKind::Class &&
+            !actual->cls->isSubclassOf(bound->cls)) {
+          for (const ClassInfo *c = bound->cls->super; c != nullptr; c = c->super)
+            if (actual->cls->isSubclassOf(c) && c->type != nullptr) {
+              it->second = c->type;
+              break;
+            }
+        }
+        return true;
       }
       if (!n->args.empty() && actual->kind == TypeKind::Class) {
         // The class itself or the nearest base that is an instance of the named generic class
