@@ -1,6 +1,7 @@
 // Checking members and calls: fields, methods (virtual), functions and function values,
 // generic functions (explicit or inferred type arguments), built-in functions, and the
 // built-in classes Database and Transaction.
+#include <functional>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -469,6 +470,34 @@ sem::ExprPtr Checker::checkIntrinsic(FnCtx &cx, const Intrinsic &in, const ast::
 
 sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *) {
   const ast::Expr &callee = *e.callee;
+  // `[int](10)`: an array made without `new` (the literal [int] holds the function int).
+  if (callee.kind == ast::ExprKind::ArrayLit) {
+    const auto &lit = *callee.as<ast::ArrayLitExpr>();
+    std::function<bool(const ast::Expr &)> typeLike = [&](const ast::Expr &x) {
+      if (x.kind == ast::ExprKind::ArrayLit) {
+        const auto &inner = *x.as<ast::ArrayLitExpr>();
+        return inner.elems.size() == 1 && typeLike(*inner.elems[0]);
+      }
+      if (x.kind != ast::ExprKind::Name) return false;
+      const std::string &n = x.as<ast::NameExpr>()->name.name;
+      bool captured = false;
+      if (lookupLocal(cx, n, &captured)) return false;
+      return n == "int" || n == "float" || n == "bool" || n == "text" || n == "any" ||
+             lookupModule(cx.module, n).kind == Symbol::Kind::Class;
+    };
+    if (lit.elems.size() == 1 && typeLike(*lit.elems[0])) {
+      std::function<std::string(const ast::Expr &)> show = [&](const ast::Expr &x) {
+        if (x.kind == ast::ExprKind::ArrayLit)
+          return "[" + show(*x.as<ast::ArrayLitExpr>()->elems[0]) + "]";
+        return x.as<ast::NameExpr>()->name.name;
+      };
+      const std::string shown = show(callee);
+      error(DiagId::NewArrayWithoutNew, callee.span, {shown})
+          .withHint("an array of a given length is made with 'new " + shown + "(length)'");
+      for (const auto &a : e.args) checkExpr(cx, *a);
+      return errorExpr(e.span);
+    }
+  }
   // Method calls and static calls.
   if (callee.kind == ast::ExprKind::Field) {
     const auto &fe = *callee.as<ast::FieldExpr>();

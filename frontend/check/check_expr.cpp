@@ -406,9 +406,11 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
   }
   const char *opText = binOpText(e.op);
   auto bad = [&]() {
-    // When the left operand is a number or a text, the right one was expected to match it.
+    // When the left operand is a number or a text, the right one was expected to match it
+    // (a text only where text has the operator: '+' and the comparisons).
     bool scalar_lhs =
-        lt->kind == TypeKind::Int || lt->kind == TypeKind::Float || lt->kind == TypeKind::Text;
+        lt->kind == TypeKind::Int || lt->kind == TypeKind::Float ||
+        (lt->kind == TypeKind::Text && (e.op == ast::BinaryOp::Add || isComparison(e.op)));
     bool ordered = e.op != ast::BinaryOp::Eq && e.op != ast::BinaryOp::Ne;
     Diagnostic &d =
         scalar_lhs && lt != rt && (ordered || !rt->isRef())
@@ -416,6 +418,13 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
             : error(DiagId::BinaryOperands, e.op_span, {opText, typeName(lt), typeName(rt)});
     if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
       d.withHint("convert the other operand with str(...)");
+    else if (e.op == ast::BinaryOp::Mul &&
+             (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
+      d.withHint(
+          "text has '+' (joining) and the comparisons only; repeat(t, n) of std.text repeats a "
+          "text");
+    else if (lt->kind == TypeKind::Text && !isComparison(e.op))
+      d.withHint("text has '+' (joining) and the comparisons only");
     else if ((lt->kind == TypeKind::Int && rt->kind == TypeKind::Float) ||
              (lt->kind == TypeKind::Float && rt->kind == TypeKind::Int))
       d.withHint("convert with float(...) or int(...): numbers are never converted implicitly");
