@@ -704,6 +704,10 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
   r->span = e.span;
   const Type *elem = nullptr;
   if (expected && expected->kind == TypeKind::Array) elem = expected->elem;
+  if (expected && expected->isError() && e.elems.empty()) {  // its declared type was reported
+    r->type = types_.error();
+    return r;
+  }
   if (!elem && e.elems.empty()) {
     error(DiagId::CannotInferEmptyArray, e.span)
         .withHint("give it a type, as in 'let a: [int] = []'");

@@ -410,9 +410,25 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
   else if (!(std_module = stdModuleDeclaring(name, true)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
+  else if (const ModuleInfo *owner = moduleDeclaringClass(name); owner != nullptr && owner != m)
+    d.withHint("'" + name + "' is declared in module '" + owner->name +
+               "', which this module does not import (imports are not passed on): add 'import " +
+               owner->name + "'");
   else if (!near.empty())
     d.withHint("did you mean '" + near + "'?");
   return types_.error();
+}
+
+const ModuleInfo *Checker::moduleDeclaringClass(const std::string &name) const {
+  const ModuleInfo *found = nullptr;
+  if (name.starts_with("_")) return nullptr;  // private to its module
+  for (const auto &[mod, table] : symbols_) {
+    auto it = table.find(name);
+    if (it != table.end() && it->second.kind == Symbol::Kind::Class && it->second.module == mod &&
+        (found == nullptr || mod->name < found->name))
+      found = mod;
+  }
+  return found;
 }
 
 // --- Classes ----------------------------------------------------------------------------------

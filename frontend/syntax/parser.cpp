@@ -554,8 +554,12 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   } else if (needs_sync_ && recoverTo(TokenKind::LBrace)) {
     fn->body = parseBlock();  // the header had an error; the body is still worth parsing
   } else if (!needs_sync_) {
-    errorAtToken(DiagId::MissingFnBody, {fn->name.name})
-        .withHint("only `extern fn` declarations have no body");
+    Diagnostic &d = errorAtToken(DiagId::MissingFnBody, {fn->name.name});
+    if (at(TokenKind::Colon) && !fn->ret)  // fn f(a: int): int, as in TypeScript or Kotlin
+      d.withHint("a function's result type follows '->': fn " + fn->name.name +
+                 "(...) -> T { ... }");
+    else
+      d.withHint("only `extern fn` declarations have no body");
   }
   fn->span = from(start);
   return fn;

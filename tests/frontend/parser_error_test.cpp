@@ -73,6 +73,20 @@ TEST(ParserErrors, BraceOnItsOwnLine) {
   EXPECT_NE(p.diags().all()[0].hint.find("at the end of that line"), std::string::npos);
 }
 
+// A result type written after ':' (TypeScript, Kotlin) gets a hint that shows '->'; a missing
+// body otherwise keeps the hint about extern functions.
+TEST(ParserErrors, ResultTypeAfterColon) {
+  Parsed p("fn f(a: int): int { return a }");
+  ASSERT_EQ(p.diags().all().size(), 1u);
+  EXPECT_NE(p.diags().all()[0].hint.find("result type follows '->': fn f(...) -> T"),
+            std::string::npos)
+      << p.diags().all()[0].hint;
+  Parsed q("fn g(a: int) -> int\nfn main() {}");
+  ASSERT_GE(q.diags().all().size(), 1u);
+  EXPECT_NE(q.diags().all()[0].hint.find("only `extern fn` declarations have no body"),
+            std::string::npos);
+}
+
 // A line that starts with a binary operator or '.' was meant to continue the line before, which
 // the line break ended: the error says where the operator must go.
 TEST(ParserErrors, OperatorStartingALine) {
