@@ -57,6 +57,42 @@ bool splitWords(const std::string &s, std::vector<std::string> *out) {
 }
 
 // The bytes of a text literal's contents; false on a bad escape.
+// An int or float argument written as in Cairn source (docs/language.md, Literals): an
+// optional '-', then decimal digits or 0x and hex digits, '_' allowed between digits; a float
+// also with '.' and an exponent, or written as an int. Returns false for anything else (a
+// leading 0 is decimal, not octal as strtoll would read it).
+bool cairnNumber(const std::string &w, bool floating, int64_t *i, double *d) {
+  std::string digits;
+  for (size_t k = 0; k < w.size(); ++k) {
+    if (w[k] != '_') {
+      digits += w[k];
+      continue;
+    }
+    const bool between = k > 0 && k + 1 < w.size() &&
+                         std::isxdigit(static_cast<unsigned char>(w[k - 1])) &&
+                         std::isxdigit(static_cast<unsigned char>(w[k + 1]));
+    if (!between) return false;
+  }
+  if (digits.empty()) return false;
+  const bool negative = digits[0] == '-';
+  const std::string body = negative ? digits.substr(1) : digits;
+  if (body.empty() || !(std::isdigit(static_cast<unsigned char>(body[0])))) return false;
+  const bool hex = body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
+  char *end = nullptr;
+  errno = 0;
+  if (hex || !floating || body.find_first_of(".eE") == std::string::npos) {
+    const unsigned long long v = std::strtoull(body.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
+    if (*end != '\0' || errno != 0) return false;
+    if (v > (negative ? 9223372036854775808ULL : 9223372036854775807ULL)) return false;
+    const int64_t value = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+    *i = value;
+    *d = static_cast<double>(value);
+    return true;
+  }
+  *d = std::strtod(digits.c_str(), &end);
+  return *end == '\0' && errno == 0;
+}
+
 bool unquote(const std::string &w, std::string *out) {
   for (size_t i = 1; i + 1 < w.size(); ++i) {
     char c = w[i];
@@ -137,19 +173,19 @@ bool Session::callFunction(const std::string &arg) {
       return fail("argument " + std::to_string(k + 1) + " of '" + f->name + "' is " + want +
                   ", not '" + w + "'");
     };
-    char *end = nullptr;
     switch (t->kind) {
-      case front::TypeKind::Int:
-        errno = 0;
-        values[k].i = std::strtoll(w.c_str(), &end, 0);
-        if (w.empty() || *end != '\0' || errno != 0) return wrong();
+      case front::TypeKind::Int: {
+        double unused = 0;
+        if (!cairnNumber(w, false, &values[k].i, &unused)) return wrong();
         types[k] = &ffi_type_sint64;
         break;
-      case front::TypeKind::Float:
-        values[k].d = std::strtod(w.c_str(), &end);
-        if (w.empty() || *end != '\0') return wrong();
+      }
+      case front::TypeKind::Float: {
+        int64_t unused = 0;
+        if (!cairnNumber(w, true, &unused, &values[k].d)) return wrong();
         types[k] = &ffi_type_double;
         break;
+      }
       case front::TypeKind::Bool:
         if (w != "true" && w != "false") return wrong();
         values[k].b = w == "true";

@@ -144,8 +144,16 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
     targs.push_back(it->second);
   }
   FuncInfo *f = instantiateFunction(decl, m, targs, site);
-  for (size_t i = 0; i < checked.size(); ++i)
-    args_out.push_back(coerce(cx, std::move(checked[i]), f->params[i], call.args[i]->span));
+  for (size_t i = 0; i < checked.size(); ++i) {
+    // An array literal was typed by its own elements ([new Circle {}] is a [Circle]); when the
+    // type parameters widened past that (both([circle], [square]) is both[Shape]), it is checked
+    // again against its parameter's type, as a literal written there would be.
+    const ast::Expr &a = *call.args[i];
+    if (a.kind == ast::ExprKind::ArrayLit && !checked[i]->type->isError() &&
+        !assignable(checked[i]->type, f->params[i]))
+      checked[i] = checkValue(cx, a, f->params[i]);
+    args_out.push_back(coerce(cx, std::move(checked[i]), f->params[i], a.span));
+  }
   return f;
 }
 
@@ -270,7 +278,14 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
   };
   auto printable = [&](sem::ExprPtr &a, Span span) {
     if (a->type->isHandle()) {
-      error(DiagId::TypeMismatch, span, {"a value or a reference", typeName(a->type)});
+      Diagnostic &d =
+          error(DiagId::TypeMismatch, span, {"a value or a reference", typeName(a->type)});
+      if (a->type->kind == TypeKind::Fn)
+        d.withHint("a function value has no printed form: print what it returns");
+      else if (a->type->kind == TypeKind::Database)
+        d.withHint("a Database has no printed form: print its name, d.name");
+      else if (a->type->kind == TypeKind::Transaction)
+        d.withHint("a Transaction has no printed form: print t.isOpen()");
       a->type = types_.error();
     }
   };

@@ -424,8 +424,9 @@ const ModuleInfo *Checker::moduleDeclaringClass(const std::string &name) const {
   if (name.starts_with("_")) return nullptr;  // private to its module
   for (const auto &[mod, table] : symbols_) {
     auto it = table.find(name);
-    if (it != table.end() && it->second.kind == Symbol::Kind::Class && it->second.module == mod &&
-        (found == nullptr || mod->name < found->name))
+    // The main module (or the REPL's session) is never imported: not a hint to give.
+    if (mod != main_ && it != table.end() && it->second.kind == Symbol::Kind::Class &&
+        it->second.module == mod && (found == nullptr || mod->name < found->name))
       found = mod;
   }
   return found;

@@ -131,8 +131,8 @@ class Checker {
   std::vector<const Type *> explicitTypeArgs(FnCtx &cx, const ast::IndexExpr &ix);
 
   TypeContext &types() { return types_; }
-  // A loaded module that declares a class `name` itself (for the hint of an unknown type); of
-  // several, the first by name.
+  // A loaded module other than the main one that declares a class `name` itself (for the hint
+  // of an unknown type); of several, the first by name.
   const ModuleInfo *moduleDeclaringClass(const std::string &name) const;
 
   // State.

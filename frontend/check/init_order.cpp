@@ -1,8 +1,11 @@
 // The order of module-level initialization, checked through calls (init_order.h).
 #include "check/init_order.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,79 +30,165 @@ struct Uses {
   std::vector<Use> calls;
 };
 
+// One thing that runs, in order: a module-level initializer (of `global`), or in a REPL input
+// a statement (global == nullptr) or a variable's first assignment.
+struct Step {
+  const GlobalInfo *global = nullptr;
+  Span span;
+  const sem::Expr *expr = nullptr;  // one of the two
+  const sem::Stmt *stmt = nullptr;
+};
+
 class InitOrder {
  public:
   InitOrder(const sem::Program &program, Diagnostics &diags) : program_(program), diags_(diags) {
     for (const auto &f : program.functions) bodies_[f->info] = f.get();
   }
 
-  void run() {
-    std::map<const GlobalInfo *, size_t> position;
-    for (size_t i = 0; i < program_.global_inits.size(); ++i)
-      if (program_.global_inits[i].init) position[program_.global_inits[i].global] = i;
-    for (size_t i = 0; i < program_.global_inits.size(); ++i) {
-      const sem::GlobalInit &gi = program_.global_inits[i];
-      if (!gi.init) continue;
+  // `steps` run in order; position_ (the step that sets each value) must be filled first.
+  void run(const std::vector<Step> &steps) {
+    for (size_t i = 0; i < steps.size(); ++i) {
       Uses start;
-      expr(*gi.init, &start);
-      // Breadth first from the initializer: the first late read found has a shortest chain.
-      struct Step {
-        const FuncInfo *from;  // nullptr: the initializer itself
-        Span site;
-        Reach how;
-      };
-      std::map<const FuncInfo *, Step> reached;
-      std::deque<std::pair<const FuncInfo *, const Uses *>> queue;
-      queue.push_back({nullptr, &start});
-      bool reported = false;
-      while (!queue.empty() && !reported) {
-        auto [from, uses] = queue.front();
-        queue.pop_front();
-        if (from != nullptr) {  // the initializer's own reads were checked by the checker
-          for (const auto &[g, site] : uses->reads) {
-            auto p = position.find(g);
-            if (p == position.end() || p->second < i) continue;
-            report(gi, g, from, site, reached);
-            reported = true;
-            break;
-          }
+      if (steps[i].expr) expr(*steps[i].expr, &start);
+      if (steps[i].stmt) stmt(*steps[i].stmt, &start);
+      // The fast test: the latest step whose value anything reachable from here reads.
+      int64_t latest = latestOf(start.reads);
+      for (const Uses::Use &use : start.calls) latest = std::max(latest, reach(use.func));
+      if (latest >= static_cast<int64_t>(i)) explain(steps[i], i, start);
+    }
+  }
+
+  std::map<const GlobalInfo *, size_t> position_;
+
+ private:
+  int64_t latestOf(const std::vector<std::pair<GlobalInfo *, Span>> &reads) const {
+    int64_t latest = -1;
+    for (const auto &[g, site] : reads) {
+      auto p = position_.find(g);
+      if (p != position_.end()) latest = std::max(latest, static_cast<int64_t>(p->second));
+    }
+    return latest;
+  }
+
+  // The latest step whose value f reads, directly or through what it reaches (-1: none). The
+  // call graph's strongly connected components (Tarjan, without recursion) share one answer,
+  // so every function is visited once however many steps reach it.
+  int64_t reach(const FuncInfo *root) {
+    if (auto it = latest_.find(root); it != latest_.end() && done_.count(root)) return it->second;
+    struct Frame {
+      const FuncInfo *f;
+      const Uses *uses;
+      size_t next;
+    };
+    std::vector<Frame> frames;
+    auto enter = [&](const FuncInfo *f) {
+      const size_t n = order_.size();
+      order_[f] = n;
+      low_[f] = n;
+      stack_.push_back(f);
+      on_stack_.insert(f);
+      const Uses *u = usesOf(f);
+      latest_[f] = u ? latestOf(u->reads) : -1;
+      frames.push_back({f, u, 0});
+    };
+    enter(root);
+    while (!frames.empty()) {
+      Frame &top = frames.back();
+      const FuncInfo *f = top.f;
+      if (top.uses && top.next < top.uses->calls.size()) {
+        const FuncInfo *w = top.uses->calls[top.next++].func;
+        if (order_.count(w) == 0) {
+          enter(w);
+        } else if (on_stack_.count(w)) {
+          low_[f] = std::min(low_[f], order_[w]);
+          latest_[f] = std::max(latest_[f], latest_[w]);
+        } else {
+          latest_[f] = std::max(latest_[f], latest_[w]);  // w's component is done
         }
-        if (reported) break;
-        for (const Uses::Use &use : uses->calls) {
-          if (reached.count(use.func) != 0) continue;
-          reached[use.func] = Step{from, use.site, use.how};
-          if (const Uses *u = usesOf(use.func)) queue.push_back({use.func, u});
+        continue;
+      }
+      if (low_[f] == order_[f]) {  // f roots a component: all of it gets the component's answer
+        int64_t latest = -1;
+        size_t from = stack_.size();
+        do --from;
+        while (stack_[from] != f);
+        for (size_t k = from; k < stack_.size(); ++k) latest = std::max(latest, latest_[stack_[k]]);
+        for (size_t k = from; k < stack_.size(); ++k) {
+          latest_[stack_[k]] = latest;
+          on_stack_.erase(stack_[k]);
+          done_.insert(stack_[k]);
         }
+        stack_.resize(from);
+      }
+      frames.pop_back();
+      if (!frames.empty()) {
+        const FuncInfo *parent = frames.back().f;
+        low_[parent] = std::min(low_[parent], low_[f]);
+        latest_[parent] = std::max(latest_[parent], latest_[f]);
+      }
+    }
+    return latest_[root];
+  }
+
+  // Breadth first from step i: the first late read found has a shortest chain; it is reported.
+  void explain(const Step &step, size_t i, const Uses &start) {
+    struct Hop {
+      const FuncInfo *from;  // nullptr: the step itself
+      Span site;
+      Reach how;
+    };
+    std::map<const FuncInfo *, Hop> reached;
+    std::deque<std::pair<const FuncInfo *, const Uses *>> queue;
+    queue.push_back({nullptr, &start});
+    while (!queue.empty()) {
+      auto [from, uses] = queue.front();
+      queue.pop_front();
+      for (const auto &[g, site] : uses->reads) {
+        auto p = position_.find(g);
+        if (p == position_.end() || p->second < i) continue;
+        report(step, g, from, site, reached);
+        return;
+      }
+      for (const Uses::Use &use : uses->calls) {
+        if (reached.count(use.func) != 0) continue;
+        reached[use.func] = Hop{from, use.site, use.how};
+        if (const Uses *u = usesOf(use.func)) queue.push_back({use.func, u});
       }
     }
   }
 
- private:
-  template <class StepMap>
-  void report(const sem::GlobalInit &gi, const GlobalInfo *late, const FuncInfo *reader,
-              Span read_site, const StepMap &reached) {
-    const std::string &name = gi.global->name;
-    Diagnostic &d = diags_.report(DiagId::InitReadsLater, gi.global->span, {name, late->name});
-    // The chain, from the initializer to the function that reads.
+  template <class HopMap>
+  void report(const Step &step, const GlobalInfo *late, const FuncInfo *reader, Span read_site,
+              const HopMap &reached) {
+    const std::string who0 = step.global ? "the initializer of '" + step.global->name + "'"
+                                         : std::string("this statement");
+    Diagnostic &d =
+        step.global
+            ? diags_.report(DiagId::InitReadsLater, step.span, {step.global->name, late->name})
+            : diags_.report(DiagId::StatementReadsLater, step.span, {late->name});
+    // The chain, from the step to the function that reads.
     std::vector<const FuncInfo *> chain;
     for (const FuncInfo *f = reader; f != nullptr; f = reached.at(f).from) chain.push_back(f);
     for (size_t k = chain.size(); k-- > 0;) {
       const FuncInfo *f = chain[k];
-      const auto &step = reached.at(f);
-      const std::string who = step.from ? describe(step.from) : "the initializer of '" + name + "'";
-      const std::string what = step.how == Reach::Call ? " calls " + describe(f)
-                               : step.how == Reach::Value
+      const auto &hop = reached.at(f);
+      const std::string who = hop.from ? describe(hop.from) : who0;
+      const std::string what = hop.how == Reach::Call ? " calls " + describe(f)
+                               : hop.how == Reach::Value
                                    ? " takes " + describe(f) + " as a value"
                                    : " may call " + describe(f) + " (an override)";
-      d.withNote(step.site, who + what + " here");
+      d.withNote(hop.site, who + what + " here");
     }
-    d.withNote(read_site, describe(reader) + " reads '" + late->name + "' here");
-    if (late == gi.global)
-      d.withHint("its own initializer reads it before it has a value: give '" + name +
+    d.withNote(read_site, (reader ? describe(reader) : who0) + " reads '" + late->name + "' here");
+    if (!step.global)
+      d.withHint("declare '" + late->name + "' before this statement");
+    else if (late == step.global)
+      d.withHint("its own initializer reads it before it has a value: give '" + step.global->name +
                  "' its value in main");
     else
       d.withHint("module-level values are initialized in order, imported modules first: declare '" +
-                 late->name + "' above '" + name + "', or give '" + name + "' its value in main");
+                 late->name + "' above '" + step.global->name + "', or give '" + step.global->name +
+                 "' its value in main");
   }
 
   static std::string describe(const FuncInfo *f) {
@@ -122,10 +211,20 @@ class InitOrder {
   void dispatch(FuncInfo *method, Span site, Uses *u) {
     u->calls.push_back({method, site, Reach::Call});
     if (method->owner == nullptr || method->slot < 0) return;
+    for (FuncInfo *o : overrides(method)) u->calls.push_back({o, site, Reach::Override});
+  }
+
+  // The other implementations of method's slot in classes that extend its class (made once).
+  const std::vector<FuncInfo *> &overrides(FuncInfo *method) {
+    auto [it, made] = overrides_.try_emplace(method);
+    if (!made) return it->second;
     const auto slot = static_cast<size_t>(method->slot);
+    std::set<FuncInfo *> seen;
     for (ClassInfo *c : program_.classes)
-      if (c->isSubclassOf(method->owner) && slot < c->vtable.size() && c->vtable[slot] != method)
-        u->calls.push_back({c->vtable[slot], site, Reach::Override});
+      if (slot < c->vtable.size() && c->vtable[slot] != method && c->isSubclassOf(method->owner) &&
+          seen.insert(c->vtable[slot]).second)
+        it->second.push_back(c->vtable[slot]);
+    return it->second;
   }
 
   void exprs(const std::vector<sem::ExprPtr> &es, Uses *u) {
@@ -217,8 +316,8 @@ class InitOrder {
         // Assigning a module-level value is not reading it, but a compound assignment (`x += 1`:
         // a Binary whose lhs is left null, the target's current value) reads it too; what the
         // target's own parts read is read either way.
-        const bool compound = a->value->kind == sem::ExprKind::Binary &&
-                              a->value->as<sem::Binary>()->lhs == nullptr;
+        const bool compound =
+            a->value->kind == sem::ExprKind::Binary && a->value->as<sem::Binary>()->lhs == nullptr;
         if (compound || a->target->kind != sem::ExprKind::Global) expr(*a->target, u);
         expr(*a->value, u);
         return;
@@ -270,12 +369,48 @@ class InitOrder {
   Diagnostics &diags_;
   std::map<const FuncInfo *, const sem::Function *> bodies_;
   std::map<const FuncInfo *, Uses> uses_;
+  std::map<FuncInfo *, std::vector<FuncInfo *>> overrides_;
+  // reach(): Tarjan's numbering, the answers, and the functions whose answer is final.
+  std::map<const FuncInfo *, size_t> order_, low_;
+  std::map<const FuncInfo *, int64_t> latest_;
+  std::vector<const FuncInfo *> stack_;
+  std::set<const FuncInfo *> on_stack_, done_;
 };
 
 }  // namespace
 
 void checkInitOrder(const sem::Program &program, Diagnostics &diags) {
-  InitOrder(program, diags).run();
+  InitOrder check(program, diags);
+  std::vector<Step> steps;
+  for (const sem::GlobalInit &gi : program.global_inits) {
+    if (!gi.init) continue;
+    check.position_[gi.global] = steps.size();
+    steps.push_back(Step{gi.global, gi.global->span, gi.init.get(), nullptr});
+  }
+  check.run(steps);
+}
+
+void checkInputOrder(const sem::Program &unit, const sem::Block &run,
+                     const std::set<const GlobalInfo *> &fresh, Diagnostics &diags) {
+  InitOrder check(unit, diags);
+  std::vector<Step> steps;
+  for (const sem::StmtPtr &s : run.stmts) {
+    const GlobalInfo *set = nullptr;
+    if (s->kind == sem::StmtKind::Assign) {
+      const auto *a = s->as<sem::Assign>();
+      if (a->target->kind == sem::ExprKind::Global &&
+          fresh.count(a->target->as<sem::Global>()->global) != 0 &&
+          check.position_.count(a->target->as<sem::Global>()->global) == 0)
+        set = a->target->as<sem::Global>()->global;
+    }
+    if (set != nullptr) {
+      check.position_[set] = steps.size();
+      steps.push_back(Step{set, set->span, s->as<sem::Assign>()->value.get(), nullptr});
+    } else {
+      steps.push_back(Step{nullptr, s->span, nullptr, s.get()});
+    }
+  }
+  check.run(steps);
 }
 
 }  // namespace cairn::front

@@ -15,6 +15,8 @@
 #ifndef CAIRN_FRONTEND_CHECK_INIT_ORDER_H
 #define CAIRN_FRONTEND_CHECK_INIT_ORDER_H
 
+#include <set>
+
 #include "check/sem.h"
 #include "source/diagnostics.h"
 
@@ -23,6 +25,12 @@ namespace cairn::front {
 // Reports each initializer that reads a value initialized at or after it (one error for each,
 // the first such value found). For a program the checker found no error in.
 void checkInitOrder(const sem::Program &program, Diagnostics &diags);
+
+// The same for one REPL input (`unit`: what it declared; `run`: its top-level statements and
+// its variables' first assignments, in order; `fresh`: the variables it declares): a statement
+// or an initializer that reads, through calls, a variable of this input not yet set.
+void checkInputOrder(const sem::Program &unit, const sem::Block &run,
+                     const std::set<const GlobalInfo *> &fresh, Diagnostics &diags);
 
 }  // namespace cairn::front
 

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "check/checker_impl.h"
+#include "check/init_order.h"
 #include "check/module_loader.h"
 
 namespace cairn::front {
@@ -28,7 +29,9 @@ SessionChecker::SessionChecker(SourceManager &sources, Diagnostics &diags, TypeC
   session_owned_ = std::make_unique<ModuleInfo>();
   session_ = session_owned_.get();
   session_->name = "repl";
-  session_->symbol = "repl";
+  // The session's symbols (and the REPL's own, below) hold a '/', which no module's symbol
+  // has (types.h, S2): a module named repl, or a declaration named input, is apart from them.
+  session_->symbol = "repl/session";
   session_->path = "<repl>";
   session_->syntax = std::make_unique<ast::Module>();
   checker_ = std::make_unique<Checker>(std::vector<ModuleInfo *>{}, session_, diags, types);
@@ -130,7 +133,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   // 1. Imports: library modules, checked as in a program, their names brought in.
   auto importer = std::make_unique<ModuleInfo>();
   importer->name = "repl";
-  importer->symbol = "repl";
+  importer->symbol = "repl/session";
   importer->syntax = std::make_unique<ast::Module>();
   for (ast::InputItem &item : in.items)
     if (item.decl && item.decl->kind == ast::DeclKind::Import)
@@ -277,7 +280,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   //    the order typed.
   auto run_info = std::make_unique<FuncInfo>();
   run_info->name = "input " + std::to_string(unit->number);
-  run_info->symbol = "repl.input" + ck.symbol_suffix_;
+  run_info->symbol = "repl/input" + ck.symbol_suffix_;
   run_info->module = session_;
   run_info->ret = ck.types().voidType();
   run_info->fnType = ck.types().fnType({}, run_info->ret);
@@ -303,8 +306,11 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     a->value = std::move(value);
     run->body->stmts.push_back(std::move(a));
   };
-  for (sem::GlobalInit &gi : ck.program_->global_inits)
+  std::set<const GlobalInfo *> fresh;  // the variables this input sets first (checkInputOrder)
+  for (sem::GlobalInit &gi : ck.program_->global_inits) {
+    fresh.insert(gi.global);
     if (gi.init) assignGlobal(gi.global, std::move(gi.init), gi.global->span);
+  }
   ck.program_->global_inits.clear();
   const bool one_expression =
       in.items.size() == 1 && in.items[0].stmt && in.items[0].stmt->kind == ast::StmtKind::Expr;
@@ -328,6 +334,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       }
       if (!g->init) ck.requireValue(g->name.name, g->name.span, t);
       info->type = t;
+      fresh.insert(info);
       if (init) assignGlobal(info, std::move(init), g->name.span);
       continue;
     }
@@ -344,7 +351,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       }
       auto info = std::make_unique<GlobalInfo>();
       info->name = "value";
-      info->symbol = "repl.value" + ck.symbol_suffix_;
+      info->symbol = "repl/value" + ck.symbol_suffix_;
       info->module = session_;
       info->type = v->type->kind == TypeKind::Nil ? ck.types().anyType() : v->type;
       info->span = e.span;
@@ -359,8 +366,10 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   }
   ck.current_ = saved;
 
-  // 4. Every body queued by the above.
+  // 4. Every body queued by the above; then the order of what runs (init_order.h).
   ck.drainWork();
+  if (diags_.errorCount() == errors_before)
+    checkInputOrder(*ck.program_, *run->body, fresh, diags_);
 
   if (diags_.errorCount() != errors_before) {
     pending_ = std::move(snap);

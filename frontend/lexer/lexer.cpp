@@ -156,6 +156,7 @@ class Lexer::Impl {
   std::vector<Token> ready_;
   size_t ready_head_ = 0;
   TokenKind last_ = TokenKind::Eof;  // the kind of the last token made (Eof: none yet)
+  bool last_new_ = false;            // the last token made is the name `new` (rule 3a)
   Token eof_;
   bool done_ = false;
   std::vector<TokenKind> brackets_;  // the open ( [ { from the outermost in
@@ -249,7 +250,7 @@ class Lexer::Impl {
       t.newline_before = true;
       const bool significant = brackets_.empty() || brackets_.back() == TokenKind::LBrace;
       if (significant && last_ != TokenKind::Eof) {
-        if (canEndStatement(last_) || (recovering && last_ != TokenKind::Newline)) {
+        if ((canEndStatement(last_) && !last_new_) || (recovering && last_ != TokenKind::Newline)) {
           Token nl;
           nl.kind = TokenKind::Newline;
           nl.span = span(newline_offset_, newline_offset_ + 1);
@@ -260,6 +261,7 @@ class Lexer::Impl {
     }
     trackBracket(t.kind);
     last_ = t.kind;
+    last_new_ = t.kind == TokenKind::Ident && t.text == "new";
     ready_.push_back(std::move(t));
   }
 

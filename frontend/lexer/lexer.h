@@ -8,9 +8,10 @@
 //     Int token (of value 0), characters that start no token become one Invalid token (and
 //     one error) per run. The parser does not report Invalid tokens again.
 //  3. Statements end Go-style. A line break is a Newline token only when
-//       a. the token before it could end a statement: a name, a literal (number, text, true,
-//          false, nil), self, ')', ']', '}', return, break or continue; so a line ending in an
-//          operator, '(', '[', '{' or ',' continues on the next line; and
+//       a. the token before it could end a statement: a name (but not the name `new`, which
+//          makes an object of the type that follows it), a literal (number, text, true, false,
+//          nil), self, ')', ']', '}', return, break or continue; so a line ending in an
+//          operator, '(', '[', '{', ',' or `new` continues on the next line; and
 //       b. the innermost open bracket is not '(' or '[': inside parentheses and brackets lines
 //          join (`f(a,\n b\n)`), while a '{' opened inside them (a function literal, `new T {`)
 //          makes line breaks count again until its '}'.

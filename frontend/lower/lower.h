@@ -38,9 +38,9 @@ struct LowerOptions {
   // kCairnTwinUnfit, and its twins must not be linked together.
   unsigned twins = 1;
   unsigned twin = 0;
-  // Polls (the REPL's code): the head of every loop reads cairn_interrupt_pending and, when it
-  // is set, calls cairn_rt_interrupted there (cairn/lang.h), so Ctrl-C ends a loop that never
-  // ends. A program's code has none.
+  // Polls (the REPL's code): the head of every loop and the entry of every function read
+  // cairn_interrupt_pending and, when it is set, call cairn_rt_interrupted there (cairn/lang.h),
+  // so Ctrl-C ends a loop or a recursion that never ends. A program's code has none.
   bool interruptible = false;
 };
 

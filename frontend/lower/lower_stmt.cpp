@@ -84,6 +84,7 @@ void Lowering::lowerFunction(const sem::Function &fn) {
   // the collector would take for a root.
   for (const auto &v : fn.locals)
     if (v->is_var && !isParam(v.get())) b_.CreateStore(zero(v->type), slots_[v.get()]);
+  interruptPoll(info->span);  // a recursion without loops is interrupted too
   lowerBlock(*fn.body);
   if (!terminated()) {
     if (info->ret->kind == TypeKind::Void)

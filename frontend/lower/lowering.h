@@ -132,7 +132,8 @@ class Lowering {
     llvm::Value *x = nullptr, *y = nullptr;
   };
   void nilCheck(llvm::Value *ref, const Check &check);
-  // The poll at the head of a loop (LowerOptions::interruptible; nothing without it).
+  // The poll at the head of a loop or a function (LowerOptions::interruptible; nothing without
+  // it).
   void interruptPoll(Span span);
   void runtimeErrorIf(llvm::Value *cond, const Check &check);
   // The index of check's cairn_check_site in the module's table of them (check_sites_), which

@@ -351,8 +351,8 @@ TEST(Symbols, NoProgramSymbolIsLlvmsOrAnother) {
 }
 
 // Polls (lower.h, LowerOptions::interruptible): the REPL's code reads the interrupt flag at the
-// head of every loop (while, for over a range, an array, an object) and calls
-// cairn_rt_interrupted when it is set; a program's code has no poll at all.
+// head of every loop (while, for over a range, an array, an object) and at the entry of every
+// function, and calls cairn_rt_interrupted when it is set; a program's code has no poll at all.
 TEST(Lower, EveryLoopPollsForAnInterruptOnlyWhenAsked) {
   const std::string text =
       "class Bag {\n    fn len() -> int { return 2 }\n    fn get(i: int) -> int { return i }\n}\n"
@@ -364,8 +364,9 @@ TEST(Lower, EveryLoopPollsForAnInterruptOnlyWhenAsked) {
   for (bool optimized : {false, true}) {
     Lowered polled(text, optimized, 1, 0, "", true), plain(text, optimized, 1, 0, "", false);
     ASSERT_TRUE(polled.module() && plain.module());
-    EXPECT_EQ(polled.callsIn(".loops", "cairn_rt_interrupted"), 4);
-    EXPECT_EQ(polled.callsIn(".straight", "cairn_rt_interrupted"), 0);
+    EXPECT_EQ(polled.callsIn(".loops", "cairn_rt_interrupted"), 5);
+    EXPECT_EQ(polled.callsIn(".straight", "cairn_rt_interrupted"), 1);
+    EXPECT_EQ(plain.callsIn(".straight", "cairn_rt_interrupted"), 0);
     EXPECT_EQ(plain.callsIn(".loops", "cairn_rt_interrupted"), 0);
     EXPECT_NE(polled.module()->getNamedGlobal("cairn_interrupt_pending"), nullptr);
     EXPECT_EQ(plain.module()->getNamedGlobal("cairn_interrupt_pending"), nullptr);

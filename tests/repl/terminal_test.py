@@ -3,7 +3,8 @@
 libedit), its prompts, Tab completion of names in scope, of fields after '.', and of commands,
 history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
 last line of the first), and Ctrl-C: it ends a loop that never ends with the runtime error
-"interrupted" (the session and its variables remain), and at a prompt it drops what was typed.
+"interrupted" (the session and its variables remain), and a recursion without loops too; at a
+prompt it drops what was typed.
 
 Usage: terminal_test.py --cairn PATH_TO_CAIRN
 Exit status 0 when it behaved so, 1 with a report otherwise.
@@ -145,6 +146,14 @@ def main():
         s.type(b"spins > 0\r")
         s.read_until(b"true", "the loop's variable after Ctrl-C")
         s.read_until(b"cairn> ", "the prompt")
+        # ... and a recursion without loops (the poll at every function's entry).
+        s.type(b"fn fib(n: int) -> int { if n < 2 { return n } return fib(n - 1) + fib(n - 2) }\r")
+        s.read_until(b"cairn> ", "the prompt after fib")
+        s.type(b"fib(90)\r")
+        time.sleep(0.5)
+        s.type(b"\x03")
+        s.read_until(b"runtime error: interrupted", "the recursion interrupted")
+        s.read_until(b"cairn> ", "the prompt after Ctrl-C in a recursion")
         # ... and at a prompt drops the unfinished input.
         s.type(b"spins +")
         time.sleep(0.2)
