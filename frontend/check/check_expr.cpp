@@ -241,10 +241,13 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   switch (s.kind) {
     case Symbol::Kind::Global: {
       if (s.global->type == nullptr) {
-        error(DiagId::UnknownName, e.name.span, {name})
-            .withHint("'" + name +
-                      "' is declared later in its module; module-level values "
-                      "are initialized in order");
+        Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
+        if (s.global == cx.initializing)
+          d.withHint("'" + name + "' is the value this initializer makes: it has none yet");
+        else
+          d.withHint("'" + name +
+                     "' is declared later in its module; module-level values "
+                     "are initialized in order");
         return errorExpr(e.span);
       }
       auto r = std::make_unique<sem::Global>();

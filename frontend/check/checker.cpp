@@ -712,6 +712,7 @@ void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
       if (info == nullptr || info->decl != g) continue;
       FnCtx cx;
       cx.module = m;
+      cx.initializing = info;
       cx.scopes.emplace_back();
       FnCtx *saved = current_;
       current_ = &cx;

@@ -29,7 +29,8 @@ struct Symbol {
 
 // The state of checking one function body (or one global initializer).
 struct FnCtx {
-  sem::Function *fn = nullptr;  // nullptr for global initializers
+  sem::Function *fn = nullptr;               // nullptr for global initializers
+  const GlobalInfo *initializing = nullptr;  // the module-level value whose initializer this is
   FuncInfo *info = nullptr;
   ModuleInfo *module = nullptr;
   const Bindings *bindings = nullptr;

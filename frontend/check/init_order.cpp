@@ -162,13 +162,19 @@ class InitOrder {
               const HopMap &reached) {
     const std::string who0 = step.global ? "the initializer of '" + step.global->name + "'"
                                          : std::string("this statement");
-    Diagnostic &d =
-        step.global
-            ? diags_.report(DiagId::InitReadsLater, step.span, {step.global->name, late->name})
-            : diags_.report(DiagId::StatementReadsLater, step.span, {late->name});
-    // The chain, from the step to the function that reads.
+    // The chain, from the step to the function that reads; through a function taken as a value
+    // the read is only possible (the value may be called before `late` is set).
     std::vector<const FuncInfo *> chain;
-    for (const FuncInfo *f = reader; f != nullptr; f = reached.at(f).from) chain.push_back(f);
+    bool as_value = false;
+    for (const FuncInfo *f = reader; f != nullptr; f = reached.at(f).from) {
+      chain.push_back(f);
+      as_value = as_value || reached.at(f).how == Reach::Value;
+    }
+    const DiagId id = !step.global ? DiagId::StatementReadsLater
+                      : as_value   ? DiagId::InitTakesLater
+                                   : DiagId::InitReadsLater;
+    Diagnostic &d = step.global ? diags_.report(id, step.span, {step.global->name, late->name})
+                                : diags_.report(id, step.span, {late->name});
     for (size_t k = chain.size(); k-- > 0;) {
       const FuncInfo *f = chain[k];
       const auto &hop = reached.at(f);
@@ -182,6 +188,9 @@ class InitOrder {
     d.withNote(read_site, (reader ? describe(reader) : who0) + " reads '" + late->name + "' here");
     if (!step.global)
       d.withHint("declare '" + late->name + "' before this statement");
+    else if (as_value)
+      d.withHint("module-level values are initialized in order, imported modules first: declare '" +
+                 late->name + "' above '" + step.global->name + "'");
     else if (late == step.global)
       d.withHint("its own initializer reads it before it has a value: give '" + step.global->name +
                  "' its value in main");

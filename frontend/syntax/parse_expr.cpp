@@ -535,6 +535,9 @@ ExprPtr Parser::parseFnLit() {
   if (accept(TokenKind::Arrow)) {
     e->ret = parseType();
     if (needs_sync_) return nullptr;
+  } else if (at(TokenKind::Colon)) {
+    e->ret = parseColonResult("fn(...) -> T { ... }");
+    if (needs_sync_) return nullptr;
   }
   e->body = expectBlock();
   e->span = from(start);

@@ -542,6 +542,13 @@ void Parser::parseParams(std::vector<Param> *out) {
   });
 }
 
+ast::TypeExprPtr Parser::parseColonResult(const std::string &what) {
+  softError(DiagId::ExpectedToken, peek().span, {"'->' before the result type", "':'"})
+      .withHint("a result type follows '->': " + what);
+  advance();  // :
+  return parseType();
+}
+
 std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   auto fn = std::make_unique<FnDecl>();
   const Span start = advance().span;  // fn
@@ -549,17 +556,15 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   if (at(TokenKind::LBracket)) parseTypeParams(&fn->type_params);
   if (!needs_sync_) parseParams(&fn->params);
   if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
+  if (!needs_sync_ && !fn->ret && at(TokenKind::Colon))
+    fn->ret = parseColonResult("fn " + fn->name.name + "(...) -> T");
   if (at(TokenKind::LBrace) || braceOnNextLine()) {
     fn->body = parseBlock();
   } else if (needs_sync_ && recoverTo(TokenKind::LBrace)) {
     fn->body = parseBlock();  // the header had an error; the body is still worth parsing
   } else if (!needs_sync_) {
-    Diagnostic &d = errorAtToken(DiagId::MissingFnBody, {fn->name.name});
-    if (at(TokenKind::Colon) && !fn->ret)  // fn f(a: int): int, as in TypeScript or Kotlin
-      d.withHint("a function's result type follows '->': fn " + fn->name.name +
-                 "(...) -> T { ... }");
-    else
-      d.withHint("only `extern fn` declarations have no body");
+    errorAtToken(DiagId::MissingFnBody, {fn->name.name})
+        .withHint("only `extern fn` declarations have no body");
   }
   fn->span = from(start);
   return fn;
@@ -577,6 +582,8 @@ std::unique_ptr<FnDecl> Parser::parseExtern() {
   if (!expectIdent(&fn->name, "a function name")) return nullptr;
   parseParams(&fn->params);
   if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
+  if (!needs_sync_ && !fn->ret && at(TokenKind::Colon))
+    fn->ret = parseColonResult("extern fn " + fn->name.name + "(...) -> T");
   if (!needs_sync_ && at(TokenKind::LBrace)) {
     softError(DiagId::ExternWithBody, peek().span, {fn->name.name})
         .withHint("an extern function is defined in C and only declared here, without a body");

@@ -151,6 +151,9 @@ class Parser {
   std::unique_ptr<ast::FnDecl> parseExtern();
   void parseTypeParams(std::vector<ast::Ident> *out);
   void parseParams(std::vector<ast::Param> *out);
+  // A result type written after ':' (TypeScript, Kotlin: `fn f(a: int): int`): reported with a
+  // hint that shows '->', and parsed as if it were one. Null when not at a ':'.
+  ast::TypeExprPtr parseColonResult(const std::string &what);
   void parseMember(ast::ClassDecl *cls);
   // let/var NAME [: T] [= e] with the keyword at the cursor.
   void parseBinding(bool *is_var, ast::Ident *name, ast::TypeExprPtr *type, ast::ExprPtr *init);

@@ -76,11 +76,19 @@ TEST(ParserErrors, BraceOnItsOwnLine) {
 // A result type written after ':' (TypeScript, Kotlin) gets a hint that shows '->'; a missing
 // body otherwise keeps the hint about extern functions.
 TEST(ParserErrors, ResultTypeAfterColon) {
-  Parsed p("fn f(a: int): int { return a }");
-  ASSERT_EQ(p.diags().all().size(), 1u);
-  EXPECT_NE(p.diags().all()[0].hint.find("result type follows '->': fn f(...) -> T"),
+  // A named function, an extern one and a literal: one error each, the rest parsed.
+  Parsed p(
+      "fn f(a: int): int { return a }\nextern fn labs(x: int): int\n"
+      "fn main() {\n    let g = fn(a: int): int { return a }\n}");
+  ASSERT_EQ(p.diags().all().size(), 3u);
+  for (const auto &d : p.diags().all())
+    EXPECT_NE(d.message.find("expected '->' before the result type, found ':'"), std::string::npos)
+        << d.message;
+  EXPECT_NE(p.diags().all()[0].hint.find("a result type follows '->': fn f(...) -> T"),
             std::string::npos)
       << p.diags().all()[0].hint;
+  EXPECT_NE(p.diags().all()[1].hint.find("extern fn labs(...) -> T"), std::string::npos);
+  EXPECT_NE(p.diags().all()[2].hint.find("fn(...) -> T"), std::string::npos);
   Parsed q("fn g(a: int) -> int\nfn main() {}");
   ASSERT_GE(q.diags().all().size(), 1u);
   EXPECT_NE(q.diags().all()[0].hint.find("only `extern fn` declarations have no body"),
