@@ -252,9 +252,17 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         bool ok = tt->isError() || vt->isError() || (tt->kind == TypeKind::Int && vt == tt) ||
                   (!bitwise && tt->kind == TypeKind::Float && vt == tt) ||
                   (a->op == ast::AssignOp::Add && tt->kind == TypeKind::Text && vt == tt);
-        if (!ok)
-          error(DiagId::BinaryOperands, a->op_span,
-                {std::string(assignOpText(a->op)) + "=", typeName(tt), typeName(vt)});
+        if (!ok) {
+          Diagnostic &d =
+              error(DiagId::BinaryOperands, a->op_span,
+                    {std::string(assignOpText(a->op)) + "=", typeName(tt), typeName(vt)});
+          if (tt->kind == TypeKind::Text && a->op == ast::AssignOp::Mul)
+            d.withHint(
+                "text has '+' (joining) and the comparisons only; repeat(t, n) of std.text "
+                "repeats a text");
+          else if (tt->kind == TypeKind::Text && a->op == ast::AssignOp::Add)
+            d.withHint("convert the other operand with str(...)");
+        }
         auto bin = std::make_unique<sem::Binary>();
         bin->span = a->op_span;
         bin->op = (tt->kind == TypeKind::Text) ? sem::BinOp::Concat : binOpOf(a->op);
