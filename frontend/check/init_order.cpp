@@ -28,6 +28,9 @@ struct Uses {
   };
   std::vector<std::pair<GlobalInfo *, Span>> reads;
   std::vector<Use> calls;
+  // Calls through a module-level variable holding a function (`handler()`): each function ever
+  // stored in it is a call (made into `calls` once every store is known).
+  std::vector<std::pair<const GlobalInfo *, Span>> indirect;
 };
 
 // One thing that runs, in order: a module-level initializer (of `global`), or in a REPL input
@@ -47,14 +50,29 @@ class InitOrder {
 
   // `steps` run in order; position_ (the step that sets each value) must be filled first.
   void run(const std::vector<Step> &steps) {
+    // Every body and step first, so that every function stored in a variable is known.
+    for (const auto &f : program_.functions) usesOf(f->info);
+    std::vector<Uses> starts(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
-      Uses start;
-      if (steps[i].expr) expr(*steps[i].expr, &start);
-      if (steps[i].stmt) stmt(*steps[i].stmt, &start);
+      const sem::Expr *e = steps[i].expr;
+      if (e && steps[i].global && e->kind == sem::ExprKind::FuncRef)
+        stored_[steps[i].global].push_back(e->as<sem::FuncRef>()->func);  // kept, not called
+      else if (e)
+        expr(*e, &starts[i]);
+      if (steps[i].stmt) stmt(*steps[i].stmt, &starts[i]);
+    }
+    auto resolve = [&](Uses &u) {
+      for (const auto &[g, site] : u.indirect)
+        for (FuncInfo *f : stored_[g]) u.calls.push_back({f, site, Reach::Call});
+      u.indirect.clear();
+    };
+    for (auto &[f, u] : uses_) resolve(u);
+    for (Uses &u : starts) resolve(u);
+    for (size_t i = 0; i < steps.size(); ++i) {
       // The fast test: the latest step whose value anything reachable from here reads.
-      int64_t latest = latestOf(start.reads);
-      for (const Uses::Use &use : start.calls) latest = std::max(latest, reach(use.func));
-      if (latest >= static_cast<int64_t>(i)) explain(steps[i], i, start);
+      int64_t latest = latestOf(starts[i].reads);
+      for (const Uses::Use &use : starts[i].calls) latest = std::max(latest, reach(use.func));
+      if (latest >= static_cast<int64_t>(i)) explain(steps[i], i, starts[i]);
     }
   }
 
@@ -289,10 +307,14 @@ class InitOrder {
         exprs(c->args, u);
         return;
       }
-      case sem::ExprKind::CallIndirect:
-        expr(*e.as<sem::CallIndirect>()->callee, u);
+      case sem::ExprKind::CallIndirect: {
+        const sem::Expr &callee = *e.as<sem::CallIndirect>()->callee;
+        if (callee.kind == sem::ExprKind::Global)
+          u->indirect.push_back({callee.as<sem::Global>()->global, e.span});
+        expr(callee, u);
         exprs(e.as<sem::CallIndirect>()->args, u);
         return;
+      }
       case sem::ExprKind::Builtin:
         exprs(e.as<sem::BuiltinCall>()->args, u);
         return;
@@ -328,6 +350,12 @@ class InitOrder {
         const bool compound =
             a->value->kind == sem::ExprKind::Binary && a->value->as<sem::Binary>()->lhs == nullptr;
         if (compound || a->target->kind != sem::ExprKind::Global) expr(*a->target, u);
+        if (a->target->kind == sem::ExprKind::Global && a->value->kind == sem::ExprKind::FuncRef) {
+          // A function kept in a variable is not called here; a call through the variable is.
+          stored_[a->target->as<sem::Global>()->global].push_back(
+              a->value->as<sem::FuncRef>()->func);
+          return;
+        }
         expr(*a->value, u);
         return;
       }
@@ -379,6 +407,7 @@ class InitOrder {
   std::map<const FuncInfo *, const sem::Function *> bodies_;
   std::map<const FuncInfo *, Uses> uses_;
   std::map<FuncInfo *, std::vector<FuncInfo *>> overrides_;
+  std::map<const GlobalInfo *, std::vector<FuncInfo *>> stored_;  // functions kept in variables
   // reach(): Tarjan's numbering, the answers, and the functions whose answer is final.
   std::map<const FuncInfo *, size_t> order_, low_;
   std::map<const FuncInfo *, int64_t> latest_;

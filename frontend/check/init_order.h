@@ -3,9 +3,11 @@
 // Module-level `let`/`var` are initialized in order (imported modules first), so an initializer
 // may use only values initialized before it. The checker refuses a direct use of a later one
 // (its type is not known yet); this check finds the indirect ones: an initializer that calls a
-// function (or takes it as a value: it may be called before the value is set; or calls a method:
+// function (or calls it through a module-level variable that holds it: every function ever
+// stored there counts; or passes it as a value: it may be called at once; or calls a method:
 // every override counts) which, directly or through further calls, reads a module-level value
-// initialized at or after it. Such a read saw
+// initialized at or after it. A function only stored in a module-level variable is not called
+// by the store (`var handler = report` is fine when report reads a later value). Such a read saw
 // zero, nil or a null function (a crash when called); now it is a compile error that names the
 // value, the value it reads and the chain of calls between them.
 //

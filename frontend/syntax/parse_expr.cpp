@@ -1,4 +1,5 @@
 // Expressions and types (parser.h), one function per precedence level, loosest first.
+#include <cctype>
 #include <cstdint>
 
 #include "syntax/parser_internal.h"
@@ -405,8 +406,11 @@ ExprPtr Parser::parsePrimary() {
     }
     case TokenKind::Ident: {
       // `new` is not a keyword (the sketch's list has none): followed by a type (a name or
-      // '[') it makes an object or an array; elsewhere it is a name like any other.
-      if (t.text == "new" && (kind(1) == TokenKind::Ident || kind(1) == TokenKind::LBracket))
+      // '[') it makes an object or an array; elsewhere it is a name like any other. `new[...]`
+      // that cannot be `new [T](n)` (a literal inside, or `[name]` with no '(' after it) is an
+      // index into a variable named new.
+      if (t.text == "new" &&
+          (kind(1) == TokenKind::Ident || (kind(1) == TokenKind::LBracket && !indexAfterNew())))
         return parseNew();
       auto e = std::make_unique<NameExpr>();
       e->name.name = t.text;
@@ -459,6 +463,20 @@ ExprPtr Parser::parseArrayLit() {
   });
   e->span = from(open);
   return e;
+}
+
+bool Parser::indexAfterNew() const {
+  const TokenKind inside = kind(2);
+  if (inside == TokenKind::Int || inside == TokenKind::Float || inside == TokenKind::Text ||
+      inside == TokenKind::Minus || inside == TokenKind::LParen)
+    return true;
+  if (inside != TokenKind::Ident || kind(3) != TokenKind::RBracket || kind(4) == TokenKind::LParen)
+    return false;
+  // `new [int]` and `new [Part]` lack their length (reported by parseNew); `new[i]` is an index.
+  const std::string &name = peek(2).text;
+  const bool type_like = std::isupper(static_cast<unsigned char>(name[0])) || name == "int" ||
+                         name == "float" || name == "bool" || name == "text" || name == "any";
+  return !type_like;
 }
 
 ExprPtr Parser::parseNew() {
