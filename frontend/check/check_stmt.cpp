@@ -220,7 +220,12 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         } else if (!v) {
           Symbol sym = lookupModule(cx.module, n.name.name);
           if (sym.kind == Symbol::Kind::Global && !sym.global->is_var)
-            error(DiagId::ConstantAssign, n.name.span, {n.name.name});
+            // A REPL session's `let` is not module-level to its user (G16 of the eighth pass).
+            error(sym.global->module != nullptr && sym.global->module->path == "<repl>"
+                      ? DiagId::AssignToLet
+                      : DiagId::ConstantAssign,
+                  n.name.span, {n.name.name})
+                .withHint("declare it with 'var' to change it");
           else if (sym.kind == Symbol::Kind::Func || sym.kind == Symbol::Kind::Class ||
                    sym.kind == Symbol::Kind::Builtin)
             error(DiagId::NotAssignable, n.name.span, {"'" + n.name.name + "'"});
