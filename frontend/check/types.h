@@ -203,7 +203,10 @@ struct GlobalInfo {
 //       escaped name, `[<type args>]` after it for an instance, its module's symbol and a '.'
 //       before it when two modules declare classes of one name); a function literal is the
 //       enclosing function's symbol (or its module's) and `#fn<n>`; in a REPL session each
-//       input's symbols end in `@<n>`. So a method never has a module function's symbol.
+//       input's symbols end in `@<n>`, and the session's own declarations are
+//       `repl/session.<name>@<n>`, an input's code `repl/input@<n>` (a '/' is in no escaped
+//       name, so no module or declaration meets them). So a method never has a module
+//       function's symbol.
 //   S2. each module or class name in a symbol goes through symbolQualifier: a name starting
 //       with '_', `llvm` or `cairn` gets one more '_' in front, and every byte other than a
 //       letter, digit or '_' (and, in an imported module's dotted name, the dots between its

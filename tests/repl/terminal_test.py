@@ -62,6 +62,13 @@ class Session:
     def type(self, keys):
         os.write(self.fd, keys)
 
+    def interrupt(self, what):
+        """Ctrl-C while an input runs: the runtime error `interrupted`, then the prompt."""
+        time.sleep(0.5)
+        self.type(b"\x03")
+        self.read_until(b"runtime error: interrupted", what + " interrupted")
+        self.read_until(b"cairn> ", "the prompt after Ctrl-C in " + what)
+
     def end(self):
         # Ctrl-D at an empty prompt. Typed before the editor has put the terminal in its mode
         # for the new line, a key can be dropped with the pending input: then it is typed again.
@@ -139,10 +146,7 @@ def main():
         s.type(b"var spins = 0\r")
         s.read_until(b"cairn> ", "the prompt after a var")
         s.type(b"while true { spins = spins + 1 }\r")
-        time.sleep(0.5)
-        s.type(b"\x03")
-        s.read_until(b"runtime error: interrupted", "the loop interrupted")
-        s.read_until(b"cairn> ", "the prompt after Ctrl-C")
+        s.interrupt("a loop")
         s.type(b"spins > 0\r")
         s.read_until(b"true", "the loop's variable after Ctrl-C")
         s.read_until(b"cairn> ", "the prompt")
@@ -150,10 +154,7 @@ def main():
         s.type(b"fn fib(n: int) -> int { if n < 2 { return n } return fib(n - 1) + fib(n - 2) }\r")
         s.read_until(b"cairn> ", "the prompt after fib")
         s.type(b"fib(90)\r")
-        time.sleep(0.5)
-        s.type(b"\x03")
-        s.read_until(b"runtime error: interrupted", "the recursion interrupted")
-        s.read_until(b"cairn> ", "the prompt after Ctrl-C in a recursion")
+        s.interrupt("a recursion")
         # ... and at a prompt drops the unfinished input.
         s.type(b"spins +")
         time.sleep(0.2)

@@ -248,7 +248,8 @@ void cairn_set_runtime_error_hook(cairn_runtime_error_hook hook, void *ctx);
 
 /* Interrupting running code (for embedders: the REPL's Ctrl-C). Code compiled with polls (the
  * REPL's: LowerOptions::interruptible of the front end) reads cairn_interrupt_pending, as a
- * volatile 32-bit int, at the head of every loop, each time round; when it is not 0 it calls
+ * volatile 32-bit int, at the head of every loop each time round and at the entry of every
+ * function; when it is not 0 it calls
  * cairn_rt_interrupted(loc). cairn_interrupt() sets it and is async-signal-safe (a SIGINT
  * handler may call it); cairn_rt_interrupted clears it and is the runtime error "interrupted"
  * at loc, with what every runtime error does (the open transaction aborted, the hook called).
