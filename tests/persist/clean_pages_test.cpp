@@ -116,6 +116,38 @@ PERSIST_CHILD(CleanPages_ModifyAcrossRelease) {
   return 0;
 }
 
+// D15: the same when leaf 7's page was kept writable by the commit before the release: its
+// image is not trusted after it, and the next commit still writes the page right.
+PERSIST_CHILD(CleanPages_KeptAcrossRelease) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("leaves");
+  CK_OK(cairn_txn_begin());
+  LoadAll(db);
+  void **index = ArrayData<void *>(Root(db));
+  void *six = index[6], *seven = index[7];
+  ModifyLeaf(seven, 7);
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  void *small = cairn_malloc_array(&cairn_ref_array_type, 2);
+  ArrayData<void *>(small)[0] = six;
+  ArrayData<void *>(small)[1] = seven;
+  CK_OK(cairn_db_set_root(db, small));
+  small = six = nullptr;
+  index = nullptr;
+  ScrubStack();
+  cairn_persist_stats p = Stats();
+  for (int i = 0; i < 3; i++) cairn_collect();
+  if (!Stress()) {
+    CK(Stats().frames_released > p.frames_released);
+  }
+  const uint64_t faults = Stats().write_faults;
+  ArrayData<int64_t>(seven)[2] = -77;
+  CK_EQ(Stats().write_faults, faults) << "leaf 7's page was not kept writable";
+  CK_OK(cairn_txn_commit());
+  CK_EQ(cairn_verify_heap(10), 0u);
+  return 0;
+}
+
 PERSIST_CHILD(CleanPages_ReadAfterRelease) {
   OpenStore(args);
   cairn_db *db = OpenDb("leaves");
@@ -138,6 +170,15 @@ TEST_F(PersistCleanPages, APageModifiedBeforeFramesWereReleasedIsWrittenRight) {
   std::string n = std::to_string(Leaves());
   ASSERT_CHILD_OK(Run("LeafDb_Write", {n, std::to_string(Scaled(2000, 100)), "0"}));
   ChildResult r = Run("CleanPages_ModifyAcrossRelease");
+  std::printf("%s", r.out.c_str());
+  ASSERT_CHILD_OK(r);
+  ASSERT_CHILD_OK(Run("CleanPages_ReadAfterRelease"));
+}
+
+TEST_F(PersistCleanPages, APageKeptWritableWhenFramesWereReleasedIsWrittenRight) {
+  std::string n = std::to_string(Leaves());
+  ASSERT_CHILD_OK(Run("LeafDb_Write", {n, std::to_string(Scaled(2000, 100)), "0"}));
+  ChildResult r = Run("CleanPages_KeptAcrossRelease");
   std::printf("%s", r.out.c_str());
   ASSERT_CHILD_OK(r);
   ASSERT_CHILD_OK(Run("CleanPages_ReadAfterRelease"));

@@ -8,7 +8,9 @@
  * if a root on the stack pins their page, that page becomes persistent in place). Persistent
  * pages are faulted in on first touch and their references swizzled to plain addresses, so a
  * persistent object is read and written at memory speed; the first write to a clean page is
- * trapped once to mark it modified. docs/persistence.md explains the mechanism.
+ * trapped once to mark it modified (a page a commit wrote after it had been clean stays writable
+ * until the next commit, which finds its changes by comparison). docs/persistence.md explains
+ * the mechanism.
  *
  * Databases live in a store (a directory; see cairn/store.h for the format and durability). One
  * store per process, opened by cairn_store_open or, with the defaults, by the first database
@@ -55,9 +57,11 @@ typedef struct cairn_persist_options {
                                    may be lost on power loss) */
   uint32_t lock_timeout_ms;     /* store lock wait; default 1000 */
   int no_create;                /* 1: a missing store directory is an error; default 0 creates it */
-  uint64_t max_resident_pages;  /* persistent pages kept loaded at most; beyond it, clean ones
-                                   are evicted (re-read on the next touch). Default: a quarter
-                                   of the heap's pages (half the persistent arena) */
+  uint64_t max_resident_pages;  /* persistent pages kept loaded at most (clean ones, and those
+                                   the last commit kept writable; not those modified in the
+                                   open transaction); beyond it, clean ones are evicted
+                                   (re-read on the next touch). Default: a quarter of the
+                                   heap's pages (half the persistent arena) */
   uint64_t max_protection_runs; /* budget of protection changes across the heap, each a piece
                                    of the kernel's mapping (vm.max_map_count, 65530); default
                                    30000. See docs/persistence.md */

@@ -37,12 +37,14 @@
 //   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the
 //       first touch faults it in), resident-clean (resident, protection read-only, or none while
 //       cold (P11): the first write traps and marks it modified), resident-modified (resident,
-//       modified, read-write).
+//       modified, read-write: written since the last commit, new, or kept writable by the last
+//       commit, D15 of persist/persistence.h).
 //       A clean persistent page references only persistent objects of its own database. The
 //       collector never reads a page that is not resident and never writes a clean one.
 //   P10. Persistent frames come from the persistent arena (the upper half of the reservation),
 //       except transient pages made persistent in place by the stabilizer.
-//   P11. Only resident-clean pages count against the residency budget and only they are
+//   P11. Only resident-clean pages (and those the last commit kept writable, D15 of
+//       persist/persistence.h) count against the residency budget and only clean ones are
 //       evicted, by CLOCK: kPageReferenced is set when the page is loaded, written back by a
 //       commit or touched again, and cleared when the hand passes it, which also makes the page
 //       "cold" (protection none, contents kept) so that the next touch traps and sets it again
@@ -100,7 +102,8 @@ enum PageFlags : uint8_t {
   kPagePinned = 1 << 0,      // a small page promoted by an ambiguous root in the last collection
   kPageDirty = 1 << 1,       // has held data since it was reserved (P7)
   kPageResident = 1 << 2,    // persistent: its contents are loaded and swizzled (P9)
-  kPageModified = 1 << 3,    // persistent: written since the last commit, or new (P9)
+  kPageModified = 1 << 3,    // persistent: written since the last commit, new, or kept
+                             // writable by it (D15 of persist/persistence.h) (P9)
   kPageProtRead = 1 << 4,    // its protection is read-only (else read-write, or none)
   kPageProtNone = 1 << 5,    // its protection is none: any access traps
   kPageReferenced = 1 << 6,  // persistent, clean: used since the CLOCK hand last passed (P11)

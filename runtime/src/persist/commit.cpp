@@ -88,9 +88,12 @@ Status Persistence::Abort() {
 }
 
 void Persistence::DiscardModified() {
+  kept_.clear();
   ForEachModified([&](size_t i, size_t) {
     if (HasTenants(i))
       DiscardKeepingTenants(i);
+    else if (UnchangedSinceClean(i))
+      Written(i);  // D15: as stored; nothing to drop, nothing to read again
     else
       Discard(i);
   });
@@ -184,7 +187,8 @@ Status Persistence::WriteCommit(bool stay_open) {
   uint64_t t0 = NowNs();
   std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
   std::vector<PendingHash> hashes;
-  if (s.ok()) s = Flush(&c, &new_roots);
+  std::vector<uint32_t> unchanged;
+  if (s.ok()) s = Flush(&c, &new_roots, &unchanged);
   // Only objects the stabilizer made persistent can have identity hashes to record (H3).
   if (s.ok() && c.stabilizations) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
@@ -198,9 +202,23 @@ Status Persistence::WriteCommit(bool stay_open) {
   added_types_.clear();
   adopted_.clear();
   // 3. Written: the modified pages are clean again (read-only, P9), with one mprotect per run
-  //    of adjacent pages.
+  //    of adjacent pages, except those kept writable (D15): small pages written again after
+  //    having been clean, likely to be written by the next transaction too. A page no word of
+  //    which changed was not written and is clean.
   heap_->pages().BeginProtectBatch();
-  ForEachModified([&](size_t i, size_t) { Written(i); });
+  kept_.clear();
+  const size_t keep = kept_limit();
+  size_t u = 0;
+  ForEachModified([&](size_t i, size_t) {
+    while (u < unchanged.size() && unchanged[u] < i) u++;
+    const bool same = u < unchanged.size() && unchanged[u] == i;
+    const PageInfo &pi = heap_->pages().Info(i);
+    if (!same && pi.kind == PageKind::kSmall && !(pi.flags & heap::kPageShared) &&
+        kept_.size() < keep && clean_images_.count(uint32_t(i)))
+      Kept(i);
+    else
+      Written(i);
+  });
   heap_->pages().EndProtectBatch();
   for (auto &[db, pref] : new_roots) {
     db->root_pref = pref;
@@ -264,7 +282,8 @@ Status Persistence::WriteCommit(bool stay_open) {
 }
 
 Status Persistence::Flush(cairn_persist_stats *c,
-                          std::vector<std::pair<cairn_db *, uint64_t>> *new_roots) {
+                          std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
+                          std::vector<uint32_t> *unchanged) {
   heap::PageHeap &pages = heap_->pages();
   Status s;
   std::string buffer, base;
@@ -284,17 +303,23 @@ Status Persistence::Flush(cairn_persist_stats *c,
       }
       return;
     }
+    // D12: a page clean earlier in the transaction (or kept writable by the last commit: D15),
+    // no frame released since: the store is told which words changed (a base equal to the
+    // buffer except there), so it need not read the page back to write the delta; a page no
+    // word of which changed is not written.
+    auto image = clean_images_.find(uint32_t(i));
+    const bool imaged =
+        n == 1 && image != clean_images_.end() && image->second.releases == totals_.frames_released;
+    const uint64_t *now = reinterpret_cast<const uint64_t *>(pages.PageAddress(i));
+    if (imaged && std::memcmp(now, image->second.words.get(), kPageSize) == 0) {
+      unchanged->push_back(uint32_t(i));
+      return;
+    }
     s = Unswizzle(i, pi.db, &buffer);
     const store::DatabaseId id = dbs_[pi.db - 1]->id;
-    // D12: a page clean earlier in the transaction, no frame released since: the store is told
-    // which words changed (a base equal to the buffer except there), so it need not read the
-    // page back to write the delta.
     const void *known = nullptr;
-    auto image = clean_images_.find(uint32_t(i));
-    if (s.ok() && n == 1 && image != clean_images_.end() &&
-        image->second.releases == totals_.frames_released) {
+    if (s.ok() && imaged) {
       base = buffer;
-      const uint64_t *now = reinterpret_cast<const uint64_t *>(pages.PageAddress(i));
       const uint64_t *then = image->second.words.get();
       uint64_t *b = reinterpret_cast<uint64_t *>(base.data());
       for (size_t w = 0; w < kPageSize / kWordSize; w++)

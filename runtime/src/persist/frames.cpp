@@ -23,6 +23,8 @@
 //        ^                          |   ^                 |  ^                         |
 //        +------ReleaseFrame--------+   +----Evict--------+  +-------Written-----------+
 //        |     (Figure 4: not reached)  +----Discard (abort: changes dropped)----------+
+//                                                     kModified --Kept (written, stays
+//                                                                  writable: D15)--> kModified
 //   transient page --MakePersistent (stabilization)--> kModified --MakeTransient (commit
 //                                                                   failed)--> transient page
 #include <algorithm>
@@ -176,6 +178,29 @@ void Persistence::Touched(size_t head) {
 void Persistence::Written(size_t head) {
   assert(heap_->pages().Info(head).frame_state() == FrameState::kModified);
   SetState(head, FrameState::kClean);
+}
+
+void Persistence::Kept(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  assert(pages.Info(head).frame_state() == FrameState::kModified &&
+         pages.Info(head).kind == PageKind::kSmall &&
+         !(pages.Info(head).flags & heap::kPageShared));
+  // D15: the image becomes the page as written (its stored form, swizzled).
+  CleanImage &c = clean_images_.at(uint32_t(head));
+  std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
+  c.releases = totals_.frames_released;
+  kept_.push_back(uint32_t(head));
+}
+
+bool Persistence::UnchangedSinceClean(size_t head) const {
+  auto image = clean_images_.find(uint32_t(head));
+  return image != clean_images_.end() && image->second.releases == totals_.frames_released &&
+         std::memcmp(image->second.words.get(), heap_->pages().PageAddress(head),
+                     heap::kPageSize) == 0;
+}
+
+size_t Persistence::kept_limit() const {
+  return std::min<uint64_t>(kMaxKept, options_.max_resident_pages / 8);
 }
 
 void Persistence::Evict(size_t head) {
@@ -581,6 +606,19 @@ size_t Persistence::VerifyFrames(size_t max_report) {
       if (s == FrameState::kClean && referenced) check_shared(i);
     }
   });
+  for (uint32_t f : kept_) {  // D15
+    const PageInfo &pi = pages.Info(f);
+    if (pi.space == heap::Space::kFree || !pi.persistent() ||
+        pi.frame_state() != FrameState::kModified || pi.kind != PageKind::kSmall ||
+        (pi.flags & heap::kPageShared) || !clean_images_.count(f))
+      report(
+          "frame %u was kept writable by the last commit but is not a modified, unshared small "
+          "page with a clean image (D15)",
+          unsigned(f));
+  }
+  for (const auto &[f, sh] : clean_images_)
+    if (!modified_.Contains(f))
+      report("frame %u has a clean image but is not modified (D12)", unsigned(f));
   for (const auto &[f, sh] : shared_)
     if (!(pages.Info(f).flags & heap::kPageShared))
       report("frame %u has shared-page entries but is not marked shared (D13)", unsigned(f));
@@ -666,7 +704,7 @@ bool Persistence::IsRecent(size_t head) const {
 void Persistence::EnforceBudgets() {
   heap::PageHeap &pages = heap_->pages();
   auto over = [&] {
-    return in_state_[size_t(FrameState::kClean)] > options_.max_resident_pages ||
+    return in_state_[size_t(FrameState::kClean)] + kept_.size() > options_.max_resident_pages ||
            pages.protection_boundaries() > options_.max_protection_runs;
   };
   // Two turns of the hand clear every bit and then find it clear; pages touched by the current

@@ -51,7 +51,9 @@
 //       (a frame released and reused could give an unchanged word another page's meaning),
 //       every word equal in the page and its copy is equal in the stored forms too, so the
 //       commit tells the store only the words that differ: the store writes them as a delta
-//       (store format 2) without reading the page back. Otherwise the store reads it.
+//       (store format 2) without reading the page back, and does not write the page at all when
+//       no word differs. Otherwise the store reads it. A page kept writable by the last commit
+//       (D15) has as its image the page as that commit wrote it.
 //   D13. A shared frame (P12 of heap/page_info.h: kPageShared) has an entry in shared_: the
 //       objects on it that are not of the frame's database (`db`), by payload offset, with their
 //       database, and a page id ("home") in each of those databases. The frame is in frames_
@@ -75,6 +77,20 @@
 //       object the database's; adopted_ until the commit is written, undone if it fails).
 //       Tenants are not counted in refs_ (D10) and have no stored identity hash (D6): their
 //       hashes are the transient table's until a database adopts them.
+//   D15. A commit keeps writable the small pages it wrote that had been clean in the
+//       transaction (had a clean image: D12) and are not shared (D13), at most kept_limit()
+//       of them: each stays modified (read-write, in modified_), its image becomes the page as
+//       written, and kept_ lists them until the next commit or abort. The next write to such a
+//       page does not trap: a page rewritten in transaction after transaction (a B-tree leaf, a
+//       list's head) costs no trap and no mprotect pair per commit. What changed is found by
+//       comparing with the image instead: the next commit writes a kept page only if a word
+//       differs (and keeps it again), and makes it clean if none does; an abort makes clean
+//       every modified page no word of which differs from a valid image (a kept page not
+//       changed since), and drops the others' changes. The pages kept count against the residency
+//       budget with the clean ones (EnforceBudgets), and kept_limit() is an eighth of the budget,
+//       so a program that bounds residency still has it bounded. Changes made between a commit and
+//       the next begin are the next transaction's, as a write outside a transaction to a clean page
+//       is.
 #pragma once
 
 #include <csignal>
@@ -238,9 +254,14 @@ class Persistence final : public gc::PersistHooks {
   void Cool(size_t head);           // clean -> clean and cold (the CLOCK hand passed, P11)
   void Touched(size_t head);        // clean -> modified (the first write)
   void Written(size_t head);        // modified -> clean (committed)
+  void Kept(size_t head);           // modified -> modified, as written by the commit (D15)
   void Evict(size_t head);          // clean -> reserved
   void Discard(size_t head);        // modified -> reserved (aborted)
   void MakeTransient(size_t head);  // modified (made persistent by a failed commit) -> transient
+  // D12: the modified small page at head is as its clean image says (no word differs), and
+  // the image is still valid (no frame released since).
+  bool UnchangedSinceClean(size_t head) const;
+  size_t kept_limit() const;  // D15
   void RecordReferences(size_t head);
   void NoteRecent(size_t head);
   bool IsRecent(size_t head) const;
@@ -269,7 +290,10 @@ class Persistence final : public gc::PersistHooks {
   // Commit (commit.cpp).
   bool NeedsStabilization(uint64_t *checked);
   Status WriteCommit(bool stay_open);
-  Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots);
+  // Writes the modified pages and the roots; *unchanged gets the pages not written because
+  // no word differs from their clean image (D12), in page order.
+  Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
+               std::vector<uint32_t> *unchanged);
   // The page at head in the stored form for database db (one of its databases: D13).
   Status Unswizzle(size_t head, uint8_t db, std::string *buffer);
   // The page id of frame `head` in database db: its own, or its home there if shared (D13).
@@ -328,6 +352,7 @@ class Persistence final : public gc::PersistHooks {
     uint64_t releases = 0;
   };
   std::unordered_map<uint32_t, CleanImage> clean_images_;
+  std::vector<uint32_t> kept_;  // D15: pages the last commit kept writable
   // D13: shared frame -> its other databases' objects and its page ids there.
   struct SharedFrame {
     std::unordered_map<uint32_t, uint8_t> owners;     // payload offset -> database, 0: tenant
@@ -351,6 +376,8 @@ class Persistence final : public gc::PersistHooks {
   // The pages touched last (loaded, written first, touched again): never evicted, so that an
   // instruction that needs several pages at once makes progress.
   static constexpr size_t kRecent = 8;
+  // D15: pages kept writable at most (their images take 8 MiB).
+  static constexpr size_t kMaxKept = 1024;
   uint32_t recent_[kRecent] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                                UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
   size_t recent_next_ = 0;
