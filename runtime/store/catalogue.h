@@ -21,7 +21,10 @@ inline constexpr char kStoreMagic[8] = {'C', 'A', 'I', 'R', 'N', 'S', 'T', 'O'};
 // them reads as before, and older readers never look at them.) Version 2 added page deltas (merge
 // operands under 'P' keys, page_delta.h), which a version 1 reader cannot read: a writing open
 // of a version 1 store (which has none) makes it version 2 before anything else is written.
-inline constexpr uint32_t kStoreFormatVersion = 2;
+// Version 3 added moves to page deltas (delta version 2), which a version 2 reader would fold
+// into damaged pages: a writing open of a version 1 or 2 store makes it version 3 first, and
+// version 1 deltas are still applied.
+inline constexpr uint32_t kStoreFormatVersion = 3;
 inline constexpr uint32_t kOldestStoreFormatVersion = 1;  // still read
 
 // Key "S". rest: magic[8] | u32 format version | u32 page size | u64 next database id |

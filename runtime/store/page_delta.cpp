@@ -14,27 +14,99 @@
 
 namespace cairn::store {
 
+namespace {
+
+constexpr size_t kWord = 8;
+constexpr size_t kWords = kPageSize / kWord;
+constexpr uint16_t kMoveFlag = 0x8000;    // in a version 2 range's length field
+constexpr uint16_t kLengthMask = 0x3fff;  // the length itself (at most 8192)
+// The shifts (in words, either way) tried for a move: an insertion
+// of up to 16 entries before a run of a sorted array, or a removal of as many.
+constexpr int64_t kMaxShift = 16;
+// A move of fewer words costs more than the words: 6 bytes against 4 + 8.
+constexpr size_t kMinMoveWords = 2;
+// A move at least this long is taken without trying the other shifts.
+constexpr size_t kGoodMoveWords = 4;
+
+uint64_t WordAt(const char *p, size_t w) {
+  uint64_t v;
+  std::memcpy(&v, p + w * kWord, kWord);
+  return v;
+}
+
+// The words from w on that `now` holds where `base` held them `shift` words earlier (src =
+// w - shift), at most to the end of the page.
+size_t RunOfShift(const char *base, const char *now, size_t w, int64_t shift) {
+  const int64_t src = int64_t(w) - shift;
+  if (src < 0 || src >= int64_t(kWords)) return 0;
+  size_t n = 0;
+  while (w + n < kWords && size_t(src) + n < kWords &&
+         WordAt(now, w + n) == WordAt(base, size_t(src) + n))
+    n++;
+  return n;
+}
+
+}  // namespace
+
 bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now, size_t max_bytes,
                      std::string *out) {
-  constexpr size_t kWord = 8;
   out->assign(kPageDeltaHeaderSize, '\0');
   size_t ranges = 0;
-  for (size_t off = 0; off < kPageSize;) {
-    if (std::memcmp(base + off, now + off, kWord) == 0) {
-      off += kWord;
+  size_t literal = kWords;  // the first word of the literal range being gathered, if any
+  int64_t last_shift = 0;
+  auto close_literal = [&](size_t end) {
+    if (literal == kWords) return true;
+    const size_t bytes = (end - literal) * kWord;
+    if (out->size() + 4 + bytes > max_bytes) return false;
+    char head[4];
+    PutLe16(head, uint16_t(literal * kWord));
+    PutLe16(head + 2, uint16_t(bytes));
+    out->append(head, 4);
+    out->append(now + literal * kWord, bytes);
+    ranges++;
+    literal = kWords;
+    return true;
+  };
+  for (size_t w = 0; w < kWords;) {
+    if (WordAt(now, w) == WordAt(base, w)) {
+      if (!close_literal(w)) return false;
+      w++;
       continue;
     }
-    size_t end = off + kWord;  // a range is a run of changed words
-    while (end < kPageSize && std::memcmp(base + end, now + end, kWord) != 0) end += kWord;
-    if (out->size() + 4 + (end - off) > max_bytes) return false;
-    char head[4];
-    PutLe16(head, uint16_t(off));
-    PutLe16(head + 2, uint16_t(end - off));
-    out->append(head, 4);
-    out->append(now + off, end - off);
-    ranges++;
-    off = end;
+    // A changed word: the start of a move (words the base held a few words away), if one of
+    // the shifts gives a long enough run; else a literal word. The shifts are tried from the
+    // likeliest (the last one, then one more or less: the next insertion or removal in the
+    // same array) to the least, and the first good enough is taken (a run of zeros matches
+    // at every shift: trying them all would scan it again for each).
+    size_t best = 0;
+    int64_t best_shift = 0;
+    auto consider = [&](int64_t shift) {
+      if (shift == 0 || shift > kMaxShift || shift < -kMaxShift) return false;
+      const size_t n = RunOfShift(base, now, w, shift);
+      if (n > best) {
+        best = n;
+        best_shift = shift;
+      }
+      return best >= kGoodMoveWords;
+    };
+    bool found = consider(last_shift) || consider(last_shift + 1) || consider(last_shift - 1);
+    for (int64_t d = 1; !found && d <= kMaxShift; d++) found = consider(d) || consider(-d);
+    if (best >= kMinMoveWords) {
+      if (!close_literal(w) || out->size() + 6 > max_bytes) return false;
+      char move[6];
+      PutLe16(move, uint16_t(w * kWord));
+      PutLe16(move + 2, uint16_t(best * kWord) | kMoveFlag);
+      PutLe16(move + 4, uint16_t((int64_t(w) - best_shift) * int64_t(kWord)));
+      out->append(move, 6);
+      ranges++;
+      last_shift = best_shift;
+      w += best;
+      continue;
+    }
+    if (literal == kWords) literal = w;
+    w++;
   }
+  if (!close_literal(kWords)) return false;
   char *h = out->data();
   PutLe16(h + 4, kPageDeltaVersion);
   PutLe16(h + 6, uint16_t(ranges));
@@ -65,28 +137,46 @@ bool ApplyPageDelta(std::string_view delta, uint64_t db, PageNo page, std::strin
     *problem = why;
     return false;
   }
-  if (GetLe16(p + 4) != kPageDeltaVersion || GetLe64(p + 8) != db || GetLe64(p + 16) != page) {
+  const uint16_t version = GetLe16(p + 4);
+  if ((version != 1 && version != kPageDeltaVersion) || GetLe64(p + 8) != db ||
+      GetLe64(p + 16) != page) {
     std::snprintf(why, sizeof why,
                   "a delta (version %u) names database #%llu page %llu, not where it is stored",
-                  GetLe16(p + 4), static_cast<unsigned long long>(GetLe64(p + 8)),
+                  version, static_cast<unsigned long long>(GetLe64(p + 8)),
                   static_cast<unsigned long long>(GetLe64(p + 16)));
     *problem = why;
     return false;
   }
   char *contents = stored->data() + kPageHeaderSize;
+  // Moves read the page as it was before this delta (PD5).
+  std::string before;
+  if (version >= 2) before.assign(contents, kPageSize);
   const size_t ranges = GetLe16(p + 6);
   size_t at = kPageDeltaHeaderSize, last_end = 0;
   for (size_t r = 0; r < ranges; r++) {
     if (at + 4 > delta.size()) break;
-    size_t off = GetLe16(p + at), len = GetLe16(p + at + 2);
+    const size_t off = GetLe16(p + at);
+    const uint16_t field = GetLe16(p + at + 2);
+    const bool move = version >= 2 && (field & kMoveFlag);
+    const size_t len = version >= 2 ? (field & kLengthMask) : field;
+    const bool stray_bits = version >= 2 && (field & ~(kMoveFlag | kLengthMask));
     at += 4;
-    if (off < last_end || len == 0 || off % 8 || len % 8 || off + len > kPageSize ||
-        at + len > delta.size()) {
+    size_t src = 0;
+    if (move) {
+      src = at + 2 <= delta.size() ? GetLe16(p + at) : kPageSize;
+      at += 2;
+    }
+    if (stray_bits || off < last_end || len == 0 || off % 8 || len % 8 || off + len > kPageSize ||
+        (move ? src % 8 || src + len > kPageSize || at > delta.size() : at + len > delta.size())) {
       *problem = "a delta's range is malformed";
       return false;
     }
-    std::memcpy(contents + off, p + at, len);
-    at += len;
+    if (move) {
+      std::memcpy(contents + off, before.data() + src, len);
+    } else {
+      std::memcpy(contents + off, p + at, len);
+      at += len;
+    }
     last_end = off + len;
   }
   if (at != delta.size()) {

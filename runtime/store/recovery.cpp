@@ -54,7 +54,7 @@ class LossCounter : public rocksdb::WriteBatch::Handler {
         break;
     }
   }
-  // A page delta (store format 2) is a page written.
+  // A page delta (store format 2 and later) is a page written.
   void Merge(const rocksdb::Slice &key, const rocksdb::Slice &) override {
     if (key.size() == 17 && static_cast<KeyKind>(key[0]) == KeyKind::kPage)
       by_id[GetBe64(key.data() + 1)].page_writes++;

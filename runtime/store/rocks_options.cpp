@@ -13,7 +13,7 @@ rocksdb::Options MakeRocksOptions(bool create_if_missing) {
   o.max_log_file_size = 1 << 20;
   o.paranoid_checks = true;
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
-  o.merge_operator = NewPageDeltaMergeOperator();  // folds page deltas (store format 2)
+  o.merge_operator = NewPageDeltaMergeOperator();  // folds page deltas (store format 2, 3)
   return o;
 }
 

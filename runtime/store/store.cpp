@@ -236,12 +236,14 @@ Status Store::Impl::ReadOrWriteHeader() {
                       " bytes; this build of Cairn uses " + std::to_string(kPageSize));
   }
   if (h.format_version < kStoreFormatVersion && !options.read_only) {
-    // Version 1 has no page deltas; once this process may write some, a version 1 reader must
-    // refuse the store, so the header says version 2 before any commit (durably: sync).
+    // Version 1 has no page deltas, version 2 none with moves; once this process may write
+    // some, an older reader must refuse the store, so the header says the current version
+    // before any commit (durably: sync).
     h.format_version = kStoreFormatVersion;
     return FromRocks(
         db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), EncodeStoreHeader(h)),
-        "upgrading the header of store " + dir + " to format version 2");
+        "upgrading the header of store " + dir + " to format version " +
+            std::to_string(kStoreFormatVersion));
   }
   return Status::Ok();
 }

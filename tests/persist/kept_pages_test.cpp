@@ -3,7 +3,8 @@
 // to it does not trap; the next commit finds its changes by comparing it with its image (writes
 // it if a word differs, makes it clean if none does); an abort drops a changed kept page's
 // changes and keeps an unchanged one loaded; the pages kept count against the residency budget,
-// at most an eighth of it.
+// at most an eighth of it; a kept page's next stored form is its last one with the changed
+// words encoded again.
 #include <string>
 
 #include "child.h"
@@ -151,7 +152,78 @@ PERSIST_CHILD(Kept_Budget) {
   return 0;
 }
 
+// The references of a kept page: its next commits encode again only the words that changed
+// (EncodeChanged), including references set to another persistent object, to nothing, and to
+// an object the commit makes persistent; a fresh process reads them all.
+constexpr int64_t kChain = 200;
+
+PERSIST_CHILD(Kept_RefsCreate) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("chain");
+  CK_OK(cairn_txn_begin());
+  Node *head = nullptr;
+  for (int64_t i = kChain - 1; i >= 0; i--) head = NewNode(i, head);
+  CK_OK(cairn_db_set_root(db, head));
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+namespace {
+
+Node *NodeAt(Node *head, int64_t i) {
+  while (i-- > 0) head = head->left;
+  return head;
+}
+
+}  // namespace
+
+PERSIST_CHILD(Kept_RefsModify) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("chain");
+  CK_OK(cairn_txn_begin());
+  Node *head = RootAs<Node>(db);
+  Node *a = NodeAt(head, 10), *b = NodeAt(head, 150);
+  a->right = b;  // the page of node 10 is written, then kept
+  CK_OK(cairn_txn_commit());
+  for (int round = 0; round < 3; round++) {
+    CK_OK(cairn_txn_begin());
+    uint64_t faults = Stats().write_faults;
+    a->value = 1000 + round;
+    CK_EQ(Stats().write_faults, faults) << "node 10's page was not kept writable";
+    a->right = round == 0 ? NodeAt(head, 20) : round == 1 ? nullptr : NewNode(777);
+    NodeAt(head, 11)->right = round == 2 ? a : nullptr;
+    CK_OK(cairn_txn_commit());
+    CK(LastCommitStats().pages_written >= 1);
+    CK_EQ(cairn_verify_heap(10), 0u);
+  }
+  return 0;
+}
+
+PERSIST_CHILD(Kept_RefsCheck) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("chain");
+  CK_OK(cairn_txn_begin());
+  Node *head = RootAs<Node>(db);
+  int64_t i = 0;
+  for (Node *p = head; p; p = p->left, i++) CK_EQ(p->id, i);
+  CK_EQ(i, kChain);
+  Node *a = NodeAt(head, 10);
+  CK_EQ(a->value, 1002);
+  CK(a->right != nullptr);
+  CK_EQ(a->right->id, 777);
+  CK_EQ(NodeAt(head, 11)->right, a);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
 class PersistKeptPages : public PersistTest {};
+
+TEST_F(PersistKeptPages, AKeptPagesChangedReferencesAreEncodedAgain) {
+  ASSERT_CHILD_OK(Run("Kept_RefsCreate"));
+  ASSERT_CHILD_OK(Run("Kept_RefsModify"));
+  ASSERT_CHILD_OK(Run("Kept_RefsCheck"));
+}
 
 TEST_F(PersistKeptPages, AWrittenPageStaysWritableAndItsChangesAreFoundByComparison) {
   ASSERT_CHILD_OK(Run("LeafDb_Write", {std::to_string(kLeaves), "20", "0"}));

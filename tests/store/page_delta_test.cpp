@@ -1,6 +1,7 @@
 // Page deltas (store format 2, page_delta.h): a page of which little changed is written as the
-// words that changed, read back whole, folded by compaction; damaged or misapplied deltas are
-// corruption (PD1, PD2); a version 1 store is upgraded by a writing open.
+// words that changed, words moved a few places as moves (format 3), read back whole, folded by
+// compaction; damaged or misapplied deltas are corruption (PD1, PD2); a version 1 or 2 store is
+// upgraded by a writing open, and version 1 deltas are still applied.
 #include "page_delta.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 
 #include "cairn/store.h"
 #include "catalogue.h"
+#include "crc32c.h"
 #include "encoding.h"
 #include "keys.h"
 #include "page_codec.h"
@@ -51,6 +53,136 @@ TEST(PageDelta, EncodesOnlyChangedWordsAndAppliesExactly) {
   // Too much changed: no delta.
   std::string other = Contents(2);
   EXPECT_FALSE(EncodePageDelta(5, 9, base.data(), other.data(), kPageSize / 2, &delta));
+}
+
+// A sorted array of n distinct values starting at word `at` of a page of random words.
+std::string SortedPage(size_t at, size_t n, uint64_t seed) {
+  std::string c = Contents(seed);
+  for (size_t i = 0; i < n; i++) PutLe64(c.data() + 8 * (at + i), 1000 + 10 * i);
+  return c;
+}
+
+// Inserts `value` at index i of the array of `n` words at word `at` (the last one drops off).
+void InsertAt(std::string *c, size_t at, size_t n, size_t i, uint64_t value) {
+  std::memmove(c->data() + 8 * (at + i + 1), c->data() + 8 * (at + i), 8 * (n - i - 1));
+  PutLe64(c->data() + 8 * (at + i), value);
+}
+
+// Removes index i of the array of `n` words at word `at` (the last becomes 0).
+void RemoveAt(std::string *c, size_t at, size_t n, size_t i) {
+  std::memmove(c->data() + 8 * (at + i), c->data() + 8 * (at + i + 1), 8 * (n - i - 1));
+  PutLe64(c->data() + 8 * (at + n - 1), 0);
+}
+
+std::string Applied(const std::string &delta, const std::string &base) {
+  std::string stored = Stored(5, 9, base), problem;
+  EXPECT_TRUE(ApplyPageDelta(delta, 5, 9, &stored, &problem)) << problem;
+  std::string contents(kPageSize, '\0');
+  EXPECT_TRUE(DecodePage(stored, 5, 9, contents.data(), &problem)) << problem;
+  return contents;
+}
+
+TEST(PageDelta, EntriesInsertedIntoASortedArrayAreMovesNotRewrites) {
+  // Three insertions into an array of 500 words (as into a B-tree leaf's keys): without moves
+  // the delta would hold every word after the first insertion, ~3,500 bytes.
+  const size_t at = 20, n = 500;
+  std::string base = SortedPage(at, n, 7), now = base;
+  InsertAt(&now, at, n, 40, 1005);
+  InsertAt(&now, at, n, 200, 2907);
+  InsertAt(&now, at, n, 350, 4403);
+  std::string delta;
+  ASSERT_TRUE(EncodePageDelta(5, 9, base.data(), now.data(), kPageSize / 2, &delta));
+  EXPECT_LT(delta.size(), 100u);
+  EXPECT_EQ(Stored(5, 9, now), Stored(5, 9, Applied(delta, base)));
+  // Removals shift the other way.
+  std::string less = base;
+  RemoveAt(&less, at, n, 10);
+  RemoveAt(&less, at, n, 300);
+  ASSERT_TRUE(EncodePageDelta(5, 9, base.data(), less.data(), kPageSize / 2, &delta));
+  EXPECT_LT(delta.size(), 100u);
+  EXPECT_EQ(Applied(delta, base), less);
+}
+
+TEST(PageDelta, AMoveReadsTheBaseNotWhatTheRangesBeforeItWrote) {
+  // PD5: words 0..3 get new values, and words 4..9 get what words 0..5 held: the move's source
+  // is overwritten by the literal before it, and must be read from the base.
+  std::string base = Contents(8), now = base;
+  std::memmove(now.data() + 32, base.data(), 48);
+  for (size_t w = 0; w < 4; w++) PutLe64(now.data() + 8 * w, 777 + w);
+  std::string delta;
+  ASSERT_TRUE(EncodePageDelta(5, 9, base.data(), now.data(), kPageSize / 2, &delta));
+  EXPECT_LT(delta.size(), kPageDeltaHeaderSize + 4 + 32 + 4 + 48) << "no move was made";
+  EXPECT_EQ(Applied(delta, base), now);
+}
+
+TEST(PageDelta, RandomEditsRoundTrip) {
+  // Insertions, removals and overwrites at random places of random pages: whatever the
+  // encoder makes of them, applying the delta gives the page back.
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 400; round++) {
+    const size_t at = rng() % 200, n = 100 + rng() % (kPageSize / 8 - at - 100);
+    std::string base = SortedPage(at, n, uint64_t(round)), now = base;
+    const int edits = 1 + int(rng() % 12);
+    for (int e = 0; e < edits; e++) {
+      switch (rng() % 3) {
+        case 0:
+          InsertAt(&now, at, n, rng() % n, rng() % 3 == 0 ? 0 : rng());
+          break;
+        case 1:
+          RemoveAt(&now, at, n, rng() % n);
+          break;
+        default:
+          PutLe64(now.data() + 8 * (rng() % (kPageSize / 8)), rng() % 4);
+      }
+    }
+    std::string delta;
+    if (!EncodePageDelta(5, 9, base.data(), now.data(), kPageSize / 2, &delta)) continue;
+    ASSERT_EQ(Applied(delta, base), now) << "round " << round;
+  }
+}
+
+// A delta put together by hand: `ranges` already encoded, with a valid checksum and PD2 field,
+// of the given version.
+std::string HandDelta(uint16_t version, uint16_t count, const std::string &ranges,
+                      const std::string &now) {
+  std::string d(kPageDeltaHeaderSize, '\0');
+  d += ranges;
+  PutLe16(d.data() + 4, version);
+  PutLe16(d.data() + 6, count);
+  PutLe64(d.data() + 8, 5);
+  PutLe64(d.data() + 16, 9);
+  char header[kPageHeaderSize];
+  EncodePageHeader(5, 9, now.data(), header);
+  PutLe32(d.data() + 24, GetLe32(header));
+  PutLe32(d.data(), Crc32c(d.data() + 4, d.size() - 4));
+  return d;
+}
+
+TEST(PageDelta, Version1DeltasStillApplyAndMalformedMovesAreRefused) {
+  std::string base = Contents(9), now = base;
+  PutLe64(now.data() + 64, 42);
+  std::string range(4, '\0');
+  PutLe16(range.data(), 64);
+  PutLe16(range.data() + 2, 8);
+  range.append(now.data() + 64, 8);
+  EXPECT_EQ(Applied(HandDelta(1, 1, range, now), base), now);  // as stores of format 2 hold
+  // A version 1 range with the move bit set is malformed, not a move.
+  std::string moved = base;
+  std::memcpy(moved.data() + 64, base.data() + 128, 8);
+  std::string move(6, '\0');
+  PutLe16(move.data(), 64);
+  PutLe16(move.data() + 2, 8 | 0x8000);
+  PutLe16(move.data() + 4, 128);
+  std::string stored = Stored(5, 9, base), problem;
+  EXPECT_FALSE(ApplyPageDelta(HandDelta(1, 1, move, moved), 5, 9, &stored, &problem));
+  EXPECT_EQ(Applied(HandDelta(2, 1, move, moved), base), moved);  // the same, version 2
+  // A move whose source runs past the page, or is not a multiple of 8.
+  for (uint16_t src : {uint16_t(8192 - 4), uint16_t(8190), uint16_t(12)}) {
+    PutLe16(move.data() + 4, src);
+    stored = Stored(5, 9, base);
+    EXPECT_FALSE(ApplyPageDelta(HandDelta(2, 1, move, moved), 5, 9, &stored, &problem)) << src;
+    EXPECT_NE(problem.find("malformed"), std::string::npos) << problem;
+  }
 }
 
 TEST(PageDelta, DamageOrTheWrongBaseOrPageIsRefused) {
@@ -150,6 +282,22 @@ TEST_F(DeltaStore, SmallChangesAreWrittenAsDeltasAndReadWhole) {
   EXPECT_TRUE(r.clean()) << (r.problems.empty() ? "" : r.problems[0]);
 }
 
+TEST_F(DeltaStore, AnInsertionIntoASortedArrayIsWrittenAsMovesAndReadWhole) {
+  const size_t at = 100, n = 500;
+  std::string v = SortedPage(at, n, 12);
+  EXPECT_EQ(Write(1, v, true), kStoredPageSize);
+  for (int round = 0; round < 10; round++) {  // deltas with moves stack up on the base
+    InsertAt(&v, at, n, 7 + 41 * size_t(round), 900 + uint64_t(round));
+    EXPECT_LT(Write(1, v), 100u) << round;
+    ASSERT_EQ(Read(1), v) << round;
+  }
+  Open();  // the log replayed
+  EXPECT_EQ(Read(1), v);
+  CheckReport r;
+  ASSERT_TRUE(store_->Check("db", &r).ok());
+  EXPECT_TRUE(r.clean()) << (r.problems.empty() ? "" : r.problems[0]);
+}
+
 TEST_F(DeltaStore, AllocatedInTheSameTransactionIsWrittenWhole) {
   std::unique_ptr<Transaction> t;
   ASSERT_TRUE(store_->BeginTransaction(&t).ok());
@@ -207,7 +355,7 @@ TEST_F(DeltaStore, ADamagedDeltaIsCorruptionNamingThePage) {
   EXPECT_EQ(Read(1), v);
 }
 
-TEST(StoreFormat, AWritingOpenUpgradesVersion1AndAReadOnlyOneDoesNot) {
+TEST(StoreFormat, AWritingOpenUpgradesVersions1And2AndAReadOnlyOneDoesNot) {
   TempDir tmp;
   std::string dir = tmp.Sub("s");
   {
@@ -216,6 +364,17 @@ TEST(StoreFormat, AWritingOpenUpgradesVersion1AndAReadOnlyOneDoesNot) {
     o.create_if_missing = true;
     ASSERT_TRUE(Store::Open(dir, o, &s).ok());
   }
+  auto set_version = [&](uint32_t version) {
+    rocksdb::DB *raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(MakeRocksOptions(false), dir + "/db", &raw).ok());
+    std::string value, problem;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value).ok());
+    StoreHeader h;
+    ASSERT_TRUE(DecodeStoreHeader(value, &h, &problem));
+    h.format_version = version;
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), StoreHeaderKey(), EncodeStoreHeader(h)).ok());
+    delete raw;
+  };
   auto header_version = [&] {
     rocksdb::DB *raw = nullptr;
     EXPECT_TRUE(rocksdb::DB::OpenForReadOnly(MakeRocksOptions(false), dir + "/db", &raw).ok());
@@ -226,30 +385,22 @@ TEST(StoreFormat, AWritingOpenUpgradesVersion1AndAReadOnlyOneDoesNot) {
     EXPECT_TRUE(DecodeStoreHeader(value, &h, &problem)) << problem;
     return h.format_version;
   };
-  EXPECT_EQ(header_version(), 2u);
-  {  // make it a version 1 store, as an older Cairn wrote it
-    rocksdb::DB *raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(MakeRocksOptions(false), dir + "/db", &raw).ok());
-    std::string value, problem;
-    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value).ok());
-    StoreHeader h;
-    ASSERT_TRUE(DecodeStoreHeader(value, &h, &problem));
-    h.format_version = 1;
-    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), StoreHeaderKey(), EncodeStoreHeader(h)).ok());
-    delete raw;
+  EXPECT_EQ(header_version(), 3u);
+  for (uint32_t old_version : {1u, 2u}) {
+    set_version(old_version);  // as an older Cairn wrote it
+    {
+      std::unique_ptr<Store> s;
+      StoreOptions o;
+      o.read_only = true;
+      ASSERT_TRUE(Store::Open(dir, o, &s).ok());
+    }
+    EXPECT_EQ(header_version(), old_version);
+    {
+      std::unique_ptr<Store> s;
+      ASSERT_TRUE(Store::Open(dir, StoreOptions(), &s).ok());
+    }
+    EXPECT_EQ(header_version(), 3u);
   }
-  {
-    std::unique_ptr<Store> s;
-    StoreOptions o;
-    o.read_only = true;
-    ASSERT_TRUE(Store::Open(dir, o, &s).ok());
-  }
-  EXPECT_EQ(header_version(), 1u);
-  {
-    std::unique_ptr<Store> s;
-    ASSERT_TRUE(Store::Open(dir, StoreOptions(), &s).ok());
-  }
-  EXPECT_EQ(header_version(), 2u);
 }
 
 }  // namespace

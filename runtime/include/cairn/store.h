@@ -267,11 +267,11 @@ class Transaction {
   Status ReadPage(DatabaseId db, PageNo page, void *buffer);
   /* Writes a page that exists and is in use, locking it until the transaction ends. A page
    * that is stored already and of which less than half changed is written as a delta of the
-   * words that changed (docs/store-format.md, store format 2): readers see the whole page as
-   * always. *stored_bytes, if given, gets the bytes the write adds to the commit (the whole
-   * stored page, or the delta). `base`, if given, spares the store reading the page back: it
-   * must equal the page as stored in every word where it equals `buffer` (words that differ
-   * from `buffer` are written; their value in `base` is not used). Errors: CAIRN_NOT_FOUND (no such
+   * words that changed, words moved a few places counted as moves (docs/store-format.md, store
+   * format 3): readers see the whole page as always. *stored_bytes, if given, gets the bytes
+   * the write adds to the commit (the whole stored page, or the delta). `base`, if given,
+   * spares the store reading the page back: it must be the page's contents as stored (as this
+   * transaction reads them), word for word. Errors: CAIRN_NOT_FOUND (no such
    * page), CAIRN_INVALID_ARGUMENT (the page is free), CAIRN_BUSY (the lock timed out, or another
    * transaction committed this page after this one began), CAIRN_DEADLOCK (waiting would deadlock).
    */

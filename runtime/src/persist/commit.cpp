@@ -304,34 +304,44 @@ Status Persistence::Flush(cairn_persist_stats *c,
       return;
     }
     // D12: a page clean earlier in the transaction (or kept writable by the last commit: D15),
-    // no frame released since: the store is told which words changed (a base equal to the
-    // buffer except there), so it need not read the page back to write the delta; a page no
-    // word of which changed is not written.
+    // no frame released since: its image, unswizzled, is the page as stored, so the store is
+    // given it as the base of the delta and need not read the page back; a page no word of
+    // which changed is not written.
     auto image = clean_images_.find(uint32_t(i));
     const bool imaged =
         n == 1 && image != clean_images_.end() && image->second.releases == totals_.frames_released;
-    const uint64_t *now = reinterpret_cast<const uint64_t *>(pages.PageAddress(i));
-    if (imaged && std::memcmp(now, image->second.words.get(), kPageSize) == 0) {
+    if (imaged && std::memcmp(pages.PageAddress(i), image->second.words.get(), kPageSize) == 0) {
       unchanged->push_back(uint32_t(i));
       return;
     }
-    s = Unswizzle(i, pi.db, &buffer);
-    const store::DatabaseId id = dbs_[pi.db - 1]->id;
+    // D15: a kept page's stored form is the one written last, with the changed words encoded
+    // again; that one is also the delta's base.
     const void *known = nullptr;
-    if (s.ok() && imaged) {
-      base = buffer;
-      const uint64_t *then = image->second.words.get();
-      uint64_t *b = reinterpret_cast<uint64_t *>(base.data());
-      for (size_t w = 0; w < kPageSize / kWordSize; w++)
-        if (now[w] != then[w]) b[w] = ~b[w];
-      known = base.data();
+    bool done = false;
+    if (imaged && !image->second.stored.empty()) {
+      s = EncodeChanged(i, pi.db, image->second, &buffer, &done);
+      if (done) known = image->second.stored.data();
     }
+    if (s.ok() && !done) {
+      // The page's layout is recorded (for EncodeChanged) if it may be kept.
+      CleanImage *layout = n == 1 && pi.kind == PageKind::kSmall && image != clean_images_.end()
+                               ? &image->second
+                               : nullptr;
+      bool have_base = imaged;
+      s = Unswizzle(i, pi.db, &buffer, imaged ? image->second.words.get() : nullptr, &base,
+                    &have_base, layout);
+      known = s.ok() && have_base ? base.data() : nullptr;
+    }
+    const store::DatabaseId id = dbs_[pi.db - 1]->id;
     for (size_t k = 0; s.ok() && k < n; k++) {
-      uint64_t stored = 0;  // the whole page, or a delta of what changed (store format 2)
+      uint64_t stored = 0;  // the whole page, or a delta of what changed (store format 3)
       s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored, known);
       c->bytes_written += stored;
     }
     c->pages_written += n;
+    // D15: what Kept makes the page's stored form if the commit keeps it.
+    if (s.ok() && image != clean_images_.end() && !image->second.headers.empty())
+      image->second.pending.swap(buffer);
   });
   if (!s.ok()) return s;
   for (auto &d : dbs_) {
@@ -382,7 +392,8 @@ uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {
   return EncodeRef(r);
 }
 
-Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer) {
+Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, const uint64_t *image,
+                              std::string *base, bool *have_base, CleanImage *layout) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
   cairn_db &db = *dbs_[dbi - 1];
@@ -391,12 +402,37 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer) {
   const size_t n = large ? h.run : 1;
   // The page in memory stays swizzled; the buffer gets the stored form.
   buffer->assign(pages.PageAddress(head), n * kPageSize);
-  char *base = buffer->data();
+  char *out = buffer->data();
+  // D12: the image's stored form, from the same walk. The objects of a page that was clean are
+  // where they were then, with the same types (a persistent page is neither copied nor filled:
+  // P8), so a word is a header or a reference slot in the image where it is one in the page: a
+  // data word is stored as it is, a reference is encoded as the page's are (no frame was
+  // released since the image was taken, so each frame still has the page id it had).
+  char *then = nullptr;
+  if (image != nullptr) {
+    base->assign(reinterpret_cast<const char *>(image), n * kPageSize);
+    then = base->data();
+    *have_base = true;
+  }
+  auto word_at = [](const char *p) {
+    uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
+  };
+  constexpr size_t kBitmapWords = kPageSize / kWordSize / 64;
+  if (layout != nullptr) {
+    layout->headers.assign(kBitmapWords, 0);
+    layout->refs.assign(kBitmapWords, 0);
+  }
+  auto mark = [](std::vector<uint64_t> &bits, size_t byte_offset) {
+    const size_t w = byte_offset / kWordSize;
+    bits[w / 64] |= uint64_t(1) << (w % 64);
+  };
   const size_t end = large ? kWordSize : h.used;  // a large object: the one at offset 0
   for (size_t off = 0; off < end;) {
-    uint64_t &word = *reinterpret_cast<uint64_t *>(base + off);
+    uint64_t &word = *reinterpret_cast<uint64_t *>(out + off);
     const cairn_type *t = heap::TypeOfHeader(word);
-    void *ref = base + off + kWordSize;
+    void *ref = out + off + kWordSize;
     const size_t bytes = heap::ObjectBytes(t, ref);
     if (shared && OwnerAt(head, uint32_t(off + kWordSize)) != dbi) {
       // D13: another database's object is a filler here, its contents not written.
@@ -406,9 +442,26 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer) {
     uint32_t index = 0;
     Status s = TypeIndex(db, t, &index);
     if (!s.ok()) return s;
+    if (layout != nullptr) mark(layout->headers, off);
+    if (then != nullptr) {
+      if (word_at(then + off) != word) *have_base = false;  // not the same object: no base
+      const uint64_t stored = index;
+      std::memcpy(then + off, &stored, sizeof stored);
+    }
     word = index;
     Status bad;
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      const size_t at = size_t(reinterpret_cast<char *>(slot) - out);
+      if (layout != nullptr) mark(layout->refs, at);
+      const uint64_t was = then != nullptr ? word_at(then + at) : 0;
+      if (then != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
+        bool ok = true;
+        const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
+        if (ok)
+          std::memcpy(then + at, &pref, sizeof pref);
+        else
+          *have_base = false;
+      }
       if (!*slot) return;
       bool ok = true;
       uint64_t pref = EncodeTarget(*slot, db.index, &ok);
@@ -418,11 +471,49 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer) {
                          "' still refers to a transient object or another database's at commit "
                          "(page " +
                          std::to_string(PageIdIn(head, dbi)) + ")");
+      if (then != nullptr && was == reinterpret_cast<uint64_t>(*slot))
+        std::memcpy(then + at, &pref, sizeof pref);
       *slot = reinterpret_cast<void *>(pref);
     });
     if (!bad.ok()) return bad;
     off += bytes;
   }
+  return Status::Ok();
+}
+
+Status Persistence::EncodeChanged(size_t head, uint8_t dbi, const CleanImage &image,
+                                  std::string *buffer, bool *done) {
+  // D12: a word equal to the image's is stored as it was written; so is a changed data word. A
+  // changed reference is encoded; a changed header means the page is not laid out as it was,
+  // and is left to Unswizzle (as a reference that cannot be encoded is, for its message).
+  *done = false;
+  const cairn_db &db = *dbs_[dbi - 1];
+  const uint64_t *now = reinterpret_cast<const uint64_t *>(heap_->pages().PageAddress(head));
+  const uint64_t *then = image.words.get();
+  buffer->assign(image.stored);
+  char *out = buffer->data();
+  for (size_t w = 0; w < kPageSize / kWordSize; w++) {
+    if (now[w] == then[w]) continue;
+    const uint64_t bit = uint64_t(1) << (w % 64);
+    if (image.headers[w / 64] & bit) return Status::Ok();
+    uint64_t v = now[w];
+    if ((image.refs[w / 64] & bit) && v != 0) {
+      bool ok = true;
+      v = EncodeTarget(reinterpret_cast<void *>(v), db.index, &ok);
+      if (!ok) return Status::Ok();
+    }
+    std::memcpy(out + w * kWordSize, &v, sizeof v);
+  }
+#ifndef NDEBUG
+  std::string whole;
+  Status s = Unswizzle(head, dbi, &whole);
+  if (!s.ok() || whole != *buffer)
+    Fatal(
+        "internal error: page %llu of database '%s' re-encoded from its last stored form "
+        "differs from the page unswizzled whole (D15)",
+        static_cast<unsigned long long>(heap_->pages().PageId(head)), db.name.c_str());
+#endif
+  *done = true;
   return Status::Ok();
 }
 

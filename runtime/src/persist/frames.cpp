@@ -189,6 +189,11 @@ void Persistence::Kept(size_t head) {
   CleanImage &c = clean_images_.at(uint32_t(head));
   std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
   c.releases = totals_.frames_released;
+  // Its stored form: the one the commit wrote (with the page's layout, recorded when it was
+  // unswizzled), if it made one (Flush's `pending`).
+  c.stored.swap(c.pending);
+  c.pending.clear();
+  if (c.stored.size() != heap::kPageSize) c.stored.clear();
   kept_.push_back(uint32_t(head));
 }
 

@@ -49,10 +49,11 @@
 //       copy of the page as it was clean (taken by SetState at the first write), dropped when
 //       the page leaves the modified state. While no frame has been released since the copy
 //       (a frame released and reused could give an unchanged word another page's meaning),
-//       every word equal in the page and its copy is equal in the stored forms too, so the
-//       commit tells the store only the words that differ: the store writes them as a delta
-//       (store format 2) without reading the page back, and does not write the page at all when
-//       no word differs. Otherwise the store reads it. A page kept writable by the last commit
+//       every word equal in the page and its copy is equal in the stored forms too, and the
+//       copy's stored form is the page as stored: the commit makes it (Unswizzle) and gives it
+//       to the store as the base of the page's delta (store format 3), which is then not read
+//       back, and does not write the page at all when no word differs. Otherwise the store
+//       reads it. A page kept writable by the last commit
 //       (D15) has as its image the page as that commit wrote it.
 //   D13. A shared frame (P12 of heap/page_info.h: kPageShared) has an entry in shared_: the
 //       objects on it that are not of the frame's database (`db`), by payload offset, with their
@@ -80,12 +81,15 @@
 //   D15. A commit keeps writable the small pages it wrote that had been clean in the
 //       transaction (had a clean image: D12) and are not shared (D13), at most kept_limit()
 //       of them: each stays modified (read-write, in modified_), its image becomes the page as
-//       written, and kept_ lists them until the next commit or abort. The next write to such a
-//       page does not trap: a page rewritten in transaction after transaction (a B-tree leaf, a
-//       list's head) costs no trap and no mprotect pair per commit. What changed is found by
-//       comparing with the image instead: the next commit writes a kept page only if a word
-//       differs (and keeps it again), and makes it clean if none does; an abort makes clean
-//       every modified page no word of which differs from a valid image (a kept page not
+//       written (with the stored form written, and the page's layout: which words are headers
+//       and which references), and kept_ lists them until the next commit or abort. The next write
+//       to such a page does not trap: a page rewritten in transaction after transaction (a B-tree
+//       leaf, a list's head) costs no trap and no mprotect pair per commit. What changed is found
+//       by comparing with the image instead: the next commit writes a kept page only if a word
+//       differs (and keeps it again), and makes it clean if none does; its stored form is the
+//       one written last with the words that differ encoded again (EncodeChanged: a word equal
+//       to the image's is stored as it was, D12), not the whole page unswizzled; an abort makes
+//       clean every modified page no word of which differs from a valid image (a kept page not
 //       changed since), and drops the others' changes. The pages kept count against the residency
 //       budget with the clean ones (EnforceBudgets), and kept_limit() is an eighth of the budget,
 //       so a program that bounds residency still has it bounded. Changes made between a commit and
@@ -212,6 +216,18 @@ class Persistence final : public gc::PersistHooks {
   uint64_t IdentityHash(size_t head, uint32_t offset) override;
 
  private:
+  // D12: a modified small page's image (swizzled) when it was clean, and the count of frames
+  // released then (totals_.frames_released).
+  struct CleanImage {
+    std::unique_ptr<uint64_t[]> words;
+    uint64_t releases = 0;
+    // D15: of a page kept writable, its stored form as the last commit wrote it (the image's
+    // stored form), and which of its words are headers and which reference slots (a bit per
+    // word: the page's layout, which does not change while it is persistent, P8). Empty until
+    // the page is kept. `pending`: the stored form this commit writes, `stored` once kept.
+    std::string stored, pending;
+    std::vector<uint64_t> headers, refs;
+  };
   Persistence() = default;
   static uint64_t Key(uint8_t db, uint64_t page) { return (uint64_t(db) << 56) | page; }
   Status Misuse(const std::string &what) const;
@@ -294,8 +310,18 @@ class Persistence final : public gc::PersistHooks {
   // no word differs from their clean image (D12), in page order.
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
                std::vector<uint32_t> *unchanged);
-  // The page at head in the stored form for database db (one of its databases: D13).
-  Status Unswizzle(size_t head, uint8_t db, std::string *buffer);
+  // The page at head in the stored form for database db (one of its databases: D13). Given the
+  // page's clean image (D12, valid), also the image's stored form in *base, and whether it
+  // could be made (*have_base; false if the image does not have the page's objects).
+  // With `layout`, also the page's header and reference-slot bitmaps there (D15).
+  Status Unswizzle(size_t head, uint8_t db, std::string *buffer, const uint64_t *image = nullptr,
+                   std::string *base = nullptr, bool *have_base = nullptr,
+                   CleanImage *layout = nullptr);
+  // D15: the stored form of a kept page from the one the last commit wrote, re-encoding only
+  // the words that differ from its image. *done is false (and the caller unswizzles the page
+  // whole) when a header differs or a reference cannot be encoded.
+  Status EncodeChanged(size_t head, uint8_t db, const CleanImage &image, std::string *buffer,
+                       bool *done);
   // The page id of frame `head` in database db: its own, or its home there if shared (D13).
   uint64_t PageIdIn(size_t head, uint8_t db) const;
   // The database of the object at payload offset `offset` of the page at frame `head`.
@@ -345,13 +371,7 @@ class Persistence final : public gc::PersistHooks {
   // being made (one word per page of the heap, made at the first use; no sort per page).
   std::vector<uint32_t> ref_seen_;
   uint32_t ref_pass_ = 0;
-  // D12: modified small page -> its image (swizzled) when it was clean, and the count of frames
-  // released then (totals_.frames_released).
-  struct CleanImage {
-    std::unique_ptr<uint64_t[]> words;
-    uint64_t releases = 0;
-  };
-  std::unordered_map<uint32_t, CleanImage> clean_images_;
+  std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
   std::vector<uint32_t> kept_;  // D15: pages the last commit kept writable
   // D13: shared frame -> its other databases' objects and its page ids there.
   struct SharedFrame {
