@@ -208,6 +208,7 @@ Status Store::Impl::ReadOrWriteHeader() {
                                           " holds data but no Cairn store header: it is another "
                                           "program's database, or damaged");
     }
+    format_version = kStoreFormatVersion;        // what a header written now will say
     if (options.read_only) return Status::Ok();  // empty: nothing to read, nothing written
     StoreHeader h;
     h.page_size = kPageSize;
@@ -235,11 +236,13 @@ Status Store::Impl::ReadOrWriteHeader() {
                   "store " + dir + " has pages of " + std::to_string(h.page_size) +
                       " bytes; this build of Cairn uses " + std::to_string(kPageSize));
   }
+  format_version = h.format_version;
   if (h.format_version < kStoreFormatVersion && !options.read_only) {
     // Version 1 has no page deltas, version 2 none with moves; once this process may write
     // some, an older reader must refuse the store, so the header says the current version
     // before any commit (durably: sync).
     h.format_version = kStoreFormatVersion;
+    format_version = kStoreFormatVersion;
     return FromRocks(
         db->Put(MakeWriteOptions(Durability::kSync), StoreHeaderKey(), EncodeStoreHeader(h)),
         "upgrading the header of store " + dir + " to format version " +
@@ -582,7 +585,7 @@ Status Store::GetDatabaseInfo(std::string_view name, DatabaseInfo *info) {
   info->page_count = r.page_count;
   info->free_pages = r.free_pages;
   info->type_count = r.type_count;
-  info->format_version = kStoreFormatVersion;
+  info->format_version = impl_->format_version;
   return Status::Ok();
 }
 

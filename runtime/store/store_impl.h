@@ -32,6 +32,7 @@ class Store::Impl {
   ~Impl();
 
   std::string dir;
+  uint32_t format_version = 0;  // the header's, once read (after any upgrade)
   StoreOptions options;
   long opener = 0;                  // the pid that opened it
   std::unique_ptr<StoreLock> lock;  // declared before db: destroyed after it (null: read-only

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "encoding.h"
 #include "keys.h"
 #include "page_codec.h"
 #include "page_delta.h"
@@ -262,7 +263,13 @@ void Transaction::Abort() {
 
 // --- Pages ---------------------------------------------------------------------------------
 
-Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
+uint32_t StoredPageChecksum(DatabaseId db, PageNo page, const void *contents) {
+  char header[kPageHeaderSize];
+  EncodePageHeader(db, page, contents, header);
+  return GetLe32(header);
+}
+
+Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer, uint32_t *checksum) {
   Impl &t = *impl_;
   TouchedDatabase *db = nullptr;
   Status s = t.Enter(id, &db);
@@ -271,6 +278,7 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
   if (!s.ok()) return t.Fail(s);
   if (db->unwritten.count(page) != 0) {
     std::memset(buffer, 0, kPageSize);
+    if (checksum != nullptr) *checksum = StoredPageChecksum(id, page, buffer);
     return Status::Ok();
   }
   PageKey k(KeyKind::kPage, id, page);
@@ -297,11 +305,13 @@ Status Transaction::ReadPage(DatabaseId id, PageNo page, void *buffer) {
     return t.Fail(Status(CAIRN_CORRUPTION, PageName(*db, page) + " is damaged: " + problem + "; " +
                                                DamageAdvice(t.store->dir, db->name)));
   }
+  if (checksum != nullptr) *checksum = GetLe32(v.data());  // verified by DecodePage (S3)
   return Status::Ok();
 }
 
 Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
-                              uint64_t *stored_bytes, const void *base) {
+                              uint64_t *stored_bytes, const void *base, uint32_t base_checksum,
+                              uint32_t *checksum) {
   Impl &t = *impl_;
   if (Status w = t.GuardWrite("writing a page"); !w.ok()) return w;
   TouchedDatabase *db = nullptr;
@@ -325,6 +335,8 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
   // one. A base that cannot be read or decoded gets the whole page, as before deltas.
   std::string delta;
   bool as_delta = false;
+  // A base the caller got wrong is not used: the page is read back instead.
+  if (base != nullptr && StoredPageChecksum(id, page, base) != base_checksum) base = nullptr;
   if (!allocated_here && base != nullptr) {
     as_delta = EncodePageDelta(id, page, static_cast<const char *>(base),
                                static_cast<const char *>(buffer), kPageSize / 2, &delta);
@@ -349,6 +361,7 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
         FromRocks(rs, "writing " + PageName(*db, page), t.store->options.lock_timeout_ms));
   }
   if (stored_bytes != nullptr) *stored_bytes = as_delta ? delta.size() : kStoredPageSize;
+  if (checksum != nullptr) *checksum = StoredPageChecksum(id, page, buffer);
   return Status::Ok();
 }
 

@@ -113,11 +113,12 @@ Status ValidateDatabaseName(std::string_view name);
 struct DatabaseInfo {
   std::string name;
   DatabaseId id = 0;
-  uint64_t root = 0;       /* the root reference; 0 until SetRoot */
-  uint64_t page_count = 0; /* pages 1..page_count exist (in use or free) */
-  uint64_t free_pages = 0; /* of those, how many are free */
-  uint32_t type_count = 0; /* type table entries, indexes 1..type_count */
-  uint32_t format_version = 0;
+  uint64_t root = 0;           /* the root reference; 0 until SetRoot */
+  uint64_t page_count = 0;     /* pages 1..page_count exist (in use or free) */
+  uint64_t free_pages = 0;     /* of those, how many are free */
+  uint32_t type_count = 0;     /* type table entries, indexes 1..type_count */
+  uint32_t format_version = 0; /* the store's, as its header says (a read-only open does not
+                                  upgrade it) */
 };
 
 /* The identity hash stored for the object at `offset` of a page (cairn_identity_hash). */
@@ -262,21 +263,27 @@ class Transaction {
   State state() const;
 
   /* Copies page `page` of database `db` into `buffer`, verifying its checksum (S3). A page
-   * allocated by this transaction and not yet written reads as zeros. Errors: CAIRN_NOT_FOUND
-   * (no such page, or the page is free), CAIRN_CORRUPTION (naming database and page). */
-  Status ReadPage(DatabaseId db, PageNo page, void *buffer);
+   * allocated by this transaction and not yet written reads as zeros. *checksum, if given,
+   * gets the stored page's checksum (StoredPageChecksum of what was read). Errors:
+   * CAIRN_NOT_FOUND (no such page, or the page is free), CAIRN_CORRUPTION (naming database
+   * and page). */
+  Status ReadPage(DatabaseId db, PageNo page, void *buffer, uint32_t *checksum = nullptr);
   /* Writes a page that exists and is in use, locking it until the transaction ends. A page
    * that is stored already and of which less than half changed is written as a delta of the
    * words that changed, words moved a few places counted as moves (docs/store-format.md, store
    * format 3): readers see the whole page as always. *stored_bytes, if given, gets the bytes
    * the write adds to the commit (the whole stored page, or the delta). `base`, if given,
-   * spares the store reading the page back: it must be the page's contents as stored (as this
-   * transaction reads them), word for word. Errors: CAIRN_NOT_FOUND (no such
+   * spares the store reading the page back: the page's contents as stored (as this
+   * transaction reads them), with `base_checksum` their checksum as ReadPage or the write that
+   * stored them gave it; a base whose checksum is not that one is not used (the store reads
+   * the page back), so a wrong base costs a read, never a wrong page. *checksum, if given,
+   * gets the checksum of the page as written. Errors: CAIRN_NOT_FOUND (no such
    * page), CAIRN_INVALID_ARGUMENT (the page is free), CAIRN_BUSY (the lock timed out, or another
    * transaction committed this page after this one began), CAIRN_DEADLOCK (waiting would deadlock).
    */
   Status WritePage(DatabaseId db, PageNo page, const void *buffer, uint64_t *stored_bytes = nullptr,
-                   const void *base = nullptr);
+                   const void *base = nullptr, uint32_t base_checksum = 0,
+                   uint32_t *checksum = nullptr);
   /* Allocates a page (a free one if any, else page_count + 1); it reads as zeros until written.
    * Locks the database's catalogue until the transaction ends. */
   Status AllocatePage(DatabaseId db, PageNo *page);
@@ -330,6 +337,10 @@ class Transaction {
 
 /* The name of a state, for messages ("active", ...). */
 const char *StateName(Transaction::State state);
+
+/* The checksum page `page` of database `db` has when stored with `contents` (kPageSize bytes):
+ * what ReadPage and WritePage report. */
+uint32_t StoredPageChecksum(DatabaseId db, PageNo page, const void *contents);
 
 }  // namespace cairn::store
 

@@ -188,7 +188,8 @@ Status Persistence::WriteCommit(bool stay_open) {
   std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
   std::vector<PendingHash> hashes;
   std::vector<uint32_t> unchanged;
-  if (s.ok()) s = Flush(&c, &new_roots, &unchanged);
+  std::vector<std::pair<uint32_t, uint32_t>> checksums;
+  if (s.ok()) s = Flush(&c, &new_roots, &unchanged, &checksums);
   // Only objects the stabilizer made persistent can have identity hashes to record (H3).
   if (s.ok() && c.stabilizations) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
@@ -199,6 +200,7 @@ Status Persistence::WriteCommit(bool stay_open) {
     return s;
   }
   c.write_ns = NowNs() - t0;
+  for (auto [frame, crc] : checksums) NoteStoredChecksum(frame, crc);  // D12: as now stored
   added_types_.clear();
   adopted_.clear();
   // 3. Written: the modified pages are clean again (read-only, P9), with one mprotect per run
@@ -283,7 +285,8 @@ Status Persistence::WriteCommit(bool stay_open) {
 
 Status Persistence::Flush(cairn_persist_stats *c,
                           std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
-                          std::vector<uint32_t> *unchanged) {
+                          std::vector<uint32_t> *unchanged,
+                          std::vector<std::pair<uint32_t, uint32_t>> *checksums) {
   heap::PageHeap &pages = heap_->pages();
   Status s;
   std::string buffer, base;
@@ -315,10 +318,14 @@ Status Persistence::Flush(cairn_persist_stats *c,
       return;
     }
     // D15: a kept page's stored form is the one written last, with the changed words encoded
-    // again; that one is also the delta's base.
+    // again; that one is also the delta's base. A base goes with the checksum the page had
+    // as stored (the store uses it only if it has that checksum); without one, none is given.
+    auto crc_it = imaged ? stored_crc_.find(uint32_t(i)) : stored_crc_.end();
+    const bool crc_known = crc_it != stored_crc_.end();
+    const uint32_t base_crc = crc_known ? crc_it->second : 0;
     const void *known = nullptr;
     bool done = false;
-    if (imaged && !image->second.stored.empty()) {
+    if (crc_known && !image->second.stored.empty()) {
       s = EncodeChanged(i, pi.db, image->second, &buffer, &done);
       if (done) known = image->second.stored.data();
     }
@@ -330,13 +337,23 @@ Status Persistence::Flush(cairn_persist_stats *c,
       bool have_base = imaged;
       s = Unswizzle(i, pi.db, &buffer, imaged ? image->second.words.get() : nullptr, &base,
                     &have_base, layout);
-      known = s.ok() && have_base ? base.data() : nullptr;
+      known = s.ok() && have_base && crc_known ? base.data() : nullptr;
     }
     const store::DatabaseId id = dbs_[pi.db - 1]->id;
+#ifndef NDEBUG
+    if (known != nullptr && store::StoredPageChecksum(id, pages.PageId(i), known) != base_crc)
+      Fatal(
+          "internal error: the stored form of page %llu of database '%s' made from its clean "
+          "image is not the page as stored (D12)",
+          static_cast<unsigned long long>(pages.PageId(i)), dbs_[pi.db - 1]->name.c_str());
+#endif
     for (size_t k = 0; s.ok() && k < n; k++) {
       uint64_t stored = 0;  // the whole page, or a delta of what changed (store format 3)
-      s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored, known);
+      uint32_t crc = 0;
+      s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored, known,
+                          base_crc, &crc);
       c->bytes_written += stored;
+      if (s.ok() && n == 1) checksums->emplace_back(uint32_t(i), crc);
     }
     c->pages_written += n;
     // D15: what Kept makes the page's stored form if the commit keeps it.

@@ -181,7 +181,9 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     Status s = ReadTransaction(&temp, &t);
     if (!s.ok()) return PageError(db, first, s.code(), s.message());
     for (size_t k = 0; k < n; k++) {
-      s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k));
+      uint32_t crc = 0;
+      s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k), &crc);
+      if (s.ok() && n == 1) NoteStoredChecksum(head, crc);  // D12
       if (!s.ok()) {
         if (temp) temp->Abort();
         // A free page: something refers to it, and that is the damage (D11).

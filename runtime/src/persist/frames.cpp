@@ -95,6 +95,7 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     if (to == FrameState::kModified) modified_.Add(head);
   }
   if (to == FrameState::kReserved && IsLoaded(from)) pages.Discard(head, n);
+  if (to == FrameState::kReserved) stored_crc_.erase(uint32_t(head));  // D12
   const bool ref_bit = to == FrameState::kClean && referenced;
   SetFlags(head, n,
            uint8_t((IsLoaded(to) ? heap::kPageResident : 0) |
@@ -195,6 +196,10 @@ void Persistence::Kept(size_t head) {
   c.pending.clear();
   if (c.stored.size() != heap::kPageSize) c.stored.clear();
   kept_.push_back(uint32_t(head));
+}
+
+void Persistence::NoteStoredChecksum(size_t frame, uint32_t crc) {
+  stored_crc_[uint32_t(frame)] = crc;
 }
 
 bool Persistence::UnchangedSinceClean(size_t head) const {
@@ -416,11 +421,14 @@ void Persistence::SweepTenants(const std::function<bool(const void *)> &live) {
         ++it;
         continue;
       }
-      // Dead: a filler of its size, in memory as in the stored forms (P8).
+      // Dead: a filler of its size, in memory as in the stored forms (P8): its payload zero as
+      // well, as the stored forms have it (D14), so that the page in memory is its stored form
+      // swizzled once it stops being shared, and a clean image of it is a right base (D12).
       OpenTenantPage(frame);
       const size_t bytes = heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
       heap::HeaderOf(ref) =
           reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - heap::kWordSize));
+      std::memset(ref, 0, bytes - heap::kWordSize);
       it = shared.owners.erase(it);
       shared.tenants--;
     }

@@ -51,9 +51,11 @@
 //       (a frame released and reused could give an unchanged word another page's meaning),
 //       every word equal in the page and its copy is equal in the stored forms too, and the
 //       copy's stored form is the page as stored: the commit makes it (Unswizzle) and gives it
-//       to the store as the base of the page's delta (store format 3), which is then not read
-//       back, and does not write the page at all when no word differs. Otherwise the store
-//       reads it. A page kept writable by the last commit
+//       to the store as the base of the page's delta (store format 3), with the checksum the
+//       page had when it was read or last written (stored_crc_): the store checks it, and
+//       reads the page back if the base does not have it (a wrong base costs a read, not the
+//       page). A page no word of which differs is not written at all. Without a valid image
+//       the store reads the page back. A page kept writable by the last commit
 //       (D15) has as its image the page as that commit wrote it.
 //   D13. A shared frame (P12 of heap/page_info.h: kPageShared) has an entry in shared_: the
 //       objects on it that are not of the frame's database (`db`), by payload offset, with their
@@ -92,9 +94,12 @@
 //       clean every modified page no word of which differs from a valid image (a kept page not
 //       changed since), and drops the others' changes. The pages kept count against the residency
 //       budget with the clean ones (EnforceBudgets), and kept_limit() is an eighth of the budget,
-//       so a program that bounds residency still has it bounded. Changes made between a commit and
-//       the next begin are the next transaction's, as a write outside a transaction to a clean page
-//       is.
+//       so a program that bounds residency still has it bounded. Being modified, kept pages are
+//       scanned by every collection and read by the next commit's NeedsStabilization, as the
+//       pages written in a transaction are, until a commit or an abort finds them unchanged:
+//       the price of the traps saved, bounded by kept_limit(). Changes made between a commit
+//       and the next begin are the next transaction's, as a write outside a transaction to a
+//       clean page is.
 #pragma once
 
 #include <csignal>
@@ -307,9 +312,11 @@ class Persistence final : public gc::PersistHooks {
   bool NeedsStabilization(uint64_t *checked);
   Status WriteCommit(bool stay_open);
   // Writes the modified pages and the roots; *unchanged gets the pages not written because
-  // no word differs from their clean image (D12), in page order.
+  // no word differs from their clean image (D12), in page order, *checksums each small page
+  // written, with its checksum as written (for stored_crc_ once the commit is written).
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
-               std::vector<uint32_t> *unchanged);
+               std::vector<uint32_t> *unchanged,
+               std::vector<std::pair<uint32_t, uint32_t>> *checksums);
   // The page at head in the stored form for database db (one of its databases: D13). Given the
   // page's clean image (D12, valid), also the image's stored form in *base, and whether it
   // could be made (*have_base; false if the image does not have the page's objects).
@@ -372,6 +379,11 @@ class Persistence final : public gc::PersistHooks {
   std::vector<uint32_t> ref_seen_;
   uint32_t ref_pass_ = 0;
   std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
+  // D12: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a small
+  // page loaded or written by a commit since it was last reserved; the store uses a clean
+  // image's stored form as a delta's base only if it has this checksum.
+  std::unordered_map<uint32_t, uint32_t> stored_crc_;
+  void NoteStoredChecksum(size_t frame, uint32_t crc);
   std::vector<uint32_t> kept_;  // D15: pages the last commit kept writable
   // D13: shared frame -> its other databases' objects and its page ids there.
   struct SharedFrame {
@@ -396,7 +408,8 @@ class Persistence final : public gc::PersistHooks {
   // The pages touched last (loaded, written first, touched again): never evicted, so that an
   // instruction that needs several pages at once makes progress.
   static constexpr size_t kRecent = 8;
-  // D15: pages kept writable at most (their images take 8 MiB).
+  // D15: pages kept writable at most (each keeps its image, its stored form and room for the
+  // next one: up to 24 KiB a page, 24 MiB in all).
   static constexpr size_t kMaxKept = 1024;
   uint32_t recent_[kRecent] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                                UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
