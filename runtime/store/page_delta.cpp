@@ -49,7 +49,7 @@ size_t RunOfShift(const char *base, const char *now, size_t w, int64_t shift) {
 }  // namespace
 
 bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now, size_t max_bytes,
-                     std::string *out) {
+                     std::string *out, uint32_t *checksum) {
   out->assign(kPageDeltaHeaderSize, '\0');
   size_t ranges = 0;
   size_t literal = kWords;  // the first word of the literal range being gathered, if any
@@ -115,6 +115,7 @@ bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now
   char header[kPageHeaderSize];
   EncodePageHeader(db, page, now, header);
   PutLe32(h + 24, GetLe32(header));  // PD2: what the page's checksum will be
+  if (checksum != nullptr) *checksum = GetLe32(header);
   PutLe32(h + 28, 0);
   PutLe32(h, Crc32c(h + 4, out->size() - 4));
   return true;

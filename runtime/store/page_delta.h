@@ -60,8 +60,9 @@ inline constexpr size_t kPageDeltaHeaderSize = 32;
 // up to 16 words away (an insertion or removal in a sorted array), a literal range for each
 // other run of changed words. Returns false (and leaves *out unspecified) when the delta would
 // take more than `max_bytes`: the caller then writes the whole page.
+// *checksum, if given, gets the checksum of the page the delta produces (as it returns true).
 bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now, size_t max_bytes,
-                     std::string *out);
+                     std::string *out, uint32_t *checksum = nullptr);
 
 // Applies `delta` (PD1, PD2) to `stored`, a whole stored page value (header and contents) of
 // page `page` of database `db` whose own checksum was verified. On failure returns false and says

@@ -65,10 +65,12 @@ Status Transaction::Impl::GuardWrite(const char *what) {
       Status(CAIRN_MISUSE, std::string(what) + ": store " + store->dir + " is open read-only"));
 }
 
-rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const void *contents) {
+rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const void *contents,
+                                           uint32_t *checksum) {
   // The value is gathered from the header and the caller's buffer: no copy of our own.
   char header[kPageHeaderSize];
   EncodePageHeader(id, page, contents, header);
+  if (checksum != nullptr) *checksum = GetLe32(header);
   PageKey k(KeyKind::kPage, id, page);
   rocksdb::Slice key(k.view().data(), k.view().size());
   rocksdb::Slice parts[2] = {rocksdb::Slice(header, kPageHeaderSize),
@@ -335,11 +337,12 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
   // one. A base that cannot be read or decoded gets the whole page, as before deltas.
   std::string delta;
   bool as_delta = false;
+  uint32_t crc = 0;  // the written page's checksum
   // A base the caller got wrong is not used: the page is read back instead.
   if (base != nullptr && StoredPageChecksum(id, page, base) != base_checksum) base = nullptr;
   if (!allocated_here && base != nullptr) {
     as_delta = EncodePageDelta(id, page, static_cast<const char *>(base),
-                               static_cast<const char *>(buffer), kPageSize / 2, &delta);
+                               static_cast<const char *>(buffer), kPageSize / 2, &delta, &crc);
   } else if (!allocated_here) {
     PageKey k(KeyKind::kPage, id, page);
     rocksdb::PinnableSlice v;
@@ -347,21 +350,21 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
     if (t.Get(rocksdb::Slice(k.view().data(), k.view().size()), &v).ok() &&
         DecodePage(std::string_view(v.data(), v.size()), id, page, nullptr, &problem))
       as_delta = EncodePageDelta(id, page, v.data() + kPageHeaderSize,
-                                 static_cast<const char *>(buffer), kPageSize / 2, &delta);
+                                 static_cast<const char *>(buffer), kPageSize / 2, &delta, &crc);
   }
   rocksdb::Status rs;
   if (as_delta) {
     PageKey k(KeyKind::kPage, id, page);
     rs = t.txn->Merge(rocksdb::Slice(k.view().data(), k.view().size()), delta);
   } else {
-    rs = t.PutPage(id, page, buffer);
+    rs = t.PutPage(id, page, buffer, &crc);
   }
   if (!rs.ok()) {
     return t.Fail(
         FromRocks(rs, "writing " + PageName(*db, page), t.store->options.lock_timeout_ms));
   }
   if (stored_bytes != nullptr) *stored_bytes = as_delta ? delta.size() : kStoredPageSize;
-  if (checksum != nullptr) *checksum = StoredPageChecksum(id, page, buffer);
+  if (checksum != nullptr) *checksum = crc;
   return Status::Ok();
 }
 

@@ -60,7 +60,9 @@ class Transaction::Impl {
   Status IsFree(const TouchedDatabase &db, PageNo page, bool *free);
   void End();  // releases the RocksDB transaction and the registry; state IDLE
   // Puts page `page`'s header and `contents` (X4: locks its key).
-  rocksdb::Status PutPage(DatabaseId id, PageNo page, const void *contents);
+  // *checksum, if given, gets the stored page's checksum.
+  rocksdb::Status PutPage(DatabaseId id, PageNo page, const void *contents,
+                          uint32_t *checksum = nullptr);
 
   Store::Impl *store;
   std::unique_ptr<rocksdb::Transaction> txn;        // null in a read-only store
