@@ -155,7 +155,10 @@ bool ApplyPageDelta(std::string_view delta, uint64_t db, PageNo page, std::strin
   const size_t ranges = GetLe16(p + 6);
   size_t at = kPageDeltaHeaderSize, last_end = 0;
   for (size_t r = 0; r < ranges; r++) {
-    if (at + 4 > delta.size()) break;
+    if (at + 4 > delta.size()) {
+      *problem = "a delta holds fewer ranges than it says";
+      return false;
+    }
     const size_t off = GetLe16(p + at);
     const uint16_t field = GetLe16(p + at + 2);
     const bool move = version >= 2 && (field & kMoveFlag);

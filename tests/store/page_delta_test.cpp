@@ -176,6 +176,10 @@ TEST(PageDelta, Version1DeltasStillApplyAndMalformedMovesAreRefused) {
   std::string stored = Stored(5, 9, base), problem;
   EXPECT_FALSE(ApplyPageDelta(HandDelta(1, 1, move, moved), 5, 9, &stored, &problem));
   EXPECT_EQ(Applied(HandDelta(2, 1, move, moved), base), moved);  // the same, version 2
+  // A delta that says it has more ranges than it holds.
+  stored = Stored(5, 9, base);
+  EXPECT_FALSE(ApplyPageDelta(HandDelta(2, 2, move, moved), 5, 9, &stored, &problem));
+  EXPECT_NE(problem.find("fewer ranges"), std::string::npos) << problem;
   // A move whose source runs past the page, or is not a multiple of 8.
   for (uint16_t src : {uint16_t(8192 - 4), uint16_t(8190), uint16_t(12)}) {
     PutLe16(move.data() + 4, src);
