@@ -11,6 +11,7 @@
 
 #include "cairn/lang.h"
 #include "cairn/persist.h"
+#include "cairn/store.h"
 #include "guard.h"
 #include "output.h"
 #include "printer.h"
@@ -301,8 +302,7 @@ bool Session::runCommand(const std::string &text) {
   if (name == ":dbs") {
     if (cairn_store_dir() == nullptr) {
       // Listing never makes a store (as `cairn db list`): only :create, or storing, does.
-      const char *env = std::getenv("CAIRN_STORE");
-      const std::string dir = env != nullptr && *env != '\0' ? env : "./cairn.store";
+      const std::string dir = cairn::store::ResolveStoreDir("");  // the runtime's default
       std::error_code ec;
       if (!std::filesystem::exists(dir, ec)) {
         std::printf("(no databases: the store %s does not exist yet; :create NAME makes it)\n",

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cairn/lang.h"
+#include "cairn/store.h"
 #include "lang/errors.h"
 #include "lang/text.h"
 
@@ -225,9 +226,9 @@ void *cairn_sys_self_path(void) {
 void *cairn_sys_store_dir(void) {
   if (const char *open = cairn_store_dir())
     return NewText(std::filesystem::absolute(open).lexically_normal().string());
-  const char *env = std::getenv("CAIRN_STORE");
-  std::string dir = env && *env ? env : "cairn.store";
-  return NewText(std::filesystem::absolute(dir).lexically_normal().string());
+  // The store the first database call would open (one rule: store::ResolveStoreDir).
+  return NewText(
+      std::filesystem::absolute(cairn::store::ResolveStoreDir("")).lexically_normal().string());
 }
 
 void *cairn_sys_drop_caches(const cairn_loc *loc, void *dir) {
