@@ -10,7 +10,9 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 
+#include "cairn/store.h"
 #include "persist_types.h"
 
 namespace cairn_ptest {
@@ -76,6 +78,20 @@ void OpenStore(const ChildArgs &args, cairn_persist_options opts, bool register_
   }
   opts.store_dir = args.store.c_str();
   CK_OK(cairn_store_open(&opts));
+}
+
+void CheckStoreClean(const ChildArgs &args, const char *name) {
+  namespace st = cairn::store;
+  std::unique_ptr<st::Store> store;
+  cairn::Status s = st::Store::Open(args.store, st::StoreOptions{}, &store);
+  CK(s.ok()) << s.ToString();
+  st::CheckReport report;
+  s = store->Check(name, &report);
+  CK(s.ok()) << s.ToString();
+  Say("page_count=%lu pages_read=%lu problems=%lu\n", report.page_count, report.pages_read,
+      report.problem_count);
+  for (const std::string &p : report.problems) Say("problem: %s\n", p.c_str());
+  CK(report.clean()) << "the store's check of '" << name << "' found problems";
 }
 
 cairn_db *CreateDb(const char *name) {

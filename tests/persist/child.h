@@ -104,6 +104,10 @@ std::string StatusText(cairn_status s);  // "misuse: <cairn_last_error()>"
 void OpenStore(const ChildArgs &args, cairn_persist_options opts = {}, bool register_types = true);
 cairn_db *CreateDb(const char *name);
 cairn_db *OpenDb(const char *name);
+// The store's own check of database `name` (cairn::store, no runtime: call it before
+// OpenStore, or in a child that does not open the store): every problem is said, and the check
+// fails unless the database is clean.
+void CheckStoreClean(const ChildArgs &args, const char *name);
 // The root of `db`, inside a transaction.
 void *Root(cairn_db *db);
 template <class T>

@@ -168,15 +168,6 @@ PERSIST_CHILD(Kept_RefsCreate) {
   return 0;
 }
 
-namespace {
-
-Node *NodeAt(Node *head, int64_t i) {
-  while (i-- > 0) head = head->left;
-  return head;
-}
-
-}  // namespace
-
 PERSIST_CHILD(Kept_RefsModify) {
   OpenStore(args);
   cairn_db *db = OpenDb("chain");

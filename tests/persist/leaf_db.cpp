@@ -5,7 +5,6 @@
 #include <memory>
 #include <sstream>
 
-#include "cairn/store.h"
 #include "child.h"
 #include "persist_types.h"
 
@@ -109,17 +108,7 @@ PERSIST_CHILD(LeafDb_Verify) {
 }
 
 PERSIST_CHILD(LeafDb_StoreCheck) {
-  namespace st = cairn::store;
-  std::unique_ptr<st::Store> store;
-  cairn::Status s = st::Store::Open(args.store, st::StoreOptions{}, &store);
-  CK(s.ok()) << s.ToString();
-  st::CheckReport report;
-  s = store->Check("leaves", &report);
-  CK(s.ok()) << s.ToString();
-  Say("page_count=%lu pages_read=%lu problems=%lu\n", report.page_count, report.pages_read,
-      report.problem_count);
-  for (const std::string &p : report.problems) Say("problem: %s\n", p.c_str());
-  CK(report.clean());
+  CheckStoreClean(args, "leaves");
   return 0;
 }
 

@@ -97,6 +97,12 @@ inline Node *NewNode(int64_t id, Node *left = nullptr, Node *right = nullptr) {
   return n;
 }
 
+// The node `i` steps along `left` from head (nullptr past the end of the chain).
+inline Node *NodeAt(Node *head, int64_t i) {
+  while (i-- > 0 && head) head = head->left;
+  return head;
+}
+
 template <class T>
 T *ArrayData(void *array) {
   return reinterpret_cast<T *>(static_cast<char *>(array) + CAIRN_ARRAY_DATA_OFFSET);

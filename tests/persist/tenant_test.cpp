@@ -6,10 +6,7 @@
 // page); a failed commit makes an adopted one a tenant again; their identity hash does not
 // change; a tenant nothing holds dies.
 #include <cstdint>
-#include <memory>
-#include <string>
 
-#include "cairn/store.h"
 #include "child.h"
 #include "persist_test.h"
 #include "persist_types.h"
@@ -23,6 +20,24 @@ namespace {
 // and continues on another page, so allocation alone does not put them together).
 __attribute__((noinline)) void BuildFour(ExactRoot *holder) {
   holder->set(NewNode(1000, NewNode(2000, NewNode(3000, NewNode(3500)))));
+}
+
+// BuildFour's nodes, unlinked, in four[0..3] (the caller's variables, which alone hold them):
+// built again until the four share a page.
+__attribute__((noinline)) void FourOnOnePage(Node *volatile (&four)[4]) {
+  for (int tries = 0;; tries++) {
+    CK(tries < 3) << "four nodes copied in a row never shared a page";
+    ExactRoot holder;
+    BuildFour(&holder);
+    ScrubStack();
+    cairn_collect();
+    four[0] = holder.get();
+    for (int k = 1; k < 4; k++) four[k] = four[k - 1]->left;
+    for (int k = 0; k < 3; k++) four[k]->left = nullptr;
+    if (PageOf(four[0]) == PageOf(four[1]) && PageOf(four[1]) == PageOf(four[2]) &&
+        PageOf(four[2]) == PageOf(four[3]))
+      return;
+  }
 }
 
 __attribute__((noinline)) Node *Chain(int64_t first_id, int64_t n) {
@@ -52,23 +67,10 @@ PERSIST_CHILD(Tenant_Write) {
   CK_OK(cairn_txn_commit());
 
   CK_OK(cairn_txn_begin());
-  Node *volatile kept = nullptr, *volatile loose = nullptr, *volatile third = nullptr,
-                 *volatile fourth = nullptr;
-  for (int tries = 0;; tries++) {
-    CK(tries < 3) << "four nodes copied in a row never shared a page";
-    ExactRoot holder;
-    BuildFour(&holder);
-    ScrubStack();
-    cairn_collect();
-    kept = holder.get();
-    loose = kept->left;
-    third = loose->left;
-    fourth = third->left;
-    kept->left = loose->left = third->left = nullptr;
-    if (PageOf(kept) == PageOf(loose) && PageOf(loose) == PageOf(third) &&
-        PageOf(third) == PageOf(fourth))
-      break;
-  }
+  Node *volatile four[4] = {};
+  FourOnOnePage(four);
+  Node *volatile &kept = four[0], *volatile &loose = four[1], *volatile &third = four[2],
+                 *volatile &fourth = four[3];
   loose->right = NewNode(4000);  // transient, wherever it is: it must stay alive
   const uint64_t hash = cairn_identity_hash(loose);
   CK_OK(cairn_db_set_root(home, kept));
@@ -189,23 +191,10 @@ PERSIST_CHILD(Tenant_DeadThenWritten) {
   OpenStore(args);
   cairn_db *home = CreateDb("home");
   CK_OK(cairn_txn_begin());
-  Node *volatile kept = nullptr, *volatile loose = nullptr, *volatile third = nullptr,
-                 *volatile fourth = nullptr;
-  for (int tries = 0;; tries++) {
-    CK(tries < 3) << "four nodes copied in a row never shared a page";
-    ExactRoot holder;
-    BuildFour(&holder);
-    ScrubStack();
-    cairn_collect();
-    kept = holder.get();
-    loose = kept->left;
-    third = loose->left;
-    fourth = third->left;
-    kept->left = loose->left = third->left = nullptr;
-    if (PageOf(kept) == PageOf(loose) && PageOf(loose) == PageOf(third) &&
-        PageOf(third) == PageOf(fourth))
-      break;
-  }
+  Node *volatile four[4] = {};
+  FourOnOnePage(four);
+  Node *volatile &kept = four[0], *volatile &loose = four[1], *volatile &third = four[2],
+                 *volatile &fourth = four[3];
   CK_OK(cairn_db_set_root(home, kept));
   CK_OK(cairn_txn_commit());
   CK_EQ(LastCommitStats().pages_ambiguous, 1u);
@@ -228,17 +217,7 @@ PERSIST_CHILD(Tenant_DeadThenWritten) {
 }
 
 PERSIST_CHILD(Tenant_DeadCheck) {
-  {
-    namespace st = cairn::store;
-    std::unique_ptr<st::Store> store;
-    cairn::Status s = st::Store::Open(args.store, st::StoreOptions{}, &store);
-    CK(s.ok()) << s.ToString();
-    st::CheckReport report;
-    s = store->Check("home", &report);
-    CK(s.ok()) << s.ToString();
-    for (const std::string &p : report.problems) Say("problem: %s\n", p.c_str());
-    CK(report.clean()) << "the store's check found the page damaged";
-  }
+  CheckStoreClean(args, "home");
   OpenStore(args);
   cairn_db *home = OpenDb("home");
   CK_OK(cairn_txn_begin());

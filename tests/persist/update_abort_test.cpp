@@ -17,11 +17,6 @@ __attribute__((noinline)) Node *BuildChain(int64_t n) {
   return head;
 }
 
-Node *NodeAt(Node *head, int64_t i) {
-  while (i-- > 0 && head) head = head->left;
-  return head;
-}
-
 // The state after Update_Modify's commit: every tenth value negated, node 5 refers to a new
 // node 777; nothing of the aborted transaction.
 void CheckCommittedState(Node *head) {
