@@ -313,7 +313,7 @@ Status Persistence::Flush(cairn_persist_stats *c,
     auto image = clean_images_.find(uint32_t(i));
     const bool imaged =
         n == 1 && image != clean_images_.end() && image->second.releases == totals_.frames_released;
-    if (imaged && std::memcmp(pages.PageAddress(i), image->second.words.get(), kPageSize) == 0) {
+    if (imaged && UnchangedSinceClean(i)) {
       unchanged->push_back(uint32_t(i));
       return;
     }
