@@ -20,8 +20,8 @@ constexpr size_t kWord = 8;
 constexpr size_t kWords = kPageSize / kWord;
 constexpr uint16_t kMoveFlag = 0x8000;    // in a version 2 range's length field
 constexpr uint16_t kLengthMask = 0x3fff;  // the length itself (at most 8192)
-// The shifts (in words, either way) tried for a move: an insertion
-// of up to 16 entries before a run of a sorted array, or a removal of as many.
+// The shifts (in words, either way) tried for a move: an insertion of up to 16 entries before a
+// run of a sorted array, or a removal of as many.
 constexpr int64_t kMaxShift = 16;
 // A move of fewer words costs more than the words: 6 bytes against 4 + 8.
 constexpr size_t kMinMoveWords = 2;
@@ -139,8 +139,15 @@ bool ApplyPageDelta(std::string_view delta, uint64_t db, PageNo page, std::strin
     return false;
   }
   const uint16_t version = GetLe16(p + 4);
-  if ((version != 1 && version != kPageDeltaVersion) || GetLe64(p + 8) != db ||
-      GetLe64(p + 16) != page) {
+  if (version != 1 && version != kPageDeltaVersion) {
+    std::snprintf(why, sizeof why,
+                  "a delta of version %u, which this build of Cairn does not know (it applies "
+                  "versions 1 to %u: a newer Cairn wrote it)",
+                  version, kPageDeltaVersion);
+    *problem = why;
+    return false;
+  }
+  if (GetLe64(p + 8) != db || GetLe64(p + 16) != page) {
     std::snprintf(why, sizeof why,
                   "a delta (version %u) names database #%llu page %llu, not where it is stored",
                   version, static_cast<unsigned long long>(GetLe64(p + 8)),

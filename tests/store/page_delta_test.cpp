@@ -176,6 +176,11 @@ TEST(PageDelta, Version1DeltasStillApplyAndMalformedMovesAreRefused) {
   std::string stored = Stored(5, 9, base), problem;
   EXPECT_FALSE(ApplyPageDelta(HandDelta(1, 1, move, moved), 5, 9, &stored, &problem));
   EXPECT_EQ(Applied(HandDelta(2, 1, move, moved), base), moved);  // the same, version 2
+  // A delta of a version this build does not know says so.
+  stored = Stored(5, 9, base);
+  EXPECT_FALSE(ApplyPageDelta(HandDelta(3, 1, move, moved), 5, 9, &stored, &problem));
+  EXPECT_NE(problem.find("version 3, which this build of Cairn does not know"), std::string::npos)
+      << problem;
   // A delta that says it has more ranges than it holds.
   stored = Stored(5, 9, base);
   EXPECT_FALSE(ApplyPageDelta(HandDelta(2, 2, move, moved), 5, 9, &stored, &problem));
