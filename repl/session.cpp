@@ -4,6 +4,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -152,8 +153,9 @@ void Session::finish() {
   endLine();
   std::fprintf(stderr,
                "note: the open transaction%s was not committed: it is aborted, and none of its "
-               "changes are in the database (:commit before :quit keeps them)\n",
-               explicit_txn_ ? " (begun with :begin)" : "");
+               "changes are in the database (%s before :quit keeps them)\n",
+               explicit_txn_ ? " (begun with :begin)" : " (begun by code)",
+               explicit_txn_ ? ":commit" : "its commit()");
   std::fflush(stderr);
   cairn_txn_abort();
   explicit_txn_ = false;
@@ -318,7 +320,10 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
       *why = "class '" + cls->name +
              "' cannot be defined again with other fields while a transaction is open: objects "
              "of its current definition made in it would be committed beside objects of the new "
-             "one, under one name. :commit or :abort first";
+             "one, under one name. " +
+             std::string(explicit_txn_ ? ":commit or :abort first"
+                                       : "Commit or abort it first (its handle's commit() or "
+                                         "abort(); it was begun by code, not :begin)");
       return false;
     }
     if (latest != nullptr && fingerprints_.at(latest) != fp) {
@@ -516,7 +521,7 @@ std::string Session::factsKey(const front::FuncInfo *f) {
   return key.empty() ? f->symbol : key;
 }
 
-bool Session::beginsTransactions(const front::FuncInfo *f) {
+bool Session::reaches(const front::FuncInfo *f, bool TxnFacts::*fact) {
   std::set<std::string> seen;
   std::vector<std::string> work{factsKey(f)};
   while (!work.empty()) {
@@ -525,10 +530,29 @@ bool Session::beginsTransactions(const front::FuncInfo *f) {
     if (!seen.insert(key).second) continue;
     auto it = txn_facts_.find(key);
     if (it == txn_facts_.end()) continue;
-    if (it->second.begins) return true;
+    if (it->second.*fact) return true;
     for (const front::FuncInfo *callee : it->second.calls) work.push_back(factsKey(callee));
   }
   return false;
+}
+
+bool Session::beginsTransactions(const front::FuncInfo *f) { return reaches(f, &TxnFacts::begins); }
+
+bool Session::opensStore(const front::FuncInfo *f) { return reaches(f, &TxnFacts::opens_store); }
+
+void Session::noteOpened() {
+  std::vector<std::string> open;
+  cairn_db_each_open(
+      [](cairn_db *db, void *ctx) {
+        static_cast<std::vector<std::string> *>(ctx)->push_back(cairn_db_name(db));
+      },
+      &open);
+  for (const std::string &name : open)
+    if (seen_open_.insert(name).second) last_db_ = name;
+  // A database dropped (or closed) and opened again counts as opened again.
+  for (auto it = seen_open_.begin(); it != seen_open_.end();)
+    it = std::find(open.begin(), open.end(), *it) == open.end() ? seen_open_.erase(it)
+                                                                : std::next(it);
 }
 
 // --- Running ------------------------------------------------------------------------------
@@ -578,6 +602,11 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
 bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
                        bool quiet) {
   const bool own_transactions = beginsTransactions(unit.run->info);
+  const bool code_txn = !explicit_txn_ && cairn_txn_is_open();  // begun by an earlier input
+  // S2: an input that opens the store has it opened first, to run in a transaction of its own
+  // (if the store cannot be opened, the input's Database call reports why, where it is).
+  if (!own_transactions && cairn_store_dir() == nullptr && opensStore(unit.run->info))
+    (void)cairn_store_open(nullptr);
   if (!own_transactions && !beginImplicit()) {
     llvm::consumeError(jit_->remove(*run_unit));
     return false;
@@ -622,9 +651,12 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
     if (explicit_txn_ && !cairn_txn_is_open()) {
       explicit_txn_ = false;
       reportError("the transaction begun with :begin was aborted");
+    } else if (code_txn && !cairn_txn_is_open()) {
+      reportError("the open transaction (begun by code) was aborted");
     }
   }
   endImplicit(ok);
+  noteOpened();
   llvm::consumeError(jit_->remove(*run_unit));
   return ok;
 }

@@ -19,9 +19,11 @@
 //   S2. Without `:begin`, an input that runs code does so in a transaction of its own when the
 //       store is open and the input does not begin transactions itself (atomic,
 //       Transaction.begin(), in its statements or in the functions and methods they call by
-//       name: txn_scan.h); it commits when the input succeeds and is aborted when it fails.
-//       (Creating and dropping a database happen at once, in a transaction or not: an abort
-//       does not undo them.)
+//       name: txn_scan.h); it commits when the input succeeds and is aborted when it fails. An
+//       input that would open the store (a Database builtin, in the same reach) has it opened
+//       before it runs, so its first such input is in a transaction too. (Creating and
+//       dropping a database happen at once, in a transaction or not: an abort does not undo
+//       them.)
 //   S3. A runtime error (or an error while faulting a page in) ends only the input: the
 //       runtime aborted its transaction, the definitions made so far stay, the prompt returns.
 #ifndef CAIRN_REPL_SESSION_H
@@ -121,8 +123,13 @@ class Session {
   bool lengthOf(const void *obj, int64_t *len);
 
   // Transactions (S2).
-  // Whether f's code, or code it calls, begins transactions (txn_scan.h).
+  // Whether f's code, or code it calls by name, begins transactions / calls a Database builtin
+  // (txn_scan.h).
   bool beginsTransactions(const front::FuncInfo *f);
+  bool opensStore(const front::FuncInfo *f);
+  bool reaches(const front::FuncInfo *f, bool TxnFacts::*fact);
+  // Makes the database an input opened last (if it opened any) the default of :root.
+  void noteOpened();
   std::string factsKey(const front::FuncInfo *f);
   bool beginImplicit();
   void endImplicit(bool ok);
@@ -135,10 +142,11 @@ class Session {
   std::unique_ptr<Jit> jit_;
   int inputs_ = 0;
   int failures_ = 0;
-  int depth_ = 1;                                 // printing depth (:show changes it for one value)
-  bool explicit_txn_ = false;                     // :begin
-  bool implicit_txn_ = false;                     // this input's own transaction is open (S2)
-  std::string last_db_;                           // the database :open or :create named last
+  int depth_ = 1;              // printing depth (:show changes it for one value)
+  bool explicit_txn_ = false;  // :begin
+  bool implicit_txn_ = false;  // this input's own transaction is open (S2)
+  std::string last_db_;        // the database opened last (:open, :create or code: noteOpened())
+  std::set<std::string> seen_open_;               // the databases noteOpened() has seen open
   std::vector<std::shared_ptr<Unit>> permanent_;  // never removed
   std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in

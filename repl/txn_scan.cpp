@@ -115,6 +115,19 @@ class Scan {
         // dropping a database work inside one: `let d = Database.create("x"); d.root = ...`
         // is one input, committed with its transaction.)
         if (b->builtin == sem::Builtin::TxnBegin) facts.begins = true;
+        // These open the store if it is not open yet; the session opens it first, so that the
+        // input's own transaction covers what the input does with the database (S2).
+        switch (b->builtin) {
+          case sem::Builtin::DbCreate:
+          case sem::Builtin::DbOpen:
+          case sem::Builtin::DbExists:
+          case sem::Builtin::DbDrop:
+          case sem::Builtin::DbNames:
+            facts.opens_store = true;
+            break;
+          default:
+            break;
+        }
         for (const auto &a : b->args) expr(a.get());
         break;
       }

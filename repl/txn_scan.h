@@ -11,7 +11,8 @@
 namespace cairn::repl {
 
 struct TxnFacts {
-  bool begins = false;  // `atomic`, Transaction.begin(), Database.create or .drop in its body
+  bool begins = false;       // `atomic` or Transaction.begin() in its body
+  bool opens_store = false;  // a Database builtin (create, open, exists, drop, names) in its body
   std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
 };
 
