@@ -141,6 +141,22 @@ expect "check of a damaged page" 1 "page 7 is damaged: checksum mismatch" \
 run --store "$STORE" db check second
 expect "check of an undamaged database in the same store" 0 "second: ok" ""
 
+# A damaged page in the middle of a large object's run: reported, and so is the object whose run
+# it is; the run's other pages are not read as pages of small objects (each was reported as a
+# header naming a type the type table lacks), and nothing is called unreachable.
+printf 'fn main() { let d = Database.create("big")\n atomic { let a = new [int](5000)\n for i in 0..5000 { a[i] = i }\n d.root = a } }\n' >"$TMP/big.cairn"
+CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$STORE" run "$TMP/big.cairn" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+expect "a program storing a large array" 0 "" ""
+"$FIXTURE" "$STORE" big corrupt 3 || fail "fixture corrupt big"
+run --store "$STORE" db check big
+expect "check of a damaged page of a large object" 1 "page 3 is damaged: checksum mismatch" \
+  "cairn: database 'big' in store $STORE is damaged"
+[[ "$OUT" == *"big: 2 problems found"* && "$OUT" == *"page 1: page 3 of its large object's run of 5 cannot be read"* &&
+  "$OUT" != *"type table lacks"* && "$OUT" == *"0 of 5 pages in use (0.0%) unreachable"* ]] &&
+  echo "ok: a large object's damaged page is one problem of the object" ||
+  fail "check of a large object's damaged page: $OUT"
+
 # A reference into the middle of an object, on a page whose checksum is right: the object-graph
 # audit finds it, and what it cuts off is reported as unreachable.
 run --store "$STORE" db create graph

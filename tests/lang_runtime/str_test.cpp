@@ -10,6 +10,7 @@
 
 #include "../common/heap_test_support.h"
 #include "cairn/type_builder.hpp"
+#include "lang/format.h"
 #include "lang/identity.h"
 #include "lang_test.h"
 
@@ -189,24 +190,65 @@ TEST_F(StrTest, NestedArrays) {
   EXPECT_EQ(StrRef(mixed), "[\"t\", [[1], [2.5, 3.5], []], [false]]");
 }
 
-// Three levels are shown; a fourth is "[...]".
-TEST_F(StrTest, DepthLimit) {
-  void *l1 = RefArray(1), *l2 = RefArray(1), *l3 = RefArray(1), *l4 = RefArray(1);
-  SetRef(l3, 0, IntArray({7}));
-  SetRef(l2, 0, l3);
-  SetRef(l1, 0, l2);
-  EXPECT_EQ(StrRef(l3), "[[7]]");
-  EXPECT_EQ(StrRef(l2), "[[[7]]]");
-  EXPECT_EQ(StrRef(l1), "[[[[...]]]]");
-  SetRef(l4, 0, l1);
-  EXPECT_EQ(StrRef(l4), "[[[[...]]]]");
-  // A cycle ends there too.
+// Arrays nested in one another are shown whole, however deep (ten levels here); an array
+// inside itself is "[...]" where it comes back; an array shared, but not inside itself, is shown
+// each time.
+TEST_F(StrTest, NestingAndCycles) {
+  void *inner = IntArray({7});
+  std::string expect = "[7]";
+  for (int level = 2; level <= 10; level++) {
+    void *outer = RefArray(1);
+    SetRef(outer, 0, inner);
+    inner = outer;
+    expect = "[" + expect + "]";
+  }
+  EXPECT_EQ(StrRef(inner), expect);
+  EXPECT_EQ(expect, "[[[[[[[[[[7]]]]]]]]]]");
+
   void *self = RefArray(2);
   SetRef(self, 0, self);
-  EXPECT_EQ(StrRef(self), "[[[[...], nil], nil], nil]");
-  // Texts and objects deep inside are still shown at the third level.
-  SetRef(l3, 0, Text("deep"));
-  EXPECT_EQ(StrRef(l1), "[[[\"deep\"]]]");
+  EXPECT_EQ(StrRef(self), "[[...], nil]");
+  void *a = RefArray(1), *b = RefArray(2);
+  SetRef(a, 0, b);
+  SetRef(b, 0, a);
+  SetRef(b, 1, Text("b"));
+  EXPECT_EQ(StrRef(a), "[[[...], \"b\"]]");
+  EXPECT_EQ(StrRef(b), "[[[...]], \"b\"]");
+
+  void *shared = IntArray({1});
+  void *twice = RefArray(2);
+  SetRef(twice, 0, shared);
+  SetRef(twice, 1, shared);
+  EXPECT_EQ(StrRef(twice), "[[1], [1]]");
+}
+
+// The limits that keep a value's form finite without a cycle: a chain deeper than
+// kMaxArrayDepth ends in "[...]", and arrays sharing their elements stop being expanded after
+// kMaxShownElements elements in all (2^40 here otherwise).
+TEST_F(StrTest, DepthAndSizeLimits) {
+  void *chain = IntArray({7});
+  for (int level = 2; level <= cairn::lang::kMaxArrayDepth + 5; level++) {
+    void *outer = RefArray(1);
+    SetRef(outer, 0, chain);
+    chain = outer;
+  }
+  const std::string deep = StrRef(chain);
+  const std::string open(size_t(cairn::lang::kMaxArrayDepth), '[');
+  EXPECT_EQ(deep.substr(0, open.size()), open);
+  EXPECT_EQ(deep.substr(open.size(), 5), "[...]");
+  EXPECT_EQ(deep.find("7"), std::string::npos);
+
+  void *wide = IntArray({1, 2});
+  for (int level = 0; level < 40; level++) {
+    void *outer = RefArray(2);
+    SetRef(outer, 0, wide);
+    SetRef(outer, 1, wide);
+    wide = outer;
+  }
+  const std::string form = StrRef(wide);
+  EXPECT_LT(form.size(), 20 * cairn::lang::kMaxShownElements);
+  EXPECT_NE(form.find("[...]"), std::string::npos);
+  EXPECT_EQ(form.substr(0, 45), std::string(40, '[') + "[1, 2");
 }
 
 // At most 100 elements, then ", ...]".

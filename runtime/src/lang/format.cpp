@@ -1,12 +1,14 @@
 // str(e): the textual form of values (cairn/lang.h, Conversions to text).
 #include "lang/format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "cairn/lang.h"
 #include "lang/identity.h"
@@ -31,7 +33,14 @@ void AppendObject(std::string *out, const void *obj) {
   out->append(buf, r.ptr);
 }
 
-void AppendArray(std::string *out, const void *array, int depth);
+// What the arrays being shown are: the ones open (an array among them is a cycle) and how many
+// elements have been shown.
+struct ArrayWalk {
+  std::vector<const void *> open;
+  uint64_t shown = 0;
+};
+
+void AppendArray(std::string *out, const void *array, ArrayWalk &walk);
 
 // A text element as a literal that reads back: quoted, with `"`, `\` and control characters
 // escaped (\n \t \r \0, others as \u{..}); other bytes, UTF-8 included, as they are.
@@ -73,13 +82,13 @@ void AppendQuoted(std::string *out, std::string_view text) {
 }
 
 // An element that is a reference: as str shows it, but a text is a quoted literal.
-void AppendRefElement(std::string *out, const void *v, int depth) {
+void AppendRefElement(std::string *out, const void *v, ArrayWalk &walk) {
   if (v == nullptr) {
     out->append("nil");
   } else if (IsText(v)) {
     AppendQuoted(out, TextView(v));
   } else if (cairn_type_of(v)->flags & CAIRN_TYPE_ARRAY) {
-    AppendArray(out, v, depth + 1);
+    AppendArray(out, v, walk);
   } else {
     AppendObject(out, v);
   }
@@ -103,7 +112,7 @@ bool HasElementForm(const cairn_type *t) {
   }
 }
 
-void AppendElement(std::string *out, const cairn_type *t, const char *p, int depth) {
+void AppendElement(std::string *out, const cairn_type *t, const char *p, ArrayWalk &walk) {
   switch (t->elem_kind) {
     case CAIRN_KIND_BOOL:
       AppendBool(out, *p != 0);
@@ -127,36 +136,39 @@ void AppendElement(std::string *out, const cairn_type *t, const char *p, int dep
       AppendFloat(out, Load<double>(p));
       break;
     case CAIRN_KIND_REF:
-      AppendRefElement(out, Load<const void *>(p), depth);
+      AppendRefElement(out, Load<const void *>(p), walk);
       break;
     default:
       break;
   }
 }
 
-// depth: 1 for an array shown at the top, 2 for one inside it, ...
-void AppendArray(std::string *out, const void *array, int depth) {
+void AppendArray(std::string *out, const void *array, ArrayWalk &walk) {
   const cairn_type *t = cairn_type_of(array);
   if (!HasElementForm(t)) {
     AppendObject(out, array);
     return;
   }
-  if (depth > kMaxArrayDepth) {
+  if (walk.open.size() >= size_t(kMaxArrayDepth) || walk.shown >= kMaxShownElements ||
+      std::find(walk.open.begin(), walk.open.end(), array) != walk.open.end()) {
     out->append("[...]");
     return;
   }
+  walk.open.push_back(array);
   const uint64_t n = cairn_array_length(array);
   const char *elems = static_cast<const char *>(array) + CAIRN_ARRAY_DATA_OFFSET;
   out->push_back('[');
   for (uint64_t i = 0; i < n; i++) {
     if (i > 0) out->append(", ");
-    if (i == kMaxArrayElements) {
+    if (i == kMaxArrayElements || walk.shown >= kMaxShownElements) {
       out->append("...");
       break;
     }
-    AppendElement(out, t, elems + i * t->size, depth);
+    walk.shown++;
+    AppendElement(out, t, elems + i * t->size, walk);
   }
   out->push_back(']');
+  walk.open.pop_back();
 }
 
 }  // namespace
@@ -223,7 +235,8 @@ void AppendRef(std::string *out, const void *v) {
   } else if (IsText(v)) {
     out->append(TextView(v));
   } else if (cairn_type_of(v)->flags & CAIRN_TYPE_ARRAY) {
-    AppendArray(out, v, 1);
+    ArrayWalk walk;
+    AppendArray(out, v, walk);
   } else {
     AppendObject(out, v);
   }

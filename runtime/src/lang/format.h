@@ -15,9 +15,13 @@ void AppendBool(std::string *out, bool v);
 // str of a reference: "nil", a text's bytes, "[...]" for arrays, "Type#N" for other objects.
 void AppendRef(std::string *out, const void *v);
 
-// Limits of an array's form: elements shown before ", ...]", and arrays nested in one another
-// shown before an inner one is written "[...]".
+// Limits of an array's form: the elements of one array shown before ", ...]"; the elements of
+// all arrays shown in one value (arrays of arrays sharing their elements could otherwise be
+// exponentially long), after which each array left is "[...]"; and the arrays nested in one
+// another, after which an inner one is "[...]" (so that a deep chain does not exhaust the
+// stack). An array inside itself (an `[any]` holding itself, at any depth) is "[...]" there.
 inline constexpr uint64_t kMaxArrayElements = 100;
-inline constexpr int kMaxArrayDepth = 3;
+inline constexpr uint64_t kMaxShownElements = 100000;
+inline constexpr int kMaxArrayDepth = 1000;
 
 }  // namespace cairn::lang

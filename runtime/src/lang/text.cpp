@@ -61,6 +61,9 @@ int64_t cairn_text_cmp(void *a, void *b) {
 
 int cairn_any_eq(void *a, void *b) {
   if (a == b) return 1;
+  // nil equals only nil, and is decided without reading the other object (whose page may hold
+  // a type this program does not define: only using the object may fail, docs/persistence.md).
+  if (a == nullptr || b == nullptr) return 0;
   if (IsText(a) && IsText(b)) return cairn_text_eq(a, b);
   return 0;
 }
