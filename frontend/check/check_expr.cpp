@@ -295,6 +295,18 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
       return errorExpr(e.span);
     }
   }
+  // `std.math.sqrt(x)`: a module's name (or a part of it) is not a value.
+  bool module_name = name == "std";
+  for (ModuleInfo *im : cx.module->imports) {
+    const std::string dotted = "." + im->name + ".";
+    module_name = module_name || dotted.find("." + name + ".") != std::string::npos;
+  }
+  if (module_name) {
+    d.withHint("'" + name +
+               "' names a module, which is not a value: an import brings the module's names in "
+               "unqualified (`import std.math`, then `sqrt(2.0)`)");
+    return errorExpr(e.span);
+  }
   std::vector<std::string> candidates = moduleNames(cx.module);
   for (FnCtx *c = &cx; c; c = c->outer)
     for (const auto &scope : c->scopes)

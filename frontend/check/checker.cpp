@@ -164,6 +164,23 @@ void Checker::cannotStore(Span span, const Type *t, const char *where) {
 
 // --- Module symbols ---------------------------------------------------------------------------
 
+// A class's or function's type parameters: distinct, and none named like a built-in type (which
+// the name would hide inside the declaration).
+void Checker::checkTypeParams(const std::vector<ast::Ident> &params) {
+  std::set<std::string> seen;
+  for (const ast::Ident &p : params) {
+    if (std::find(std::begin(kBuiltinTypes), std::end(kBuiltinTypes), p.name) !=
+        std::end(kBuiltinTypes)) {
+      error(DiagId::TypeParamNamedLikeType, p.span, {p.name})
+          .withHint("choose another name, such as 'T': '" + p.name +
+                    "' always means the built-in type");
+    } else if (!seen.insert(p.name).second) {
+      error(DiagId::TypeParamTwice, p.span, {p.name})
+          .withHint("give each type parameter its own name");
+    }
+  }
+}
+
 void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
   for (ModuleInfo *m : modules) {
     auto &table = symbols_[m];
@@ -183,6 +200,7 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           name = c->name.name;
           name_span = c->name.span;
           for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
+          checkTypeParams(c->type_params);
           if (std::find(std::begin(kBuiltinTypes), std::end(kBuiltinTypes), name) !=
               std::end(kBuiltinTypes)) {
             error(DiagId::ClassNamedLikeType, name_span, {name})
@@ -215,6 +233,7 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           s.fn = f;
           name = f->name.name;
           name_span = f->name.span;
+          checkTypeParams(f->type_params);
           break;
         }
         case ast::DeclKind::Global: {
@@ -536,6 +555,12 @@ void Checker::resolveClass(ClassInfo *cls) {
       error(DiagId::FieldRedeclared, f.name.span, {f.name.name, bf->owner->name});
       continue;
     }
+    if (cls->super && cls->super->findMethod(f.name.name)) {
+      // `b.f` would read the field where `b.f()` calls the method: one name, one member.
+      // (Declared all the same, so that its uses report nothing more.)
+      error(DiagId::FieldNamesBaseMethod, f.name.span,
+            {f.name.name, cls->super->findMethod(f.name.name)->owner->name});
+    }
     auto fi = std::make_unique<FieldInfo>();
     fi->name = f.name.name;
     fi->type = ft;
@@ -563,10 +588,13 @@ void Checker::resolveClass(ClassInfo *cls) {
     fi->module = cls->module;
     fi->decl = md.get();
     fi->bindings = cls->bindings;
+    // Type parameters of a method (an error, above) stand for the error type in it, so that
+    // their uses report nothing more.
+    for (const ast::Ident &tp : md->type_params) fi->bindings[tp.name] = types_.error();
     fi->owner = cls;
     fi->is_override = md->is_override;
     fi->span = md->name.span;
-    resolveSignature(fi.get(), md.get(), cls->module, &cls->bindings);
+    resolveSignature(fi.get(), md.get(), cls->module, &fi->bindings);
     if (md->is_extern) error(DiagId::ExternBody, md->name.span, {name});
     if (!md->body && !md->is_extern) error(DiagId::MissingBody, md->name.span, {name});
     FuncInfo *base = cls->super ? cls->super->findMethod(name) : nullptr;
@@ -784,7 +812,10 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
 
   Symbol mainSym = lookupModule(main_, "main");
   if (mainSym.kind == Symbol::Kind::Func && mainSym.module == main_ &&
-      mainSym.fn->type_params.empty()) {
+      !mainSym.fn->type_params.empty()) {
+    error(DiagId::MainSignature, mainSym.fn->name.span)
+        .withHint("'main' cannot have type parameters: write 'fn main() { ... }'");
+  } else if (mainSym.kind == Symbol::Kind::Func && mainSym.module == main_) {
     FuncInfo *f = instantiateFunction(mainSym.fn, main_, {}, mainSym.fn->name.span);
     if (!f->params.empty() || f->ret->kind != TypeKind::Void || f->is_extern)
       error(DiagId::MainSignature, mainSym.fn->name.span);

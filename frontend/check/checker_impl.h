@@ -70,6 +70,7 @@ class Checker {
 
   // --- declarations (checker.cpp) ---
   void collectDeclarations(const std::vector<ModuleInfo *> &modules);
+  void checkTypeParams(const std::vector<ast::Ident> &params);
   // Instantiates every non-generic class and function the modules declare (queued for work).
   void instantiateDeclared(const std::vector<ModuleInfo *> &modules);
   Symbol lookupModule(ModuleInfo *m, const std::string &name);

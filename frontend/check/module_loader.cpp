@@ -109,7 +109,9 @@ class Loader {
       for (const std::string &root : roots_) candidates.push_back({root, parts});
     }
     for (auto &[root, rel] : candidates) {
-      fs::path p = root.empty() ? fs::path(".") : fs::path(root);
+      // Under the current directory a path is written without "./", as the main file's is
+      // when it was named so (errors say util/b.cairn:3:19, not ./util/b.cairn:3:19).
+      fs::path p = root.empty() || root == "." ? fs::path() : fs::path(root);
       for (size_t i = 0; i < rel.size(); ++i)
         p /= (i + 1 == rel.size() ? rel[i] + ".cairn" : rel[i]);
       if (!looked->empty()) *looked += ", ";

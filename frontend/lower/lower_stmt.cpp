@@ -222,7 +222,7 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       b_.CreateStore(c, holder);
       llvm::Value *length = nullptr;
       if (is_array) {
-        nilCheck(c, {CAIRN_CHECK_NIL, coll.span, "array in 'for'"});
+        nilCheck(c, {CAIRN_CHECK_NIL, coll.span, "for over " + typeName(coll.type)});
         length = b_.CreateLoad(i64_, c);
       }
       b_.CreateStore(llvm::ConstantInt::get(i64_, 0), counter);

@@ -444,6 +444,22 @@ for hint in "'List' is in the standard library: add 'import std.list'" \
   grep -qF "hint: $hint" "$TMP/err" || fail "no hint '$hint': $(cat "$TMP/err")"
 done
 
+# A module's name used as a value (`std.math.sqrt(x)`, `math.sqrt(x)` after `import std.math`):
+# the hint says imports bring names in unqualified.
+cat >"$TMP/qualified.cairn" <<'CAIRN'
+import std.math
+fn main() {
+    println(std.math.sqrt(2.0))
+    println(math.sqrt(2.0))
+}
+CAIRN
+"$CAIRN" check "$TMP/qualified.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of qualified.cairn does not exit 1"
+for name in std math; do
+  grep -qF "hint: '$name' names a module, which is not a value: an import brings the module's names in unqualified" "$TMP/err" ||
+    fail "no module-name hint for '$name': $(cat "$TMP/err")"
+done
+
 # Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c', range(),
 # for (...).
 for case in "elif|fn main() { if true { } elif false { } }|write 'else if'" \
