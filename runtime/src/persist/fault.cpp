@@ -489,6 +489,14 @@ Status Persistence::LoadTypes(cairn_db &db) {
       local = types::TypeRegistry::Get().AtomicType(layout.size);
       if (local->fingerprint != e.fingerprint) local = nullptr;
     }
+    if (!local && (layout.flags & CAIRN_TYPE_ARRAY) && !(layout.flags & CAIRN_TYPE_TEXT) &&
+        layout.fields.empty() && layout.elem_kind != CAIRN_KIND_STRUCT &&
+        layout.elem_kind != CAIRN_KIND_NONE) {
+      // An array type the program never mentions ([Shape], [[int]]): its layout is its element
+      // kind, so the runtime has a descriptor for it (the program reads it as `any`).
+      local = types::TypeRegistry::Get().ArrayType(layout.name, cairn_kind(layout.elem_kind));
+      if (local->fingerprint != e.fingerprint) local = nullptr;
+    }
     if (!local) continue;  // an error only if an object of it is met (TypeForIndex)
     s = CheckLayout(layout, local, db.name);
     if (!s.ok()) continue;

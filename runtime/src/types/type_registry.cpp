@@ -275,4 +275,18 @@ const cairn_type *TypeRegistry::AtomicType(size_t bytes) {
   return t;
 }
 
+const cairn_type *TypeRegistry::ArrayType(const std::string &name, cairn_kind elem) {
+  const cairn_type *built = TypeBuilder::Array(name, elem).Build();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = by_fingerprint_.find(built->fingerprint); it != by_fingerprint_.end()) {
+    // Registered already (by the program, or by an earlier call): that one is canonical, if it
+    // is this array (else the caller's fingerprint check refuses it).
+    if (cairn_type_same_layout(it->second.type, built)) registered_.emplace(built, it->second.type);
+    return it->second.type;
+  }
+  registered_.emplace(built, built);
+  AddCanonical(built, "the runtime");
+  return built;
+}
+
 }  // namespace cairn::types

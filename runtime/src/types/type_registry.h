@@ -55,6 +55,11 @@ class TypeRegistry {
 
   // A registered descriptor for pointer-free blocks of `bytes` (rounded up to 8) bytes.
   const cairn_type *AtomicType(size_t bytes);
+  // The canonical descriptor of the array type `name` with elements of kind `elem` (a scalar or
+  // a reference): the one registered with its fingerprint if there is one, else one built and
+  // registered now. For a database's array types the program never mentions ([Shape] stored by
+  // another program): an array's layout is known from its element kind alone.
+  const cairn_type *ArrayType(const std::string &name, cairn_kind elem);
 
   size_t size() const;
 
