@@ -73,7 +73,20 @@ int Info(Store &s, const std::string &name) {
   std::printf("pages     %" PRIu64 " (%" PRIu64 " in use, %" PRIu64 " free; %u bytes each)\n",
               info.page_count, info.page_count - info.free_pages, info.free_pages,
               store::kPageSize);
-  std::printf("root      0x%016" PRIx64 "\n", info.root);
+  // The root as stored (docs/persistence.md, persistent references: run, page, offset).
+  if (info.root == 0) {
+    std::printf("root      nil\n");
+  } else {
+    const uint64_t offset = info.root & 0x1fff, page = (info.root >> 13) & 0x7fffffff,
+                   run = info.root >> 44;
+    if (run != 0)
+      std::printf("root      page %" PRIu64 ", a large object of %" PRIu64 " pages (0x%016" PRIx64
+                  ")\n",
+                  page, run, info.root);
+    else
+      std::printf("root      page %" PRIu64 ", offset %" PRIu64 " (0x%016" PRIx64 ")\n", page,
+                  offset, info.root);
+  }
   std::printf("types     %u\n", info.type_count);
   std::printf("format    %u\n", info.format_version);
   return kExitOk;

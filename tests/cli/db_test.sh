@@ -91,6 +91,7 @@ run --store "$STORE" db create "no good"
 expect "create with an invalid name" 1 "" "'no good' is not a valid database name"
 run --store "$STORE" db info oo7
 expect "info of an empty database" 0 "pages     0 (0 in use, 0 free" ""
+[[ "$OUT" == *"root      nil"* ]] || fail "info of an empty database shows a nil root"
 run --store "$STORE" db info nothere
 expect "info of a missing database" 1 "" "there is no database 'nothere' in store $STORE"
 
@@ -98,7 +99,7 @@ expect "info of a missing database" 1 "" "there is no database 'nothere' in stor
 "$FIXTURE" "$STORE" oo7 fill 20 || fail "fixture fill"
 run --store "$STORE" db info oo7
 expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
-[[ "$OUT" == *"root      0x0000000000028008"* && "$OUT" == *"types     1"* ]] ||
+[[ "$OUT" == *"root      page 20, offset 8 (0x0000000000028008)"* && "$OUT" == *"types     1"* ]] ||
   fail "info shows root and types"
 run --store "$STORE" db check oo7
 expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types; \

@@ -30,10 +30,11 @@ cairn_db *Need(const cairn_loc *loc, cairn_db *db) {
   return db;
 }
 
-void NeedTransaction(const cairn_loc *loc) {
+void NeedTransaction(const cairn_loc *loc, cairn_db *db) {
   if (!cairn_txn_is_open())
-    RuntimeError(loc,
-                 "d.root used outside a transaction (use atomic { ... } or Transaction.begin())");
+    RuntimeError(loc, ("the root of database '" + std::string(cairn_db_name(db)) +
+                       "' used outside a transaction (use atomic { ... } or Transaction.begin())")
+                          .c_str());
 }
 
 }  // namespace
@@ -88,7 +89,7 @@ void *cairn_lang_db_names_at(int64_t i) {
 
 void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
   Need(loc, db);
-  NeedTransaction(loc);
+  NeedTransaction(loc, db);
   void *root = nullptr;
   if (cairn_db_get_root(db, &root) != CAIRN_OK) DatabaseError(loc);
   // The root's page is loaded here, so that a page this program cannot read (the root's class
@@ -102,7 +103,7 @@ void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
 
 void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root) {
   Need(loc, db);
-  NeedTransaction(loc);
+  NeedTransaction(loc, db);
   if (cairn_db_set_root(db, root) != CAIRN_OK) DatabaseError(loc);
 }
 
