@@ -280,6 +280,10 @@ Status Persistence::WriteCommit(bool stay_open) {
     }
   }
   EnforceBudgets();
+  // A stabilization is a collection that resets the allocation trigger, so a program that
+  // commits often may never run an ordinary one, and so never one that releases frames (D10):
+  // the frames of the pages it made garbage would fill the arena. It runs here when due.
+  if (ReleaseFramesNow()) heap_->CollectNow();
   return Status::Ok();
 }
 

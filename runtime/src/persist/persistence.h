@@ -44,7 +44,8 @@
 //       released, which drop the entry. Ordinary collections never read clean pages: one that
 //       releases frames (Figure 4) follows these lists instead, and runs only when the frames
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
-//       or fill half the persistent arena.
+//       or fill half the persistent arena: at the collection an allocation starts, or at the
+//       end of a commit (a stabilization resets the allocation trigger).
 //   D12. clean_images_ holds, for a modified small page that was clean in this transaction, a
 //       copy of the page as it was clean (taken by SetState at the first write), dropped when
 //       the page leaves the modified state. While no frame has been released since the copy
