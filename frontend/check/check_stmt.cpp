@@ -348,7 +348,7 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         FuncInfo *len = t->cls->findMethod("len");
         FuncInfo *get = t->cls->findMethod("get");
         if (len && get && len->params.empty() && len->ret == types_.intType() &&
-            get->params.size() == 1 && get->params[0] == types_.intType() &&
+            get->params.size() == 1 && get->params[0] == types_.intType() && indexParameter(get) &&
             get->ret->kind != TypeKind::Void) {
           auto out = std::make_unique<sem::ForObject>();
           out->span = s.span;

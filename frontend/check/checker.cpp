@@ -152,7 +152,23 @@ std::string Checker::iterationHint(ClassInfo *cls) {
       get->ret->kind == TypeKind::Void)
     return "'" + name + ".get' is " + signature(get) +
            ", not a method of one int that gives the element";
+  if (!indexParameter(get))
+    return "'" + name + ".get' takes a key (its parameter is declared '" +
+           get->decl->params[0].type->as<ast::NamedType>()->name.name +
+           "', a type parameter), not an index: `for` would look up the keys 0, 1, 2, ...; " +
+           "iterate with what the class offers for its entries (see its documentation)";
   return "";
+}
+
+// Whether get's parameter is declared `int` (an index), not a type parameter that this instance
+// binds to int (a key: BTree[int, V].get looks a key up, and `for` over it would look up 0, 1,
+// 2, ...).
+bool Checker::indexParameter(const FuncInfo *get) {
+  if (get->decl == nullptr || get->decl->params.size() != 1) return true;
+  const ast::TypeExpr *te = get->decl->params[0].type.get();
+  if (te == nullptr || te->kind != ast::TypeKind::Named) return true;
+  const auto *named = te->as<ast::NamedType>();
+  return !(named->args.empty() && get->bindings.count(named->name.name) != 0);
 }
 
 void Checker::cannotStore(Span span, const Type *t, const char *where) {

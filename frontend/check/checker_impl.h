@@ -65,6 +65,7 @@ class Checker {
   // What class cls lacks for `for x in obj` and len(obj): methods len() -> int and
   // get(i: int) -> T (a hint for their errors).
   std::string iterationHint(ClassInfo *cls);
+  bool indexParameter(const FuncInfo *get);
   // A function, Database or Transaction where a field or array element would hold it.
   void cannotStore(Span span, const Type *t, const char *where);
 
