@@ -19,7 +19,11 @@ namespace {
 
 std::string PathOf(const cairn_loc *loc, void *path) {
   if (path == nullptr) cairn_rt_nil(loc, "text (the path)");
-  return std::string(TextView(path));
+  std::string p(TextView(path));
+  // The system takes a path up to its first NUL: a path with one would name another file.
+  if (p.find('\0') != std::string::npos)
+    RuntimeError(loc, "the path contains a NUL byte (\\0), which no file name can hold");
+  return p;
 }
 
 [[noreturn]] void FileError(const cairn_loc *loc, const char *what, const std::string &path,

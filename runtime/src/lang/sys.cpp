@@ -33,7 +33,12 @@ std::vector<cairn_type_count> commit_types;
 
 std::string TextArg(const cairn_loc *loc, void *t, const char *what) {
   if (t == nullptr) RuntimeError(loc, std::string("nil dereference: ") + what);
-  return std::string(TextView(t));
+  std::string s(TextView(t));
+  // The system takes a C string up to its first NUL: the rest would be dropped silently.
+  if (s.find('\0') != std::string::npos)
+    RuntimeError(loc, std::string(what) +
+                          " contains a NUL byte (\\0), which the operating system cannot take");
+  return s;
 }
 
 uint64_t PersistField(const cairn_persist_stats &s, int64_t which) {
