@@ -102,6 +102,9 @@ TEST_F(StdSupportTest, ParseAndFormat) {
   EXPECT_EQ(cairn_text_parse_int(&kLoc, Text("x")), 0);
   EXPECT_EQ(cairn_text_parse_float_ok(&kLoc, Text("1e-400")), 0);  // out of range
   EXPECT_EQ(cairn_text_parse_float_ok(&kLoc, Text("NaN")), 1);
+  // C's "nan(chars)" is not in the documented grammar.
+  for (const char *t : {"nan(123)", "nan()", "NaN(abc_9)", "-nan(1)"})
+    EXPECT_EQ(cairn_text_parse_float_ok(&kLoc, Text(t)), 0) << t;
   EXPECT_EQ(cairn_text_parse_float(&kLoc, Text("-2.5e1")), -25.0);
   EXPECT_EQ(Bytes(cairn_text_format_float(&kLoc, 0.125, 2)), "0.12");  // to nearest even
   // A figure longer than the first buffer (1e300 with 100 digits).

@@ -76,6 +76,8 @@ bool ParseFloat(std::string_view s, double *out) {
   const char *begin = s.data() + start;
   const char *end = s.data() + s.size();
   if (begin == end || IsSpace(*begin)) return false;
+  // from_chars also reads C's "nan(chars)", which the documented grammar does not have.
+  if (s.find('(') != std::string_view::npos) return false;
   double v = 0;
   const auto r = std::from_chars(begin, end, v, std::chars_format::general);
   if (r.ec != std::errc() || r.ptr != end) return false;
