@@ -685,8 +685,20 @@ class Lexer::Impl {
     const size_t start = pos_;
     ++pos_;  // the opening quote
     std::string value;
+    bool spans_lines = false;
     while (true) {
-      if (!has() || peekc() == '\n') {
+      if (has() && peekc() == '\n' && !spans_lines && closesOnALaterLine(pos_)) {
+        // Written across lines (as other languages allow): one error, and the literal runs to
+        // its closing quote, so that its lines are not read as code.
+        size_t end = pos_;
+        if (end > start && src_[end - 1] == '\r') --end;
+        diags_.report(DiagId::TextSpansLines, span(start, end))
+            .withHint(
+                "end it on its line and write each line break as \\n (\"a\\nb\"), or join "
+                "texts of one line each with +");
+        spans_lines = true;
+      }
+      if (!has() || (peekc() == '\n' && !spans_lines)) {
         size_t end = pos_;
         if (end > start && src_[end - 1] == '\r') --end;
         diags_.report(DiagId::UnterminatedText, span(start, end))
@@ -710,6 +722,28 @@ class Lexer::Impl {
     t.span = span(start, pos_);
     t.text = std::move(value);
     push(std::move(t));
+  }
+
+  // Whether the text literal open at `at` (a line break) looks closed on a later line: the
+  // next quote (not escaped) closes it, and the rest of that quote's line holds an even number
+  // of quotes (a literal merely left unclosed would take the opening quote of a later literal
+  // as its end, and leave that line's closing quote unmatched).
+  bool closesOnALaterLine(size_t at) const {
+    size_t q = at;
+    for (; q < src_.size() && src_[q] != '"'; ++q)
+      if (src_[q] == '\\') ++q;
+    if (q >= src_.size()) return false;
+    int quotes = 0;
+    for (size_t k = q + 1; k < src_.size() && src_[k] != '\n'; ++k) {
+      if (src_[k] == '\\') {
+        ++k;
+      } else if (src_[k] == '"') {
+        ++quotes;
+      } else if (src_[k] == '/' && k + 1 < src_.size() && src_[k + 1] == '/' && quotes % 2 == 0) {
+        break;  // a comment
+      }
+    }
+    return quotes % 2 == 0;
   }
 
   void lexEscape(std::string &value) {

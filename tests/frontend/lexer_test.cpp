@@ -204,8 +204,14 @@ TEST(Lexer, TextErrors) {
   EXPECT_EQ(tokens("s = \"abc\nx"), "s = text:\"abc\" NL x | 1:5: unterminated text literal\n");
   EXPECT_EQ(errors("\"abc"), "1:1: unterminated text literal\n");
   EXPECT_EQ(errors("\"abc\\"), "1:1: unterminated text literal\n");
-  EXPECT_EQ(errors("\"ab\\\ncd\""),
-            "1:1: unterminated text literal\n2:3: unterminated text literal\n");
+  // Closed on a later line (the next quote ends it, and the rest of its line pairs its
+  // quotes): one error, the lines between are the literal's.
+  EXPECT_EQ(errors("\"ab\\\ncd\""), "1:1: a text literal cannot span lines\n");
+  EXPECT_EQ(tokens("s = \"ab\ncd\" + x"),
+            "s = text:\"ab\\ncd\" + x | 1:5: a text literal cannot span lines\n");
+  // Left unclosed, before a line with a literal of its own: the quotes after the first one of
+  // that line do not pair, so the first literal ends with its line.
+  EXPECT_EQ(errors("f(\"abc)\nf(\"def\")\n"), "1:3: unterminated text literal\n");
   EXPECT_EQ(tokens(R"("a\qb")"), R"(text:"ab" | 1:3: unknown escape '\q' in text literal)"
                                  "\n");
   EXPECT_EQ(errors(R"("\é")"), "1:2: unknown escape '\\\xC3\xA9' in text literal\n");
