@@ -310,6 +310,35 @@ Status Persistence::Flush(cairn_persist_stats *c,
       }
       return;
     }
+    // D16: a run clean earlier in the transaction, no frame released since: only its pages
+    // that differ from the image are written (whole); none differing, the run is not written.
+    if (n > 1) {
+      auto run = run_images_.find(uint32_t(i));
+      if (run != run_images_.end() && run->second.releases == totals_.frames_released) {
+        constexpr size_t kWords = heap::kPageSize / sizeof(uint64_t);
+        std::vector<bool> changed(n);
+        bool any = false;
+        for (size_t k = 0; k < n; k++) {
+          changed[k] = std::memcmp(run->second.words.get() + k * kWords, pages.PageAddress(i + k),
+                                   heap::kPageSize) != 0;
+          any = any || changed[k];
+        }
+        if (!any) {
+          unchanged->push_back(uint32_t(i));
+          return;
+        }
+        s = Unswizzle(i, pi.db, &buffer);
+        const store::DatabaseId id = dbs_[pi.db - 1]->id;
+        for (size_t k = 0; s.ok() && k < n; k++) {
+          if (!changed[k]) continue;
+          uint64_t stored = 0;
+          s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored);
+          c->bytes_written += stored;
+          c->pages_written++;
+        }
+        return;
+      }
+    }
     // D12: a page clean earlier in the transaction (or kept writable by the last commit: D15),
     // no frame released since: its image, unswizzled, is the page as stored, so the store is
     // given it as the base of the delta and need not read the page back; a page no word of

@@ -90,6 +90,7 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     if (from == FrameState::kModified) {
       modified_.Remove(head);
       clean_images_.erase(uint32_t(head));  // D12
+      run_images_.erase(uint32_t(head));    // D16
     }
     if (to == FrameState::kClean) clock_.Add(head);
     if (to == FrameState::kModified) modified_.Add(head);
@@ -112,6 +113,14 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     c.words.reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
     std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
     c.releases = totals_.frames_released;
+  }
+  if (from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
+      n <= kMaxRunImagePages) {
+    // D16: the run as stored, swizzled.
+    RunImage &r = run_images_[uint32_t(head)];
+    r.words.reset(new uint64_t[n * heap::kPageSize / sizeof(uint64_t)]);
+    std::memcpy(r.words.get(), pages.PageAddress(head), n * heap::kPageSize);
+    r.releases = totals_.frames_released;
   }
 }
 
@@ -632,6 +641,10 @@ size_t Persistence::VerifyFrames(size_t max_report) {
   for (const auto &[f, sh] : clean_images_)
     if (!modified_.Contains(f))
       report("frame %u has a clean image but is not modified (D12)", unsigned(f));
+  for (const auto &[f, image] : run_images_)
+    if (!modified_.Contains(f) || pages.Info(f).kind != PageKind::kLargeHead)
+      report("frame %u has a run image but is not a modified large object's run (D16)",
+             unsigned(f));
   for (const auto &[f, sh] : shared_)
     if (!(pages.Info(f).flags & heap::kPageShared))
       report("frame %u has shared-page entries but is not marked shared (D13)", unsigned(f));

@@ -101,6 +101,13 @@
 //       the price of the traps saved, bounded by kept_limit(). Changes made between a commit
 //       and the next begin are the next transaction's, as a write outside a transaction to a
 //       clean page is.
+//   D16. run_images_ holds, for a modified large object's run (at most kMaxRunImagePages
+//       pages) that was clean in this transaction, a copy of the run as it was clean (taken by
+//       SetState at the first write), dropped when the run leaves the modified state. As for
+//       D12, while no frame has been released since the copy, a page of the run equal to its
+//       copy word for word is as stored: the commit writes only the run's pages that differ
+//       (whole), and makes the run clean without a write if none does. A write to one element
+//       of a big persistent array (a HashMap's table) writes a page, not the run.
 #pragma once
 
 #include <csignal>
@@ -380,6 +387,12 @@ class Persistence final : public gc::PersistHooks {
   std::vector<uint32_t> ref_seen_;
   uint32_t ref_pass_ = 0;
   std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
+  struct RunImage {
+    std::unique_ptr<uint64_t[]> words;  // the run's pages, as they were clean
+    uint64_t releases = 0;              // totals_.frames_released when copied
+  };
+  std::unordered_map<uint32_t, RunImage> run_images_;  // D16: modified run head -> image
+  static constexpr size_t kMaxRunImagePages = 8192;    // 64 MiB: a larger run is written whole
   // D12: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a small
   // page loaded or written by a commit since it was last reserved; the store uses a clean
   // image's stored form as a delta's base only if it has this checksum.
