@@ -132,7 +132,7 @@ int Check(Store &s, std::vector<std::string> names) {
     }
     if (!graph.empty()) std::printf("  (%s)\n", graph.substr(2).c_str());
     if (r.unverifiable_refs) {
-      std::printf("  %" PRIu64 " reference%s into damaged pages could not be checked\n",
+      std::printf("  %" PRIu64 " reference%s into or on damaged pages could not be checked\n",
                   r.unverifiable_refs, r.unverifiable_refs == 1 ? "" : "s");
     }
     std::fprintf(stderr,

@@ -157,6 +157,18 @@ expect "check of a damaged page of a large object" 1 "page 3 is damaged: checksu
   "$OUT" != *"type table lacks"* && "$OUT" == *"0 of 5 pages in use (0.0%) unreachable"* ]] &&
   echo "ok: a large object's damaged page is one problem of the object" ||
   fail "check of a large object's damaged page: $OUT"
+# The same in an array of references: the slots on the damaged page are counted as references
+# that could not be checked (what only they reach is then counted unreachable).
+printf 'fn main() { let d = Database.create("bigrefs")\n atomic { let a = new [any](3000)\n for i in 0..3000 { a[i] = [i] }\n d.root = a } }\n' >"$TMP/bigrefs.cairn"
+CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$STORE" run "$TMP/bigrefs.cairn" >"$TMP/out" 2>"$TMP/err"
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+expect "a program storing a large array of references" 0 "" ""
+"$FIXTURE" "$STORE" bigrefs corrupt 2 || fail "fixture corrupt bigrefs"
+run --store "$STORE" db check bigrefs
+expect "check of a damaged page of an array of references" 1 "page 2 is damaged" ""
+[[ "$OUT" == *"1024 references into or on damaged pages could not be checked"* && "$OUT" != *"type table lacks"* ]] &&
+  echo "ok: the references on a large object's damaged page are counted as unchecked" ||
+  fail "check of an array of references with a damaged page: $OUT"
 
 # A reference into the middle of an object, on a page whose checksum is right: the object-graph
 # audit finds it, and what it cuts off is reported as unreachable.

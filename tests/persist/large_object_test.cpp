@@ -134,6 +134,41 @@ PERSIST_CHILD(Large_Modify) {
   return 0;
 }
 
+// D16's budget: the run images of one transaction take at most kMaxRunImagePages (8,192) pages;
+// a run past it is written whole. Three int arrays of 3,001 pages each, one element of each
+// changed in one transaction: the first two are written one page each, the third whole.
+PERSIST_CHILD(Large_ImageBudget) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("images");
+  constexpr int64_t kInts = 3000 * 1024;
+  CK_OK(cairn_txn_begin());
+  void *three = cairn_malloc_array(&cairn_ref_array_type, 3);
+  CK_OK(cairn_db_set_root(db, three));
+  for (int k = 0; k < 3; k++) {
+    void *ints = cairn_malloc_array(&cairn_i64_array_type, kInts);
+    ArrayData<void *>(Root(db))[k] = ints;
+    for (int64_t i = 0; i < kInts; i += 1000) ArrayData<int64_t>(ints)[i] = i + k;
+  }
+  three = nullptr;
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  for (int k = 0; k < 3; k++) ArrayData<int64_t>(ArrayData<void *>(Root(db))[k])[5000] = -k;
+  CK_OK(cairn_txn_commit());
+  const uint64_t run = (16 + kInts * 8 + CAIRN_PAGE_SIZE - 1) / CAIRN_PAGE_SIZE;
+  Say("pages_written=%lu run=%lu\n", static_cast<unsigned long>(LastCommitStats().pages_written),
+      static_cast<unsigned long>(run));
+  CK_EQ(LastCommitStats().pages_written, 2 + run);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_begin());
+  for (int k = 0; k < 3; k++) {
+    const int64_t *ints = ArrayData<int64_t>(ArrayData<void *>(Root(db))[k]);
+    CK_EQ(ints[5000], -k);
+    CK_EQ(ints[kInts - 1000], kInts - 1000 + k);
+  }
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
 PERSIST_CHILD(Large_Check) {
   OpenStore(args);
   cairn_db *db = OpenDb("large");
@@ -266,6 +301,12 @@ TEST_F(PersistLarge, OnePageArrayLargeObjectPersists) {
 TEST_F(PersistLarge, ThreePagePlainLargeObjectPersists) {
   ASSERT_CHILD_OK(Run("LargePlain_Write", {"big3"}));
   ASSERT_CHILD_OK(Run("LargePlain_Read", {"big3"}));
+}
+
+TEST_F(PersistLarge, RunImagesOfATransactionStayWithinTheirBudget) {
+  ChildResult r = Run("Large_ImageBudget");
+  std::printf("%s", r.out.c_str());
+  ASSERT_CHILD_OK(r);
 }
 
 TEST_F(PersistLarge, LargeObjectsSpanningPageRunsPersistAndUpdate) {

@@ -150,7 +150,8 @@ struct CheckReport {
   uint64_t references = 0;        /* references (not nil) checked, the root included */
   uint64_t pages_in_use = 0;      /* pages holding objects (a large object's run counts whole) */
   uint64_t pages_unreached = 0;   /* of those, pages nothing the root reaches is on: garbage */
-  uint64_t unverifiable_refs = 0; /* references into damaged pages, which could not be checked */
+  uint64_t unverifiable_refs = 0; /* references into damaged pages, or on them, which could not
+                                     be checked */
   bool clean() const { return problem_count == 0; }
   /* Records a problem (keeping the first 100 in `problems`). */
   void Add(std::string problem) {

@@ -89,8 +89,11 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     }
     if (from == FrameState::kModified) {
       modified_.Remove(head);
-      clean_images_.erase(uint32_t(head));  // D12
-      run_images_.erase(uint32_t(head));    // D16
+      clean_images_.erase(uint32_t(head));                                          // D12
+      if (auto run = run_images_.find(uint32_t(head)); run != run_images_.end()) {  // D16
+        run_image_pages_ -= run->second.pages;
+        run_images_.erase(run);
+      }
     }
     if (to == FrameState::kClean) clock_.Add(head);
     if (to == FrameState::kModified) modified_.Add(head);
@@ -115,12 +118,14 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     c.releases = totals_.frames_released;
   }
   if (from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
-      n <= kMaxRunImagePages) {
+      run_image_pages_ + n <= kMaxRunImagePages) {
     // D16: the run as stored, swizzled.
     RunImage &r = run_images_[uint32_t(head)];
     r.words.reset(new uint64_t[n * heap::kPageSize / sizeof(uint64_t)]);
     std::memcpy(r.words.get(), pages.PageAddress(head), n * heap::kPageSize);
+    r.pages = n;
     r.releases = totals_.frames_released;
+    run_image_pages_ += n;
   }
 }
 
@@ -641,10 +646,17 @@ size_t Persistence::VerifyFrames(size_t max_report) {
   for (const auto &[f, sh] : clean_images_)
     if (!modified_.Contains(f))
       report("frame %u has a clean image but is not modified (D12)", unsigned(f));
-  for (const auto &[f, image] : run_images_)
-    if (!modified_.Contains(f) || pages.Info(f).kind != PageKind::kLargeHead)
-      report("frame %u has a run image but is not a modified large object's run (D16)",
+  size_t image_pages = 0;
+  for (const auto &[f, image] : run_images_) {
+    image_pages += image.pages;
+    if (!modified_.Contains(f) || pages.Info(f).kind != PageKind::kLargeHead ||
+        pages.Info(f).run != image.pages)
+      report("frame %u has a run image but is not a modified large object's run of its size (D16)",
              unsigned(f));
+  }
+  if (image_pages != run_image_pages_ || image_pages > kMaxRunImagePages)
+    report("the run images hold %zu pages, the counter says %zu, at most %zu (D16)", image_pages,
+           run_image_pages_, kMaxRunImagePages);
   for (const auto &[f, sh] : shared_)
     if (!(pages.Info(f).flags & heap::kPageShared))
       report("frame %u has shared-page entries but is not marked shared (D13)", unsigned(f));
@@ -707,13 +719,17 @@ void Persistence::RecordReferences(size_t head) {
 bool Persistence::ReleaseFramesNow() {
   uint64_t in_use =
       in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
-  return in_use >= next_release_ || in_use > heap_->pages().capacity() / 4;
+  // Past half the arena, again only once more frames are in use than after the last one (one
+  // that released nothing would otherwise run again at every commit).
+  return in_use >= next_release_ || (in_use > heap_->pages().capacity() / 4 &&
+                                     in_use >= in_use_at_release_ + kReleaseGrowth / 8);
 }
 
 void Persistence::FramesReleased() {
   uint64_t in_use =
       in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
   next_release_ = std::max(2 * in_use, in_use + kReleaseGrowth);
+  in_use_at_release_ = in_use;
 }
 
 void Persistence::NoteRecent(size_t head) {

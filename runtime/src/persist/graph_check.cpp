@@ -78,6 +78,8 @@ class GraphAuditor {
   // from its header; 0 if it does not fit (`why` says how).
   size_t ObjectSize(const StoredLayout &l, const char *payload, size_t room, std::string *why);
   void CollectRefs(const StoredLayout &l, const char *base, size_t payload);
+  uint64_t RefSlotsOnPages(const StoredLayout &l, const std::vector<char> &run,
+                           const std::vector<uint32_t> &which);
   // Resolves a reference to the object it points at, or reports why it does not (kNone).
   uint64_t Resolve(uint64_t value, const std::string &where);
   void CheckReferences();
@@ -221,9 +223,11 @@ void GraphAuditor::ReadLarge(PageNo p, std::vector<char> &run, size_t bytes, uin
   }
   run.resize(size_t(n) * kPage);
   // A page of the run that cannot be read is reported (Store::Check reported its damage too)
-  // and its references counted as unverifiable; the run stays one object, so its other pages
-  // are not read as pages of small objects (each would be a spurious problem) and what it
-  // reaches through its readable pages is still reached.
+  // and the reference slots on it counted as unverifiable (what only they reach is then counted
+  // unreachable, and the report says how many could not be checked); the run stays one object,
+  // so its other pages are not read as pages of small objects (each would be a spurious
+  // problem) and what it reaches through its readable pages is still reached.
+  std::vector<uint32_t> damaged;
   for (uint32_t k = 1; k < n; k++) {
     char *dst = run.data() + size_t(k) * kPage;
     Status s = Read(p + k, dst);
@@ -234,6 +238,7 @@ void GraphAuditor::ReadLarge(PageNo p, std::vector<char> &run, size_t bytes, uin
               std::to_string(n) +
               " cannot be read; the references on the run's other pages were checked (G1)");
       std::memset(dst, 0, kPage);
+      damaged.push_back(k);
     }
   }
   pages_[p].kind = Kind::kLargeHead;
@@ -246,6 +251,29 @@ void GraphAuditor::ReadLarge(PageNo p, std::vector<char> &run, size_t bytes, uin
   }
   objects_.push_back(Object{p, uint32_t(kWord), type, refs_.size()});
   CollectRefs(*types_[type], run.data(), kWord);
+  if (!damaged.empty()) report_->unverifiable_refs += RefSlotsOnPages(*types_[type], run, damaged);
+}
+
+// How many reference slots of the large object in `run` (its payload at offset kWord) lie on
+// the run's pages `which`.
+uint64_t GraphAuditor::RefSlotsOnPages(const StoredLayout &l, const std::vector<char> &run,
+                                       const std::vector<uint32_t> &which) {
+  uint64_t n = 0;
+  auto count = [&](uint64_t slot) {
+    const uint64_t page = slot / kPage;
+    n += std::find(which.begin(), which.end(), uint32_t(page)) != which.end();
+  };
+  if (l.refs.empty()) return 0;
+  if (!(l.flags & CAIRN_TYPE_ARRAY)) {
+    for (uint32_t r : l.refs) count(kWord + r);
+    return n;
+  }
+  uint64_t length = 0;
+  std::memcpy(&length, run.data() + kWord, sizeof length);
+  const uint64_t data = kWord + CAIRN_ARRAY_DATA_OFFSET;
+  for (uint64_t i = 0; i < length; i++)
+    for (uint32_t r : l.refs) count(data + i * l.size + r);
+  return n;
 }
 
 void GraphAuditor::ReadPages() {

@@ -103,7 +103,8 @@
 //       clean page is.
 //   D16. run_images_ holds, for a modified large object's run (at most kMaxRunImagePages
 //       pages) that was clean in this transaction, a copy of the run as it was clean (taken by
-//       SetState at the first write), dropped when the run leaves the modified state. As for
+//       SetState at the first write; kMaxRunImagePages in all, run_image_pages_ of them in
+//       use), dropped when the run leaves the modified state. As for
 //       D12, while no frame has been released since the copy, a page of the run equal to its
 //       copy word for word is as stored: the commit writes only the run's pages that differ
 //       (whole), and makes the run clean without a write if none does. A write to one element
@@ -389,10 +390,14 @@ class Persistence final : public gc::PersistHooks {
   std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
   struct RunImage {
     std::unique_ptr<uint64_t[]> words;  // the run's pages, as they were clean
-    uint64_t releases = 0;              // totals_.frames_released when copied
+    size_t pages = 0;
+    uint64_t releases = 0;  // totals_.frames_released when copied
   };
   std::unordered_map<uint32_t, RunImage> run_images_;  // D16: modified run head -> image
-  static constexpr size_t kMaxRunImagePages = 8192;    // 64 MiB: a larger run is written whole
+  size_t run_image_pages_ = 0;                         // D16: the pages of all run images
+  // D16: the images of one transaction's runs take at most 64 MiB in all; a run that would
+  // pass it (or is larger) is written whole.
+  static constexpr size_t kMaxRunImagePages = 8192;
   // D12: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a small
   // page loaded or written by a commit since it was last reserved; the store uses a clean
   // image's stored form as a delta's base only if it has this checksum.
@@ -418,6 +423,7 @@ class Persistence final : public gc::PersistHooks {
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
   uint64_t next_release_ = kReleaseGrowth;
+  uint64_t in_use_at_release_ = 0;  // frames in use after the last releasing collection
   size_t hand_ = 0;
   // The pages touched last (loaded, written first, touched again): never evicted, so that an
   // instruction that needs several pages at once makes progress.
