@@ -495,6 +495,8 @@ Status Persistence::LoadTypes(cairn_db &db) {
       // An array type the program never mentions ([Shape], [[int]]): its layout is its element
       // kind, so the runtime has a descriptor for it (the program reads it as `any`).
       local = types::TypeRegistry::Get().ArrayType(layout.name, cairn_kind(layout.elem_kind));
+      // The entry's fingerprint is the one its name and kind give (else the entry is not the
+      // array it says), and its layout is checked below as any type's.
       if (local->fingerprint != e.fingerprint) local = nullptr;
     }
     if (!local) continue;  // an error only if an object of it is met (TypeForIndex)

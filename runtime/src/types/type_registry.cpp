@@ -276,11 +276,14 @@ const cairn_type *TypeRegistry::AtomicType(size_t bytes) {
 }
 
 const cairn_type *TypeRegistry::ArrayType(const std::string &name, cairn_kind elem) {
-  const cairn_type *built = TypeBuilder::Array(name, elem).Build();
   std::lock_guard<std::mutex> lock(mu_);
+  // One descriptor built per array type and element kind, however often asked for (T4: it is
+  // never freed).
+  const cairn_type *&built = arrays_[name + '\0' + char('0' + int(elem))];
+  if (!built) built = TypeBuilder::Array(name, elem).Build();
   if (auto it = by_fingerprint_.find(built->fingerprint); it != by_fingerprint_.end()) {
-    // Registered already (by the program, or by an earlier call): that one is canonical, if it
-    // is this array (else the caller's fingerprint check refuses it).
+    // Registered already (by the program, or by an earlier call): that one is canonical. (If its
+    // layout were another, the caller's layout check refuses it.)
     if (cairn_type_same_layout(it->second.type, built)) registered_.emplace(built, it->second.type);
     return it->second.type;
   }

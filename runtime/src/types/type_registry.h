@@ -79,6 +79,7 @@ class TypeRegistry {
   std::unordered_map<uint64_t, Canon> by_fingerprint_;                        // R2
   std::unordered_map<std::string, std::vector<const cairn_type *>> by_name_;  // R2
   std::unordered_map<size_t, const cairn_type *> atomic_;                     // by rounded size
+  std::unordered_map<std::string, const cairn_type *> arrays_;  // ArrayType's, by name and kind
   std::vector<const cairn_type *> atomic_small_;  // fast path: index = bytes / 8, small sizes
 };
 
