@@ -554,6 +554,22 @@ class Lexer::Impl {
         is_float = true;
         ++pos_;
         scanDigits(isDigit, "a digit", ".", &reported);
+      } else if (peekc() == '.' && peekc(1) != '.' &&
+                 (!isIdentStart(peekc(1)) ||
+                  ((peekc(1) == 'e' || peekc(1) == 'E') &&
+                   (isDigit(peekc(2)) ||
+                    ((peekc(2) == '+' || peekc(2) == '-') && isDigit(peekc(3))))))) {
+        // `1.` (at a line's end it would continue the statement: `1.println(x)`) or `1.e5`:
+        // a float with no digit after its point.
+        is_float = true;
+        ++pos_;
+        if (!reported) {
+          reported = true;
+          diags_
+              .report(DiagId::NumberMissingDigits, span(pos_ - 1, pos_),
+                      {"a digit", ".", describeChar(pos_)})
+              .withHint("a float has digits on both sides of its '.', as in 1.0 and 2.0e5");
+        }
       }
       if (peekc() == 'e' || peekc() == 'E') {
         const size_t sign = (peekc(1) == '+' || peekc(1) == '-') ? 1 : 0;

@@ -179,6 +179,13 @@ TEST(Lexer, DotAfterNumber) {
   EXPECT_EQ(tokens("1.5..2"), "float:1.5 .. int:2");
   EXPECT_EQ(tokens("t.0"), "t . int:0");
   EXPECT_EQ(tokens("1.foo"), "int:1 . foo");
+  // A float with no digit after its point is an error, not an int and a '.' (which at a line's
+  // end would continue the statement: `let x = 1.` then `println(x)` was `1.println(x)`).
+  EXPECT_EQ(errors("let x = 1.\nprintln(x)\n"),
+            "1:10: expected a digit after '.' in number literal, found end of line\n");
+  EXPECT_EQ(errors("f(1.)"), "1:4: expected a digit after '.' in number literal, found ')'\n");
+  EXPECT_EQ(errors("2.e5"), "1:2: expected a digit after '.' in number literal, found 'e'\n");
+  EXPECT_EQ(errors("1.e"), "");  // `1` then a field `e` (the checker's error)
 }
 
 TEST(Lexer, TextLiterals) {
