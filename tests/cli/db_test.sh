@@ -25,6 +25,15 @@ run() {
   OUT=$(cat "$TMP/out")
   ERR=$(cat "$TMP/err")
 }
+# run_program FILE SOURCE [STORE]: writes SOURCE (printf's escapes: \n) to $TMP/FILE and runs it
+# with `cairn run` (a cache of the test's own) on STORE (default $STORE), leaving OUT, ERR and RC.
+run_program() {
+  printf '%b' "$2" >"$TMP/$1"
+  CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "${3:-$STORE}" run "$TMP/$1" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
 fail() {
   echo "FAIL: $*"
   echo "  exit status: $RC"
@@ -145,9 +154,7 @@ expect "check of an undamaged database in the same store" 0 "second: ok" ""
 # A damaged page in the middle of a large object's run: reported, and so is the object whose run
 # it is; the run's other pages are not read as pages of small objects (each was reported as a
 # header naming a type the type table lacks), and nothing is called unreachable.
-printf 'fn main() { let d = Database.create("big")\n atomic { let a = new [int](5000)\n for i in 0..5000 { a[i] = i }\n d.root = a } }\n' >"$TMP/big.cairn"
-CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$STORE" run "$TMP/big.cairn" >"$TMP/out" 2>"$TMP/err"
-RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+run_program big.cairn 'fn main() { let d = Database.create("big")\n atomic { let a = new [int](5000)\n for i in 0..5000 { a[i] = i }\n d.root = a } }\n'
 expect "a program storing a large array" 0 "" ""
 "$FIXTURE" "$STORE" big corrupt 3 || fail "fixture corrupt big"
 run --store "$STORE" db check big
@@ -159,9 +166,7 @@ expect "check of a damaged page of a large object" 1 "page 3 is damaged: checksu
   fail "check of a large object's damaged page: $OUT"
 # The same in an array of references: the slots on the damaged page are counted as references
 # that could not be checked (what only they reach is then counted unreachable).
-printf 'fn main() { let d = Database.create("bigrefs")\n atomic { let a = new [any](3000)\n for i in 0..3000 { a[i] = [i] }\n d.root = a } }\n' >"$TMP/bigrefs.cairn"
-CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$STORE" run "$TMP/bigrefs.cairn" >"$TMP/out" 2>"$TMP/err"
-RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+run_program bigrefs.cairn 'fn main() { let d = Database.create("bigrefs")\n atomic { let a = new [any](3000)\n for i in 0..3000 { a[i] = [i] }\n d.root = a } }\n'
 expect "a program storing a large array of references" 0 "" ""
 "$FIXTURE" "$STORE" bigrefs corrupt 2 || fail "fixture corrupt bigrefs"
 run --store "$STORE" db check bigrefs
@@ -241,9 +246,7 @@ for cmd in "db list" "db create other" "db check" "db recover"; do
   expect "$cmd without db/CURRENT" 1 "" "its file db/CURRENT is missing"
   [[ "$ERR" == *"Restore the store from a copy"* ]] || fail "$cmd without db/CURRENT: no advice"
 done
-printf 'fn main() { let d = Database.create("other") }\n' >"$TMP/lost.cairn"
-CAIRN_CACHE="$TMP/cache" "$CAIRN" --store "$TMP/lost" run "$TMP/lost.cairn" >"$TMP/out" 2>"$TMP/err"
-RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+run_program lost.cairn 'fn main() { let d = Database.create("other") }\n' "$TMP/lost"
 expect "a program creating a database without db/CURRENT" 70 "" "its file db/CURRENT is missing"
 [ "$(listing "$TMP/lost")" = "$before" ] && echo "ok: nothing written without db/CURRENT" ||
   fail "an open wrote into $TMP/lost, whose db/CURRENT is missing"
