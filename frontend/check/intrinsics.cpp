@@ -28,7 +28,7 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_text_buffer_append", "ttit", true, false},
     {"cairn_text_buffer_text", "tti", true, false},
     // Files and standard input (std.io).
-    {"cairn_io_read_line", "t", false, false},
+    {"cairn_io_read_line", "t", true, false},
     {"cairn_io_read_file", "tt", true, false},
     {"cairn_io_write_file", "vtt", true, false},
     // Clocks (std.time).

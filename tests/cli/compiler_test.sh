@@ -566,5 +566,21 @@ for main in .Lprog a@@b; do
   done
 done
 
+# std.io's readLine: the end of input is nil; a read that fails (standard input a directory, or
+# closed) is a runtime error at the call saying why, not the end of input.
+mkdir -p "$TMP/stdin"
+printf 'import std.io\nfn main() {\n    let l = readLine()\n    println(l == nil)\n}\n' >"$TMP/stdin/read.cairn"
+"$CAIRN" build "$TMP/stdin/read.cairn" -o "$TMP/stdin/read" 2>"$TMP/err" || fail "read.cairn: $(cat "$TMP/err")"
+[ "$("$TMP/stdin/read" </dev/null)" = "true" ] || fail "readLine at the end of input is not nil"
+[ "$(echo line | "$TMP/stdin/read")" = "false" ] || fail "readLine of a line is nil"
+"$TMP/stdin/read" <"$TMP/stdin" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 70 ] && grep -q "read.cairn:3:13: cannot read standard input: Is a directory" "$TMP/err" ||
+  fail "readLine from a directory: status $rc, $(cat "$TMP/err")"
+"$TMP/stdin/read" <&- >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 70 ] && grep -q "cannot read standard input: Bad file descriptor" "$TMP/err" ||
+  fail "readLine from a closed standard input: status $rc, $(cat "$TMP/err")"
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

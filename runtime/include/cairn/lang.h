@@ -358,8 +358,9 @@ void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used);
 
 /* The next line of standard input without its line break ("\n" or "\r\n"), or nil at the end
  * of input. When standard input is a terminal, standard output is flushed first (a prompt shows
- * before the program waits). */
-void *cairn_io_read_line(void);
+ * before the program waits). A read that fails (standard input a directory, or closed) is a
+ * runtime error at loc saying why, not the end of input. */
+void *cairn_io_read_line(const cairn_loc *loc);
 /* The whole file at path as text; a failure is a runtime error at loc naming the path and the
  * reason ("cannot read file 'x.txt': No such file or directory"). */
 void *cairn_io_read_file(const cairn_loc *loc, void *path);

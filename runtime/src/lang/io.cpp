@@ -35,17 +35,24 @@ std::string PathOf(const cairn_loc *loc, void *path) {
 
 extern "C" {
 
-void *cairn_io_read_line(void) {
+void *cairn_io_read_line(const cairn_loc *loc) {
   // A prompt shows before a person types; a pipe is not flushed line by line.
   static const bool interactive = isatty(STDIN_FILENO) != 0;
   if (interactive) std::fflush(stdout);
   std::string line;
   int c;
   bool any = false;
+  errno = 0;
   while ((c = std::getchar()) != EOF) {
     any = true;
     if (c == '\n') break;
     line.push_back(static_cast<char>(c));
+  }
+  if (std::ferror(stdin)) {
+    const int err = errno;
+    std::clearerr(stdin);
+    RuntimeError(loc, std::string("cannot read standard input: ") +
+                          (err != 0 ? std::strerror(err) : "read error"));
   }
   if (!any) return nullptr;
   if (!line.empty() && line.back() == '\r') line.pop_back();
