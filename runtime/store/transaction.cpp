@@ -65,6 +65,14 @@ Status Transaction::Impl::GuardWrite(const char *what) {
       Status(CAIRN_MISUSE, std::string(what) + ": store " + store->dir + " is open read-only"));
 }
 
+rocksdb::Status Transaction::Impl::LockKey(const rocksdb::Slice &key) {
+  // X5: a lock taken without validation records the store's latest sequence number, taken
+  // after the lock; the write's validation then looks the key up only if that number is past
+  // the snapshot (something was committed since), else nothing can have changed the key.
+  return txn->GetForUpdate(rocksdb::ReadOptions(), key, static_cast<std::string *>(nullptr),
+                           /*exclusive=*/true, /*do_validate=*/false);
+}
+
 rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const void *contents,
                                            uint32_t *checksum) {
   // The value is gathered from the header and the caller's buffer: no copy of our own.
@@ -75,6 +83,8 @@ rocksdb::Status Transaction::Impl::PutPage(DatabaseId id, PageNo page, const voi
   rocksdb::Slice key(k.view().data(), k.view().size());
   rocksdb::Slice parts[2] = {rocksdb::Slice(header, kPageHeaderSize),
                              rocksdb::Slice(static_cast<const char *>(contents), kPageSize)};
+  rocksdb::Status rs = LockKey(key);
+  if (!rs.ok()) return rs;
   return txn->Put(rocksdb::SliceParts(&key, 1), rocksdb::SliceParts(parts, 2));
 }
 
@@ -355,7 +365,9 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
   rocksdb::Status rs;
   if (as_delta) {
     PageKey k(KeyKind::kPage, id, page);
-    rs = t.txn->Merge(rocksdb::Slice(k.view().data(), k.view().size()), delta);
+    const rocksdb::Slice key(k.view().data(), k.view().size());
+    rs = t.LockKey(key);
+    if (rs.ok()) rs = t.txn->Merge(key, delta);
   } else {
     rs = t.PutPage(id, page, buffer, &crc);
   }

@@ -11,6 +11,10 @@
 //   X3. A page in `unwritten` was allocated by this transaction and not written since: it reads
 //       as zeros, and Commit() stores a zero page for it (S2: every page in use is stored).
 //   X4. Page writes lock the page's 'P' key (RocksDB Put) until the transaction ends.
+//   X5. A page's key is locked before it is written (LockKey), and its write then checks the
+//       snapshot as RocksDB does (a write conflict is CAIRN_BUSY); RocksDB skips the check's
+//       lookup when nothing was written to the store between the snapshot and the lock, as is
+//       the rule when one transaction writes at a time, so only then.
 #ifndef CAIRN_STORE_TRANSACTION_IMPL_H
 #define CAIRN_STORE_TRANSACTION_IMPL_H
 
@@ -59,7 +63,9 @@ class Transaction::Impl {
   Status CheckPageExists(const TouchedDatabase &db, PageNo page, const char *verb);
   Status IsFree(const TouchedDatabase &db, PageNo page, bool *free);
   void End();  // releases the RocksDB transaction and the registry; state IDLE
-  // Puts page `page`'s header and `contents` (X4: locks its key).
+  // Locks `key` exclusively without validating it (X5): the write that follows validates.
+  rocksdb::Status LockKey(const rocksdb::Slice &key);
+  // Puts page `page`'s header and `contents` (X4, X5: locks its key).
   // *checksum, if given, gets the stored page's checksum.
   rocksdb::Status PutPage(DatabaseId id, PageNo page, const void *contents,
                           uint32_t *checksum = nullptr);
