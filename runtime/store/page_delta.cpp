@@ -46,6 +46,19 @@ size_t RunOfShift(const char *base, const char *now, size_t w, int64_t shift) {
   return n;
 }
 
+// The first word from w on that differs between base and now (kWords if none): most of a
+// page a delta is made for is unchanged, so four words are compared at a time.
+size_t SameUntil(const char *base, const char *now, size_t w) {
+  for (; w + 4 <= kWords; w += 4) {
+    const uint64_t diff =
+        (WordAt(now, w) ^ WordAt(base, w)) | (WordAt(now, w + 1) ^ WordAt(base, w + 1)) |
+        (WordAt(now, w + 2) ^ WordAt(base, w + 2)) | (WordAt(now, w + 3) ^ WordAt(base, w + 3));
+    if (diff != 0) break;
+  }
+  while (w < kWords && WordAt(now, w) == WordAt(base, w)) w++;
+  return w;
+}
+
 }  // namespace
 
 bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now, size_t max_bytes,
@@ -70,7 +83,7 @@ bool EncodePageDelta(uint64_t db, PageNo page, const char *base, const char *now
   for (size_t w = 0; w < kWords;) {
     if (WordAt(now, w) == WordAt(base, w)) {
       if (!close_literal(w)) return false;
-      w++;
+      w = SameUntil(base, now, w + 1);
       continue;
     }
     // A changed word: the start of a move (words the base held a few words away), if one of
