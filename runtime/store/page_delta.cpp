@@ -4,6 +4,7 @@
 
 #include <rocksdb/merge_operator.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 
@@ -223,6 +224,8 @@ bool ApplyPageDelta(std::string_view delta, uint64_t db, PageNo page, std::strin
 
 namespace {
 
+std::atomic<uint64_t> most_folded{0};
+
 class PageDeltaMerge : public rocksdb::MergeOperator {
  public:
   const char *Name() const override { return "cairn.PageDelta"; }
@@ -241,6 +244,10 @@ class PageDeltaMerge : public rocksdb::MergeOperator {
               DecodePage(std::string_view(in.existing_value->data(), in.existing_value->size()), db,
                          page, nullptr, &problem);
     if (ok) out->new_value.assign(in.existing_value->data(), in.existing_value->size());
+    const uint64_t folded = in.operand_list.size();
+    for (uint64_t seen = most_folded.load(std::memory_order_relaxed);
+         folded > seen && !most_folded.compare_exchange_weak(seen, folded);) {
+    }
     for (size_t i = 0; ok && i < in.operand_list.size(); i++) {
       const rocksdb::Slice &op = in.operand_list[i];
       ok = ApplyPageDelta(std::string_view(op.data(), op.size()), db, page, &out->new_value,
@@ -260,5 +267,8 @@ class PageDeltaMerge : public rocksdb::MergeOperator {
 std::shared_ptr<rocksdb::MergeOperator> NewPageDeltaMergeOperator() {
   return std::make_shared<PageDeltaMerge>();
 }
+
+uint64_t MostDeltasFoldedAtOnce() { return most_folded.load(); }
+void ResetMostDeltasFoldedAtOnce() { most_folded.store(0); }
 
 }  // namespace cairn::store

@@ -74,6 +74,11 @@ bool ApplyPageDelta(std::string_view delta, uint64_t db, PageNo page, std::strin
 // stored page (PD4: a page that cannot be folded is stored damaged).
 std::shared_ptr<rocksdb::MergeOperator> NewPageDeltaMergeOperator();
 
+// The most deltas one fold of the merge operator applied, in this process, since the last
+// reset (kMaxSuccessiveDeltas of rocks_options.h bounds it for reads of the memtable).
+uint64_t MostDeltasFoldedAtOnce();
+void ResetMostDeltasFoldedAtOnce();
+
 }  // namespace cairn::store
 
 #endif  // CAIRN_STORE_PAGE_DELTA_H

@@ -291,6 +291,22 @@ TEST_F(DeltaStore, SmallChangesAreWrittenAsDeltasAndReadWhole) {
   EXPECT_TRUE(r.clean()) << (r.problems.empty() ? "" : r.problems[0]);
 }
 
+// A page written as a delta at every commit: a read of it folds at most kMaxSuccessiveDeltas
+// deltas, not one per commit since the memtable's last flush (which made a program that wrote
+// one page at every commit slower at every commit).
+TEST_F(DeltaStore, AReadFoldsABoundedNumberOfDeltasHoweverManyCommitsWroteThePage) {
+  std::string v = Contents(3);
+  EXPECT_EQ(Write(1, v, true), kStoredPageSize);
+  ResetMostDeltasFoldedAtOnce();
+  for (int round = 0; round < 200; round++) {
+    PutLe64(v.data() + 8 * (round * 37 % 1024), uint64_t(round) + 1000);
+    EXPECT_LT(Write(1, v), 100u) << round;  // still a delta in the log
+  }
+  ASSERT_EQ(Read(1), v);
+  EXPECT_GE(MostDeltasFoldedAtOnce(), 1u);
+  EXPECT_LE(MostDeltasFoldedAtOnce(), kMaxSuccessiveDeltas);
+}
+
 TEST_F(DeltaStore, AnInsertionIntoASortedArrayIsWrittenAsMovesAndReadWhole) {
   const size_t at = 100, n = 500;
   std::string v = SortedPage(at, n, 12);
