@@ -498,14 +498,16 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
       r->operand_type = common;
       return r;
     }
-    if (lt == rt && lt->kind == TypeKind::Database) {
+    // Database and transaction handles: the same handle, or (with nil) the handle of nothing.
+    auto isDbOrTxn = [](const Type *t) {
+      return t->kind == TypeKind::Database || t->kind == TypeKind::Transaction;
+    };
+    if (lt == rt && isDbOrTxn(lt)) {
       r->operand_type = lt;
       return r;
     }
-    // A handle compared with nil: whether it is the handle of nothing.
     const Type *handle = lt->kind == TypeKind::Nil ? rt : lt;
-    if ((lt->kind == TypeKind::Nil || rt->kind == TypeKind::Nil) &&
-        handle->kind == TypeKind::Database) {
+    if ((lt->kind == TypeKind::Nil || rt->kind == TypeKind::Nil) && isDbOrTxn(handle)) {
       r->lhs = coerce(cx, std::move(r->lhs), handle, e.lhs->span);
       r->rhs = coerce(cx, std::move(r->rhs), handle, e.rhs->span);
       r->operand_type = handle;

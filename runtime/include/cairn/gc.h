@@ -39,7 +39,8 @@ extern "C" {
 typedef struct cairn_options {
   uint64_t reserve_bytes;     /* virtual address space reserved for the heap; default 64 GiB,
                                  or $CAIRN_HEAP_RESERVE_MB. Only pages in use take memory.
-                                 Half is for transient objects, half for persistent pages. */
+                                 Half is for transient objects, half for persistent pages.
+                                 At least 256 MiB (less: cairn_init fails saying so). */
   uint64_t min_trigger_bytes; /* allocation between collections, at least; default 8 MiB */
   double growth_factor;       /* ... and at least this times the live bytes; default 1.0 */
   int verify;                 /* 1: verify the heap after every collection; 0: default, which is

@@ -19,7 +19,9 @@ static constexpr size_t kClearStackBytes = 2048;
 
 Status GcHeap::Init(const cairn_options *opts) {
   HeapOptions o;
-  o.reserve_bytes = EnvMegabytes("CAIRN_HEAP_RESERVE_MB", o.reserve_bytes);
+  std::string problem;
+  if (!EnvMegabytes("CAIRN_HEAP_RESERVE_MB", o.reserve_bytes, &o.reserve_bytes, &problem))
+    return Status(CAIRN_INVALID_ARGUMENT, problem);
 #ifndef NDEBUG
   o.verify = true;
 #endif

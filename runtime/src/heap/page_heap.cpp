@@ -46,6 +46,12 @@ PageHeap::~PageHeap() {
 
 Status PageHeap::Reserve(uint64_t bytes) {
   assert(!base_);
+  if (bytes < kMinReserve)
+    return Status(CAIRN_INVALID_ARGUMENT,
+                  "a heap reservation of " + std::to_string(bytes >> 20) +
+                      " MiB is below the minimum of 256 MiB: set CAIRN_HEAP_RESERVE_MB (or "
+                      "cairn_options.reserve_bytes) to 256 or more; it is address space, "
+                      "not memory used");
   for (uint64_t want = bytes; want >= kMinReserve; want /= 2) {
     size_t pages = want / kPageSize;
     size_t map_bytes = (pages + 1) * kPageSize;  // one spare page to align the base

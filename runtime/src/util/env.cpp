@@ -1,9 +1,8 @@
 #include "util/env.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-
-#include "util/fatal.h"
 
 namespace cairn {
 
@@ -15,13 +14,19 @@ int EnvFlag(const char *name, int fallback) {
   return fallback;
 }
 
-uint64_t EnvMegabytes(const char *name, uint64_t fallback) {
+bool EnvMegabytes(const char *name, uint64_t fallback, uint64_t *bytes, std::string *problem) {
   const char *v = std::getenv(name);
-  if (!v || !*v) return fallback;
+  *bytes = fallback;
+  if (!v || !*v) return true;
   char *end = nullptr;
-  unsigned long long mb = std::strtoull(v, &end, 10);
-  if (*end || mb == 0) Fatal("%s=%s is not a positive number of MiB", name, v);
-  return uint64_t(mb) << 20;
+  errno = 0;
+  const unsigned long long mb = v[0] >= '0' && v[0] <= '9' ? std::strtoull(v, &end, 10) : 0;
+  if (mb == 0 || *end || errno == ERANGE || mb > (uint64_t{1} << 43)) {
+    *problem = std::string(name) + "=" + v + " is not a positive whole number of MiB";
+    return false;
+  }
+  *bytes = uint64_t(mb) << 20;
+  return true;
 }
 
 }  // namespace cairn

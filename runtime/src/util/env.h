@@ -4,14 +4,16 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace cairn {
 
 // 1 if the variable is "1", 0 if it is "0", `fallback` if it is unset or anything else.
 int EnvFlag(const char *name, int fallback);
 
-// The variable as a positive whole number of MiB, in bytes; `fallback` if it is unset or empty.
-// Anything else is a fatal error naming the variable and its value.
-uint64_t EnvMegabytes(const char *name, uint64_t fallback);
+// The variable as a positive whole number of MiB, in bytes, into *bytes; `fallback` if it is
+// unset or empty. Anything else (a sign, letters, 0, too large) returns false and leaves in
+// *problem a message naming the variable and its value.
+bool EnvMegabytes(const char *name, uint64_t fallback, uint64_t *bytes, std::string *problem);
 
 }  // namespace cairn
