@@ -2,9 +2,11 @@
  *
  * Persistence never frees a page while a program runs: a page that no root reaches any more
  * (after a delete, after replacing a large text) stays in the store. CollectGarbage finds the
- * pages the database's committed root reaches, by reading them (object headers name stored
- * types, whose layouts in the type table say where the references are; a reference names a page
- * and, for a large object, its run), and frees every other page in use, with its identity hash
+ * pages the database's committed root reaches, object by object (object headers name stored
+ * types, whose layouts in the type table say where the references are; a reference names a page,
+ * an offset and, for a large object, its run): only objects something reached are read for
+ * references, so a dead object on a page kept for a live one keeps nothing else alive (the
+ * reachability `cairn db check` reports). It frees every other page in use, with its identity hash
  * entries, in one store transaction: a crash or kill at any point leaves the database as it was
  * before or as it is after, never in between (S5 of cairn/store.h). Freed pages are reused by
  * later allocations.
@@ -33,12 +35,13 @@ struct GcReport {
   uint64_t pages_reached = 0;   /* in use and reached from the root */
   uint64_t pages_freed = 0;     /* in use, reached by nothing: freed */
   uint64_t free_pages = 0;      /* free after the collection */
-  uint64_t objects_reached = 0; /* objects on the reached pages (fillers of dead ones too) */
+  uint64_t objects_reached = 0; /* objects the root reaches */
 };
 
 /* Frees every page of database `name` that its root does not reach (see above). Errors:
  * CAIRN_NOT_FOUND (no such database), CAIRN_CORRUPTION (a damaged page, a reference to a page
- * that is free or outside the database, a type index its table lacks: nothing is freed; run
+ * that is free or outside the database or to where no object starts, a type index its table
+ * lacks: nothing is freed; run
  * `cairn db check`), the store's errors. */
 Status CollectGarbage(Store &store, std::string_view name, GcReport *report);
 

@@ -1,10 +1,12 @@
-// Store-level garbage collection of a database (cairn/store_gc.h): mark the pages the committed
-// root reaches, reading them through the type table's layouts, then free every other page in use,
-// all in one store transaction.
+// Store-level garbage collection of a database (cairn/store_gc.h): mark the objects the committed
+// root reaches, object by object, reading their pages through the type table's layouts, and so
+// the pages that hold them; then free every other page in use, all in one store transaction.
 #include "cairn/store_gc.h"
 
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "heap/object.h"
@@ -42,7 +44,9 @@ class Marker {
     return Status::Ok();
   }
 
-  // Marks what `pref` (a stored reference, or the root) names and queues it for reading.
+  // Marks the object `pref` (a stored reference, or the root) names, and its page or run, and
+  // queues the object for scanning. Only objects something reached are scanned: a dead object
+  // on a page that is kept for a live one keeps nothing alive (db check's reachability).
   Status Reach(uint64_t pref, uint64_t from_page) {
     if (pref == 0) return Status::Ok();
     persist::PersistentRef r = persist::DecodeRef(pref);
@@ -54,28 +58,33 @@ class Marker {
       return Corrupt(Where(from_page) + "refers to page " + std::to_string(r.page) +
                      (r.run ? " (a run of " + std::to_string(n) + ")" : std::string()) +
                      ", which is not in the database");
-    if (reached_[r.page]) return Status::Ok();
-    for (uint64_t k = 0; k < n; k++) reached_[r.page + k] = true;
-    pages_reached_ += n;
-    queue_.push_back(Pending{r.page, n, r.run != 0});
+    if (!seen_.insert(r.page * kPageSize + r.offset).second) return Status::Ok();
+    if (!reached_[r.page]) {
+      for (uint64_t k = 0; k < n; k++) reached_[r.page + k] = true;
+      pages_reached_ += n;
+    }
+    Pending &p = pending_[r.page];
+    if (p.offsets.empty()) work_.push_back(r.page);
+    p.n = n;
+    p.large = r.run != 0;
+    p.offsets.push_back(r.offset);
+    p.from.push_back(from_page);
     return Status::Ok();
   }
 
-  // Reads every queued page, reaching what its objects refer to.
+  // Scans every queued object, reaching what it refers to.
   Status Drain() {
-    std::vector<char> buffer;
-    while (!queue_.empty()) {
-      Pending p = queue_.back();
-      queue_.pop_back();
-      buffer.resize(p.n * kPageSize);
-      for (uint64_t k = 0; k < p.n; k++) {
-        Status s = txn_.ReadPage(info_.id, p.page + k, buffer.data() + k * kPageSize);
-        if (s.code() == CAIRN_NOT_FOUND)
-          return Corrupt("page " + std::to_string(p.page + k) +
-                         " is reached from the root but is free");
-        if (!s.ok()) return s;
-      }
-      Status s = Scan(p, buffer.data());
+    while (!work_.empty()) {
+      const uint64_t page = work_.back();
+      work_.pop_back();
+      auto it = pending_.find(page);
+      if (it == pending_.end() || it->second.offsets.empty()) continue;
+      Pending p = std::move(it->second);
+      it->second = Pending{};
+      const Image *image = nullptr;
+      Status s = Read(page, p.n, p.large, &image);
+      for (size_t i = 0; s.ok() && i < p.offsets.size(); i++)
+        s = ScanObject(page, p.from[i], *image, p.offsets[i]);
       if (!s.ok()) return s;
     }
     return Status::Ok();
@@ -87,35 +96,80 @@ class Marker {
 
  private:
   struct Pending {
-    uint64_t page, n;
-    bool large;  // one large object over the run (its references say so: run != 0)
+    uint64_t n = 1;
+    bool large = false;  // one large object over the run (its references say so: run != 0)
+    std::vector<uint32_t> offsets;  // of the objects to scan (their payloads)
+    std::vector<uint64_t> from;     // the page of the reference to each (0: the root)
+  };
+  // A page (or run) as read, and where its objects' payloads start (found by walking the
+  // objects end to end from offset 0): a reference must name one of them.
+  struct Image {
+    std::vector<char> bytes;
+    std::vector<uint32_t> starts;
+    std::vector<const cairn_type *> types;
   };
 
-  Status Scan(const Pending &p, char *base) {
-    const size_t limit = p.n * kPageSize;
+  // The page or run, read and walked once while it stays in the cache (pages read are kept up
+  // to kCachedPages; past that the cache is emptied and pages are read again when needed).
+  static constexpr size_t kCachedPages = 4096;
+  Status Read(uint64_t page, uint64_t n, bool large, const Image **out) {
+    auto hit = cache_.find(page);
+    if (hit != cache_.end()) {
+      *out = hit->second.get();
+      return Status::Ok();
+    }
+    if (cached_pages_ + n > kCachedPages) {
+      cache_.clear();
+      cached_pages_ = 0;
+    }
+    auto image = std::make_unique<Image>();
+    image->bytes.resize(n * kPageSize);
+    for (uint64_t k = 0; k < n; k++) {
+      Status s = txn_.ReadPage(info_.id, page + k, image->bytes.data() + k * kPageSize);
+      if (s.code() == CAIRN_NOT_FOUND)
+        return Corrupt("page " + std::to_string(page + k) +
+                       " is reached from the root but is free");
+      if (!s.ok()) return s;
+    }
+    char *base = image->bytes.data();
+    const size_t limit = n * kPageSize;
     for (size_t off = 0; off + 2 * heap::kWordSize <= limit;) {
       uint64_t header = *reinterpret_cast<uint64_t *>(base + off);
       if (header == 0) break;
       auto it = header <= UINT32_MAX ? types_.find(uint32_t(header)) : types_.end();
       if (it == types_.end())
-        return Corrupt(Where(p.page) + "holds an object whose header (" + std::to_string(header) +
+        return Corrupt(Where(page) + "holds an object whose header (" + std::to_string(header) +
                        ") names no type of the type table");
       const cairn_type *t = it->second->image->type();
       void *ref = base + off + heap::kWordSize;
       size_t bytes = heap::ObjectBytes(t, ref);
       if (off + bytes > limit)
-        return Corrupt(Where(p.page) + "holds an object of type '" + it->second->layout.name +
+        return Corrupt(Where(page) + "holds an object of type '" + it->second->layout.name +
                        "' that does not fit its page");
-      objects_++;
-      Status s;
-      heap::ForEachRefSlot(t, ref, [&](void **slot) {
-        if (s.ok()) s = Reach(reinterpret_cast<uint64_t>(*slot), p.page);
-      });
-      if (!s.ok()) return s;
+      image->starts.push_back(uint32_t(off + heap::kWordSize));
+      image->types.push_back(t);
       off += bytes;
-      if (p.large) break;  // a large object is alone in its run
+      if (large) break;  // a large object is alone in its run
     }
+    cached_pages_ += n;
+    *out = (cache_[page] = std::move(image)).get();
     return Status::Ok();
+  }
+
+  Status ScanObject(uint64_t page, uint64_t from, const Image &image, uint32_t offset) {
+    auto at = std::lower_bound(image.starts.begin(), image.starts.end(), offset);
+    if (at == image.starts.end() || *at != offset)
+      return Corrupt(Where(from) + "refers to offset " + std::to_string(offset) + " of page " +
+                     std::to_string(page) + ", where no object starts");
+    const cairn_type *t = image.types[size_t(at - image.starts.begin())];
+    // The image is not written: ForEachRefSlot only reads the slots.
+    void *ref = const_cast<char *>(image.bytes.data()) + offset;
+    objects_++;
+    Status s;
+    heap::ForEachRefSlot(t, ref, [&](void **slot) {
+      if (s.ok()) s = Reach(reinterpret_cast<uint64_t>(*slot), page);
+    });
+    return s;
   }
 
   std::string Where(uint64_t page) const {
@@ -131,7 +185,11 @@ class Marker {
   const DatabaseInfo &info_;
   std::unordered_map<uint32_t, std::unique_ptr<StoredType>> types_;
   std::vector<bool> reached_;
-  std::vector<Pending> queue_;
+  std::unordered_set<uint64_t> seen_;  // page * kPageSize + offset of every object reached
+  std::unordered_map<uint64_t, Pending> pending_;
+  std::vector<uint64_t> work_;  // pages (run heads) with objects to scan
+  std::unordered_map<uint64_t, std::unique_ptr<Image>> cache_;
+  size_t cached_pages_ = 0;
   uint64_t pages_reached_ = 0, objects_ = 0;
 };
 
