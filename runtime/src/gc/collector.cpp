@@ -29,7 +29,7 @@ struct Collector::CollectPolicy {
   static constexpr bool kScanNewPagesFirst = false;  // Cheney: copy pages scanned last
   Work &work() { return c.collect_; }
   BumpRegion &region() { return c.copy_; }
-  size_t TakeCopyPage() {
+  size_t TakeCopyPage(size_t /*bytes*/) {
     size_t i = c.pages_.TakePage(Space::kCurrent);
     if (i == heap::kNoPage)
       OutOfMemory(

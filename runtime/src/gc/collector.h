@@ -136,9 +136,14 @@ struct StabilizeRoot {
 struct StabilizeOutcome {
   Status status;                        // the first cross-database reference, or a store error
   std::vector<size_t> made_persistent;  // pages (run heads) that became persistent
-  uint64_t pages_accurate = 0;          // new pages the stabilizer copied objects into
-  uint64_t pages_ambiguous = 0;         // pinned transient pages made persistent in place
-  uint64_t pages_large = 0;             // pages of large objects made persistent in place
+  // Persistent pages the stabilizer copied into after their objects (PersistHooks::
+  // OpenCopyPage), with where their new objects start; and the last page copied into for each
+  // database (the next stabilization's open page).
+  std::vector<std::pair<size_t, uint32_t>> continued;
+  std::vector<size_t> last_copy_pages;
+  uint64_t pages_accurate = 0;   // new pages the stabilizer copied objects into
+  uint64_t pages_ambiguous = 0;  // pinned transient pages made persistent in place
+  uint64_t pages_large = 0;      // pages of large objects made persistent in place
   struct TypeCount {
     uint64_t objects = 0, bytes = 0;
     uint64_t objects_ambiguous = 0, bytes_ambiguous = 0;  // of those, on ambiguous pages
@@ -254,6 +259,7 @@ class Collector {
   BumpRegion copy_;                  // ... transient copy region
   Work stabilize_;                   // StabilizePolicy's
   BumpRegion persistent_copy_[256];  // ... copy regions, per database (PageInfo::db)
+  bool open_page_asked_[256] = {};   // OpenCopyPage asked this stabilization, per database
   StabilizeOutcome *outcome_ = nullptr;
   // The stabilization's copies of other databases' texts, by database and original (one copy
   // per text and database however many references reach it; StabilizePolicy::OwnCopyOrRefuse).

@@ -26,6 +26,12 @@ class PersistHooks {
   // persistent afterwards even if that fails (the error fails the commit, which makes them
   // transient again).
   virtual Status MakePersistent(uint8_t db, size_t frame, size_t n) = 0;
+  // A small persistent page of database `db` with room for at least `bytes` more at its end,
+  // which the stabilizer may copy this stabilization's objects of `db` into after the ones it
+  // holds (the page the last stabilization copied into last, still resident; made modified if
+  // it was clean: *was_clean says so), or kNoPage. So that commits of a few objects each do
+  // not take a page each (P8 of heap/page_info.h). Asked once per database per stabilization.
+  virtual size_t OpenCopyPage(uint8_t db, size_t bytes, bool *was_clean) = 0;
   // The object at `ref`, on the small page `frame` that this stabilization made persistent in
   // place in another database, is of database `db`: the page becomes shared (P12 of
   // heap/page_info.h), gets a page id in `db` the first time and is written there too. Errors

@@ -31,7 +31,23 @@ struct Collector::StabilizePolicy {
   static constexpr bool kScanNewPagesFirst = true;
   Work &work() { return c.stabilize_; }
   BumpRegion &region() { return c.persistent_copy_[db]; }
-  size_t TakeCopyPage() {
+  size_t TakeCopyPage(size_t bytes) {
+    // First the page the last stabilization of this database copied into last, after its
+    // objects. Those of a page that was clean refer to persistent objects only (P9): only the
+    // new ones are scanned. A modified one is a root of this stabilization, queued already.
+    if (!c.open_page_asked_[db]) {
+      c.open_page_asked_[db] = true;
+      bool was_clean = false;
+      const size_t open = c.hooks_->OpenCopyPage(db, bytes, &was_clean);
+      if (open != heap::kNoPage) {
+        PageInfo &pi = c.table_[open];
+        assert(pi.persistent() && pi.db == db && pi.kind == PageKind::kSmall &&
+               pi.space == Space::kCurrent && pi.used + bytes <= kPageSize);
+        c.outcome_->continued.emplace_back(open, pi.used);
+        if (was_clean) pi.scan = pi.used;
+        return open;
+      }
+    }
     size_t i = c.pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
     if (i == heap::kNoPage)
       OutOfMemory(
@@ -120,6 +136,7 @@ struct Collector::StabilizePolicy {
 CollectionResult Collector::Stabilize(const void *stack_top, std::span<const StabilizeRoot> roots,
                                       StabilizeOutcome *outcome) {
   outcome_ = outcome;
+  for (bool &asked : open_page_asked_) asked = false;
   for (auto &copies : text_copies_) copies.clear();
   in_place_.clear();
   claims_.clear();
@@ -140,6 +157,8 @@ CollectionResult Collector::Stabilize(const void *stack_top, std::span<const Sta
   }
   Closure<StabilizePolicy>(stabilize_);
   LodgeTheRest();
+  for (const BumpRegion *r : stabilize_.regions)
+    if (r->page != heap::kNoPage) outcome_->last_copy_pages.push_back(r->page);
   return Finish();
 }
 

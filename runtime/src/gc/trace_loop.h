@@ -10,7 +10,9 @@
 //                                             left (Cheney)
 //   Work &work()                              its work list
 //   BumpRegion &region()                      where it copies to
-//   size_t TakeCopyPage()                     a new page for region(); never fails (or Fatal)
+//   size_t TakeCopyPage(size_t bytes)         a page for region() with room for `bytes` (a new
+//                                             one, or the stabilizer's open page); never fails
+//                                             (or Fatal)
 //   void Copied(const cairn_type *, size_t)   an object was copied (statistics)
 //   void *Forwarded(void *to)                 a reference to an object copied already
 //   void *CopySpace(void *ref, uintptr_t h)   ... to an object of the copy space (h: its header)
@@ -212,7 +214,7 @@ __attribute__((noinline)) char *Collector::NewCopyPage(P &p, size_t bytes) {
   } else {
     w.regions.push_back(&region);  // its first page in this collection
   }
-  const size_t i = p.TakeCopyPage();
+  const size_t i = p.TakeCopyPage(bytes);
   if (pages_.pages_in_use() > result_.peak_pages) result_.peak_pages = pages_.pages_in_use();
   region.Start(pages_, i);
   if (P::kScanNewPagesFirst) w.pages.push_back(uint32_t(i));

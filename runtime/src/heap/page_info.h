@@ -33,7 +33,8 @@
 //       After the collection its objects that nothing reached, and the places of objects copied
 //       out, are fillers: their header names a pointer-free descriptor of the same size, so the
 //       page stays walkable and dead objects keep nothing else alive. (No other persistent page
-//       is ever filled.)
+//       is ever filled. A persistent page's objects never move; a stabilization may copy new
+//       objects of its database after them, into its free tail: D17 of persist/persistence.h.)
 //   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the
 //       first touch faults it in), resident-clean (resident, protection read-only, or none while
 //       cold (P11): the first write traps and marks it modified), resident-modified (resident,

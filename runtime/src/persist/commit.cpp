@@ -124,8 +124,12 @@ void Persistence::DiscardKeepingTenants(size_t head) {
         dbs_[pages.Info(head).db - 1]->name.c_str(), s.message().c_str());
   const Protection prot = heap::PageHeap::ProtectionOf(pages.Info(head));
   pages.Protect(head, 1, Protection::kReadWrite);
-  for (const auto &[offset, bytes] : kept)
+  for (const auto &[offset, bytes] : kept) {
     std::memcpy(base + offset - kWordSize, bytes.data(), bytes.size());
+    // D17: a tenant after the stored objects (a failed commit's) extends the page again.
+    PageInfo &pi = pages.Info(head);
+    pi.used = std::max<uint32_t>(pi.used, uint32_t(offset - kWordSize + bytes.size()));
+  }
   pages.Protect(head, 1, prot);
 }
 
@@ -174,6 +178,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   gc::StabilizeOutcome outcome;
   Status s;
   adopted_.clear();
+  continued_.clear();
   if (NeedsStabilization(&c.pages_checked)) {
     std::vector<gc::StabilizeRoot> roots;
     for (auto &d : dbs_)
@@ -181,6 +186,7 @@ Status Persistence::WriteCommit(bool stay_open) {
     c.stabilize_ns = heap_->StabilizeNow(roots, &outcome);
     c.stabilizations = 1;
     s = outcome.status;
+    for (const auto &[frame, from] : outcome.continued) continued_.push_back(uint32_t(frame));
   }
   // 2. Unswizzle every modified page into a buffer and write it, the roots and the type entries,
   //    all in one store transaction.
@@ -226,6 +232,10 @@ Status Persistence::WriteCommit(bool stay_open) {
     db->root_pref = pref;
     db->root_dirty = false;
   }
+  // D17: the next stabilization of each database continues where this one copied last.
+  for (size_t frame : outcome.last_copy_pages)
+    open_page_[heap_->pages().Info(frame).db] = uint32_t(frame);
+  continued_.clear();
   AdoptIdentityHashes(hashes);
   c.commits = 1;
   c.pages_accurate = outcome.pages_accurate;
@@ -369,7 +379,7 @@ Status Persistence::Flush(cairn_persist_stats *c,
                                : nullptr;
       bool have_base = imaged;
       s = Unswizzle(i, pi.db, &buffer, imaged ? image->second.words.get() : nullptr, &base,
-                    &have_base, layout);
+                    &have_base, layout, imaged ? image->second.used : UINT32_MAX);
       known = s.ok() && have_base && crc_known ? base.data() : nullptr;
     }
     const store::DatabaseId id = dbs_[pi.db - 1]->id;
@@ -443,7 +453,8 @@ uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {
 }
 
 Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, const uint64_t *image,
-                              std::string *base, bool *have_base, CleanImage *layout) {
+                              std::string *base, bool *have_base, CleanImage *layout,
+                              uint32_t image_used) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
   cairn_db &db = *dbs_[dbi - 1];
@@ -493,22 +504,24 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
     Status s = TypeIndex(db, t, &index);
     if (!s.ok()) return s;
     if (layout != nullptr) mark(layout->headers, off);
-    if (then != nullptr) {
-      if (word_at(then + off) != word) *have_base = false;  // not the same object: no base
+    // D17: an object added since the image: the base keeps the image's free space here.
+    char *const then_here = off < image_used ? then : nullptr;
+    if (then_here != nullptr) {
+      if (word_at(then_here + off) != word) *have_base = false;  // not the same object: no base
       const uint64_t stored = index;
-      std::memcpy(then + off, &stored, sizeof stored);
+      std::memcpy(then_here + off, &stored, sizeof stored);
     }
     word = index;
     Status bad;
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       const size_t at = size_t(reinterpret_cast<char *>(slot) - out);
       if (layout != nullptr) mark(layout->refs, at);
-      const uint64_t was = then != nullptr ? word_at(then + at) : 0;
-      if (then != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
+      const uint64_t was = then_here != nullptr ? word_at(then_here + at) : 0;
+      if (then_here != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
         bool ok = true;
         const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
         if (ok)
-          std::memcpy(then + at, &pref, sizeof pref);
+          std::memcpy(then_here + at, &pref, sizeof pref);
         else
           *have_base = false;
       }
@@ -521,8 +534,8 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
                          "' still refers to a transient object or another database's at commit "
                          "(page " +
                          std::to_string(PageIdIn(head, dbi)) + ")");
-      if (then != nullptr && was == reinterpret_cast<uint64_t>(*slot))
-        std::memcpy(then + at, &pref, sizeof pref);
+      if (then_here != nullptr && was == reinterpret_cast<uint64_t>(*slot))
+        std::memcpy(then_here + at, &pref, sizeof pref);
       *slot = reinterpret_cast<void *>(pref);
     });
     if (!bad.ok()) return bad;
@@ -537,6 +550,8 @@ Status Persistence::EncodeChanged(size_t head, uint8_t dbi, const CleanImage &im
   // changed reference is encoded; a changed header means the page is not laid out as it was,
   // and is left to Unswizzle (as a reference that cannot be encoded is, for its message).
   *done = false;
+  // D17: objects added after the page's own since its layout was recorded: not re-encodable.
+  if (heap_->pages().Info(head).used != image.used) return Status::Ok();
   const cairn_db &db = *dbs_[dbi - 1];
   const uint64_t *now = reinterpret_cast<const uint64_t *>(heap_->pages().PageAddress(head));
   const uint64_t *then = image.words.get();
@@ -612,6 +627,16 @@ void Persistence::Revert(const gc::StabilizeOutcome &o) {
   heap::PageHeap &pages = heap_->pages();
   for (size_t head : o.made_persistent)
     if (pages.Info(head).persistent()) MakeTransient(head);
+  // D17: the objects copied after a page's own stay where they are, transient (tenants, D14).
+  for (const auto &[head, from] : o.continued) {
+    char *base = pages.PageAddress(head);
+    for (uint32_t off = from; off < pages.Info(head).used;) {
+      void *ref = base + off + kWordSize;
+      LodgeTenant(head, ref);
+      off += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
+    }
+  }
+  continued_.clear();
   RevertAdoptions();  // D14
   // Type indexes handed out by the failed transaction are not in the table (D4).
   for (const AddedType &a : added_types_) {

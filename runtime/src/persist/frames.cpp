@@ -116,6 +116,7 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     c.words.reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
     std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
     c.releases = totals_.frames_released;
+    c.used = pages.Info(head).used;  // D17
   }
   if (from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
       run_image_pages_ + n <= kMaxRunImagePages) {
@@ -202,6 +203,7 @@ void Persistence::Kept(size_t head) {
          !(pages.Info(head).flags & heap::kPageShared));
   // D15: the image becomes the page as written (its stored form, swizzled).
   CleanImage &c = clean_images_.at(uint32_t(head));
+  c.used = pages.Info(head).used;  // D17: the layout recorded is of this many bytes
   std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
   c.releases = totals_.frames_released;
   // Its stored form: the one the commit wrote (with the page's layout, recorded when it was
@@ -359,6 +361,29 @@ void Persistence::UnshareIfPlain(size_t head) {
   // D12: its clean image has the bytes of objects its stored form has as fillers; a delta from
   // it would leave those fillers' words out and damage the page.
   clean_images_.erase(uint32_t(head));
+}
+
+size_t Persistence::OpenCopyPage(uint8_t db, size_t bytes, bool *was_clean) {
+  // D17: the frame must still be this database's small page, loaded, unshared, with room.
+  *was_clean = false;
+  const uint32_t f = open_page_[db];
+  open_page_[db] = kNoFrame;
+  heap::PageHeap &pages = heap_->pages();
+  if (f == kNoFrame || f >= pages.capacity()) return heap::kNoPage;
+  const PageInfo &pi = pages.Info(f);
+  const FrameState state = pi.frame_state();
+  if (pi.db != db || pi.kind != PageKind::kSmall || (pi.flags & heap::kPageShared) ||
+      pi.space != heap::Space::kCurrent ||
+      (state != FrameState::kClean && state != FrameState::kModified) ||
+      pi.used + bytes > heap::kPageSize)
+    return heap::kNoPage;
+  auto it = frames_.find(Key(db, pages.PageId(f)));
+  if (it == frames_.end() || it->second != f) return heap::kNoPage;
+  if (state == FrameState::kClean) {
+    Touched(f);  // as at a first write: its image is taken, it is writable and written at commit
+    *was_clean = true;
+  }
+  return f;
 }
 
 void Persistence::LodgeTenant(size_t frame, const void *ref) {

@@ -52,6 +52,7 @@ Status Persistence::WriteIdentityHashes(std::vector<PendingHash> *written) {
     if (dbi == 0) return;                       // a tenant stays transient (D14)
     bool old_page = false;
     for (const Adoption &a : adopted_) old_page |= a.frame == head;
+    for (uint32_t f : continued_) old_page |= f == head;  // D17: it has entries stored
     PendingHash p{dbs_[dbi - 1].get(), PageIdIn(head, dbi), offset, hash, addr, old_page};
     s = txn_->PutIdentityHash(p.db->id, p.page, p.offset, p.hash);
     written->push_back(p);

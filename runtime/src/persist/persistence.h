@@ -109,8 +109,18 @@
 //       copy word for word is as stored: the commit writes only the run's pages that differ
 //       (whole), and makes the run clean without a write if none does. A write to one element
 //       of a big persistent array (a HashMap's table) writes a page, not the run.
+//   D17. A stabilization copies a database's new objects first into the page its last
+//       stabilization copied into last (open_page_), after the objects there, while that page
+//       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
+//       at a first write): commits of a few small objects each fill pages instead of taking one
+//       each. The page is written as any modified page; its new words are headers and
+//       references where the image had free space, so it is not re-encoded from a kept stored
+//       form (EncodeChanged: CleanImage::used differs) and its identity hashes are merged with
+//       the store's (continued_). A failed commit (D9) leaves the new objects where they are as
+//       tenants (D14): transient, on a persistent page, written as fillers.
 #pragma once
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -211,6 +221,7 @@ class Persistence final : public gc::PersistHooks {
   Status ShareObject(uint8_t db, size_t frame, const void *ref) override;
   uint8_t SharedOwner(size_t frame, const void *ref) override;
   void LodgeTenant(size_t frame, const void *ref) override;
+  size_t OpenCopyPage(uint8_t db, size_t bytes, bool *was_clean) override;
   Status AdoptTenant(uint8_t db, size_t frame, const void *ref) override;
   void OpenTenantPage(size_t frame) override;
   void SweepTenants(const std::function<bool(const void *)> &live) override;
@@ -241,8 +252,9 @@ class Persistence final : public gc::PersistHooks {
     // the page is kept. `pending`: the stored form this commit writes, `stored` once kept.
     std::string stored, pending;
     std::vector<uint64_t> headers, refs;
+    uint32_t used = 0;  // D17: the page's `used` when the image was taken (or kept)
   };
-  Persistence() = default;
+  Persistence() { std::fill(std::begin(open_page_), std::end(open_page_), kNoFrame); }
   static uint64_t Key(uint8_t db, uint64_t page) { return (uint64_t(db) << 56) | page; }
   Status Misuse(const std::string &what) const;
   Status NeedTransaction(const char *what, const cairn_db *db) const;
@@ -329,10 +341,12 @@ class Persistence final : public gc::PersistHooks {
   // The page at head in the stored form for database db (one of its databases: D13). Given the
   // page's clean image (D12, valid), also the image's stored form in *base, and whether it
   // could be made (*have_base; false if the image does not have the page's objects).
-  // With `layout`, also the page's header and reference-slot bitmaps there (D15).
+  // With `layout`, also the page's header and reference-slot bitmaps there (D15). Objects at or
+  // past `image_used` (the image's own `used`) were added since the image (D17): the image has
+  // free space there, which the base keeps as it is.
   Status Unswizzle(size_t head, uint8_t db, std::string *buffer, const uint64_t *image = nullptr,
                    std::string *base = nullptr, bool *have_base = nullptr,
-                   CleanImage *layout = nullptr);
+                   CleanImage *layout = nullptr, uint32_t image_used = UINT32_MAX);
   // D15: the stored form of a kept page from the one the last commit wrote, re-encoding only
   // the words that differ from its image. *done is false (and the caller unswizzles the page
   // whole) when a header differs or a reference cannot be encoded.
@@ -419,6 +433,12 @@ class Persistence final : public gc::PersistHooks {
     uint8_t home_db;  // 0: none added
   };
   std::vector<Adoption> adopted_;
+  // D17: per database, the frame the last stabilization copied into last (open_page_[db]; a
+  // stale entry is refused by OpenCopyPage's checks), and the frames this commit's
+  // stabilization copied into after their objects.
+  static constexpr uint32_t kNoFrame = UINT32_MAX;
+  uint32_t open_page_[256];
+  std::vector<uint32_t> continued_;
   std::vector<uint32_t> opened_;  // frames OpenTenantPage made writable for the collector
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;

@@ -4,6 +4,7 @@
 #include "cairn/store_gc.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -62,6 +63,7 @@ class Marker {
     if (!reached_[r.page]) {
       for (uint64_t k = 0; k < n; k++) reached_[r.page + k] = true;
       pages_reached_ += n;
+      if (r.run == 0) small_pages_.push_back(r.page);
     }
     Pending &p = pending_[r.page];
     if (p.offsets.empty()) work_.push_back(r.page);
@@ -93,6 +95,37 @@ class Marker {
   uint64_t pages_reached() const { return pages_reached_; }
   uint64_t objects_reached() const { return objects_; }
   bool reached(uint64_t page) const { return reached_[page]; }
+
+  // A dead object on a page that stays (it shares the page with a live one) may refer to a page
+  // about to be freed, which a later allocation may reuse: a program that loads the page would
+  // take that reference for the new page's (its frame map would hold the page twice). Such
+  // references are cleared, in the same store transaction; nothing reads a dead object.
+  Status ClearDeadReferences(uint64_t *pages_rewritten) {
+    for (uint64_t page : small_pages_) {
+      const Image *image = nullptr;
+      Status s = Read(page, 1, false, &image);
+      if (!s.ok()) return s;
+      std::vector<char> bytes;
+      for (size_t i = 0; i < image->starts.size(); i++) {
+        if (seen_.count(page * kPageSize + image->starts[i])) continue;
+        const char *src = image->bytes.data();
+        void *ref = const_cast<char *>(src) + image->starts[i];
+        heap::ForEachRefSlot(image->types[i], ref, [&](void **slot) {
+          const uint64_t pref = reinterpret_cast<uint64_t>(*slot);
+          if (pref == 0) return;
+          const persist::PersistentRef r = persist::DecodeRef(pref);
+          if (persist::WellFormed(r) && r.page <= info_.page_count && reached_[r.page]) return;
+          if (bytes.empty()) bytes = image->bytes;
+          std::memset(bytes.data() + (reinterpret_cast<char *>(slot) - src), 0, sizeof pref);
+        });
+      }
+      if (bytes.empty()) continue;
+      s = txn_.WritePage(info_.id, page, bytes.data());
+      if (!s.ok()) return s;
+      ++*pages_rewritten;
+    }
+    return Status::Ok();
+  }
 
  private:
   struct Pending {
@@ -185,6 +218,7 @@ class Marker {
   const DatabaseInfo &info_;
   std::unordered_map<uint32_t, std::unique_ptr<StoredType>> types_;
   std::vector<bool> reached_;
+  std::vector<uint64_t> small_pages_;  // reached pages that hold small objects (not runs)
   std::unordered_set<uint64_t> seen_;  // page * kPageSize + offset of every object reached
   std::unordered_map<uint64_t, Pending> pending_;
   std::vector<uint64_t> work_;  // pages (run heads) with objects to scan
@@ -211,6 +245,8 @@ Status CollectGarbage(Store &store, std::string_view name, GcReport *report) {
   if (s.ok()) s = marker.LoadTypes();
   if (s.ok()) s = marker.Reach(info.root, 0);
   if (s.ok()) s = marker.Drain();
+  uint64_t rewritten = 0;
+  if (s.ok()) s = marker.ClearDeadReferences(&rewritten);
   // Sweep: every page in use that nothing reached is freed (FreePage drops its identity hashes).
   uint64_t freed = 0, already_free = 0;
   for (PageNo p = 1; s.ok() && p <= info.page_count; p++) {
@@ -232,6 +268,7 @@ Status CollectGarbage(Store &store, std::string_view name, GcReport *report) {
   report->page_count = info.page_count;
   report->pages_reached = marker.pages_reached();
   report->objects_reached = marker.objects_reached();
+  report->pages_rewritten = rewritten;
   report->pages_freed = freed;
   report->free_pages = already_free + freed;
   return Status::Ok();
