@@ -204,6 +204,10 @@ int Gc(Store &s, const std::string &name) {
               " freed; %" PRIu64 " of %" PRIu64 " pages free\n",
               name.c_str(), r.pages_reached, r.objects_reached, r.pages_freed, r.free_pages,
               r.page_count);
+  if (r.pages_rewritten > 0)
+    std::printf("%s: %" PRIu64
+                " kept page(s) rewritten: their dead objects' references to freed pages cleared\n",
+                name.c_str(), r.pages_rewritten);
   return kExitOk;
 }
 

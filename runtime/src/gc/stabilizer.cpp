@@ -45,6 +45,8 @@ struct Collector::StabilizePolicy {
                pi.space == Space::kCurrent && pi.used + bytes <= kPageSize);
         c.outcome_->continued.emplace_back(open, pi.used);
         if (was_clean) pi.scan = pi.used;
+        c.result_.bytes_copied -= pi.used;  // counted whole when the region is done: its own
+                                            // objects were not copied
         return open;
       }
     }

@@ -128,7 +128,10 @@ void Persistence::DiscardKeepingTenants(size_t head) {
     std::memcpy(base + offset - kWordSize, bytes.data(), bytes.size());
     // D17: a tenant after the stored objects (a failed commit's) extends the page again.
     PageInfo &pi = pages.Info(head);
-    pi.used = std::max<uint32_t>(pi.used, uint32_t(offset - kWordSize + bytes.size()));
+    if (offset - kWordSize + bytes.size() > pi.used) {
+      pi.used = uint32_t(offset - kWordSize + bytes.size());
+      tail_unstored_.insert(uint32_t(head));
+    }
   }
   pages.Protect(head, 1, prot);
 }

@@ -99,7 +99,11 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     if (to == FrameState::kModified) modified_.Add(head);
   }
   if (to == FrameState::kReserved && IsLoaded(from)) pages.Discard(head, n);
-  if (to == FrameState::kReserved) stored_crc_.erase(uint32_t(head));  // D12
+  if (to == FrameState::kReserved) {
+    stored_crc_.erase(uint32_t(head));  // D12
+  }
+  if (to == FrameState::kReserved || to == FrameState::kTransient)
+    tail_unstored_.erase(uint32_t(head));  // D17: its memory is gone, or no page's
   const bool ref_bit = to == FrameState::kClean && referenced;
   SetFlags(head, n,
            uint8_t((IsLoaded(to) ? heap::kPageResident : 0) |
@@ -115,7 +119,8 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     CleanImage &c = clean_images_[uint32_t(head)];
     c.words.reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
     std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
-    c.releases = totals_.frames_released;
+    // D17: an image of a page whose memory is not its stored form is never valid.
+    c.releases = tail_unstored_.count(uint32_t(head)) ? UINT64_MAX : totals_.frames_released;
     c.used = pages.Info(head).used;  // D17
   }
   if (from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
@@ -193,6 +198,7 @@ void Persistence::Touched(size_t head) {
 
 void Persistence::Written(size_t head) {
   assert(heap_->pages().Info(head).frame_state() == FrameState::kModified);
+  tail_unstored_.erase(uint32_t(head));  // D17: as stored now
   SetState(head, FrameState::kClean);
 }
 
@@ -204,6 +210,7 @@ void Persistence::Kept(size_t head) {
   // D15: the image becomes the page as written (its stored form, swizzled).
   CleanImage &c = clean_images_.at(uint32_t(head));
   c.used = pages.Info(head).used;  // D17: the layout recorded is of this many bytes
+  tail_unstored_.erase(uint32_t(head));
   std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
   c.releases = totals_.frames_released;
   // Its stored form: the one the commit wrote (with the page's layout, recorded when it was

@@ -117,7 +117,9 @@
 //       references where the image had free space, so it is not re-encoded from a kept stored
 //       form (EncodeChanged: CleanImage::used differs) and its identity hashes are merged with
 //       the store's (continued_). A failed commit (D9) leaves the new objects where they are as
-//       tenants (D14): transient, on a persistent page, written as fillers.
+//       tenants (D14): transient, on a persistent page, written as fillers; the page's memory
+//       then differs from its stored form past the stored objects until it is written again
+//       (tail_unstored_: its images give no base).
 #pragma once
 
 #include <algorithm>
@@ -127,6 +129,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cairn/persist.h"
@@ -439,6 +442,10 @@ class Persistence final : public gc::PersistHooks {
   static constexpr uint32_t kNoFrame = UINT32_MAX;
   uint32_t open_page_[256];
   std::vector<uint32_t> continued_;
+  // D17: clean frames whose memory holds, past the stored objects, tenants a failed commit had
+  // copied there (or their fillers): the store has zeros there, so until the page is written
+  // again its image is not its stored form (no D12 base, no D15 re-encoding).
+  std::unordered_set<uint32_t> tail_unstored_;
   std::vector<uint32_t> opened_;  // frames OpenTenantPage made writable for the collector
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
