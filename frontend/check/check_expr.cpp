@@ -283,6 +283,12 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   }
   // Unknown: suggest a near name in scope, or self.field inside a method.
   Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
+  if (name == "super") {
+    d.withHint(
+        "Cairn has no 'super': an overriding method cannot call the method it overrides; put "
+        "the shared part in a method of the base class with another name, and call that");
+    return errorExpr(e.span);
+  }
   if (cx.self_class && (cx.self_class->findField(name) || cx.self_class->findMethod(name))) {
     d.withHint("fields and methods are reached through self: write 'self." + name + "'");
     return errorExpr(e.span);
@@ -751,8 +757,21 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
     }
     values.push_back(std::move(v));
   }
-  for (size_t i = 0; i < values.size(); i++)
+  for (size_t i = 0; i < values.size(); i++) {
+    const Type *t = values[i]->type;
+    if (inferred && elem->isRef() && t->isRef() && !elem->isError() && !t->isError() &&
+        !assignable(t, elem)) {
+      error(DiagId::TypeMismatch, e.elems[i]->span, {typeName(elem), typeName(t)})
+          .withHint("an array literal's elements are of its first element's type (" +
+                    typeName(elem) +
+                    "); for elements of different types, say the array's type: `let a: [any] = "
+                    "[...]`");
+      values[i]->type = types_.error();
+      r->elems.push_back(std::move(values[i]));
+      continue;
+    }
     r->elems.push_back(coerce(cx, std::move(values[i]), elem, e.elems[i]->span));
+  }
   if (elem->isError()) {
     r->type = types_.error();
     return r;

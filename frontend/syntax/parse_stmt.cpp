@@ -144,10 +144,12 @@ StmtPtr Parser::parseStmt() {
   }
 }
 
-StmtPtr Parser::parseIf() {
+StmtPtr Parser::parseIf(bool else_if) {
   auto s = std::make_unique<IfStmt>();
+  // The block counts a level, as a while's does; an `else if` counts one more (a chain of them
+  // nests).
   DepthScope scope(*this);
-  if (!deeper()) return nullptr;
+  if (else_if && !deeper()) return nullptr;
   const Span start = advance().span;  // if
   s->cond = parseExpr();
   s->then_block = expectBlock();
@@ -156,7 +158,7 @@ StmtPtr Parser::parseIf() {
     accept(TokenKind::Newline);
     advance();  // else
     if (at(TokenKind::KwIf)) {
-      s->else_stmt = parseIf();
+      s->else_stmt = parseIf(true);
     } else if (at(TokenKind::LBrace)) {
       s->else_stmt = parseBlock();
     } else {

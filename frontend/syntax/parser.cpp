@@ -661,6 +661,16 @@ void Parser::parseMember(ClassDecl *cls) {
     }
     field.type = parseType();
     field.span = from(field.name.span);
+    if (at(TokenKind::Assign)) {
+      errorAtToken(DiagId::ExpectedToken, {"end of line, ';' or ','"})
+          .withHint(
+              "a field has no initial value in its class: it starts as 0, 0.0, false or nil; "
+              "give it a value where the object is made: `new " +
+              cls->name.name + " { " + field.name.name + ": ... }`");
+      while (!at(TokenKind::Newline) && !at(TokenKind::Semi) && !at(TokenKind::Comma) &&
+             !at(TokenKind::RBrace) && !at(TokenKind::Eof))
+        advance();
+    }
     cls->fields.push_back(std::move(field));
     return;
   }

@@ -173,7 +173,7 @@ class Parser {
   // False, and nothing done, otherwise.
   bool braceOnNextLine();
   ast::StmtPtr parseStmt();
-  ast::StmtPtr parseIf();
+  ast::StmtPtr parseIf(bool else_if = false);
   ast::StmtPtr parseWhile();
   ast::StmtPtr parseFor();
   ast::StmtPtr parseReturn();

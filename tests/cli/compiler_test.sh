@@ -37,6 +37,15 @@ for p in full full_exit; do
     fail "$p.cairn with stdout on /dev/full: $(cat "$TMP/err")"
 done
 
+# A runtime error after output that could not be written says both (before: only the error).
+printf 'fn main() {\n    println("lost")\n    panic("boom")\n}\n' >"$TMP/full_panic.cairn"
+"$CAIRN" run "$TMP/full_panic.cairn" >/dev/full 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 70 ] || fail "full_panic.cairn with stdout on /dev/full exits $rc, not 70"
+grep -q "full_panic.cairn:3:5: panic: boom" "$TMP/err" || fail "full_panic.cairn: $(cat "$TMP/err")"
+grep -q "could not write the program's standard output: No space left on device" "$TMP/err" ||
+  fail "full_panic.cairn with stdout on /dev/full: $(cat "$TMP/err")"
+
 # A program file that never ends is refused after 64 MiB, not read until the memory is full.
 timeout 60 "$CAIRN" check /dev/zero >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] || fail "cairn check /dev/zero does not exit 1"
@@ -427,6 +436,40 @@ CAIRN
 for hint in "'nil'" "'self'" "'text'" "'float'"; do
   grep -q "^hint: Cairn's name for it is $hint" "$TMP/err" || fail "no hint naming $hint: $(cat "$TMP/err")"
 done
+
+# Common mistakes of other languages' habits get hints (seventeenth conformance pass): a field
+# with an initial value, `super`, an array literal mixing reference types.
+cat >"$TMP/habits1.cairn" <<'CAIRN'
+class A {
+    n: int = 5
+}
+fn main() {
+}
+CAIRN
+cat >"$TMP/habits2.cairn" <<'CAIRN'
+class A {
+    fn d() -> int { return 1 }
+}
+class B : A {
+    override fn d() -> int { return super.d() + 1 }
+}
+fn main() {
+    let xs = ["a", new A {}]
+}
+CAIRN
+for p in habits1 habits2; do
+  "$CAIRN" check "$TMP/$p.cairn" >"$TMP/out" 2>>"$TMP/habits.err"
+  [ $? -eq 1 ] || fail "cairn check of $p.cairn does not exit 1"
+done
+for want in "habits1.cairn:2:12: error: expected end of line, ';' or ',', found '='" \
+            "hint: a field has no initial value in its class: it starts as 0, 0.0, false or nil; give it a value where the object is made: \`new A { n: ... }\`" \
+            "habits2.cairn:5:37: error: unknown name 'super'" \
+            "hint: Cairn has no 'super'" \
+            "habits2.cairn:8:20: error: expected text, found A" \
+            "hint: an array literal's elements are of its first element's type (text); for elements of different types, say the array's type"; do
+  grep -qF "$want" "$TMP/habits.err" || fail "habits: no '$want' in: $(cat "$TMP/habits.err")"
+done
+grep -q "convert it with str" "$TMP/habits.err" && fail "habits2.cairn: the str(...) hint for an [any]: $(cat "$TMP/habits.err")"
 
 # A name of the standard library used without its import: the hint names the module.
 cat >"$TMP/noimport.cairn" <<'CAIRN'

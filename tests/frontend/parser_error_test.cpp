@@ -344,6 +344,26 @@ TEST(ParserErrors, NestingTooDeep) {
   // Deep, but not too deep, is fine.
   const std::string ok = std::string(100, '(') + "1" + std::string(100, ')');
   EXPECT_EQ(bodyErrors("x = " + ok), "");
+  // An `if` counts as its block, as `while` does (128 nested ifs were refused as more than 256
+  // levels); each `else if` of a chain counts one.
+  std::string ifs, whiles;
+  for (int i = 0; i < 200; ++i) {
+    ifs += "if true {\n";
+    whiles += "while false {\n";
+  }
+  ifs += std::string(200, '}');
+  whiles += std::string(200, '}');
+  EXPECT_EQ(bodyErrors(ifs), "");
+  EXPECT_EQ(bodyErrors(whiles), "");
+  std::string ifs_too_deep;
+  for (int i = 0; i < 300; ++i) ifs_too_deep += "if true {\n";
+  ifs_too_deep += std::string(300, '}');
+  EXPECT_NE(bodyErrors(ifs_too_deep).find("levels of nesting"), std::string::npos);
+  std::string elifs = "let x = 1\nif x == 0 {\n}";
+  for (int i = 1; i < 100; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
+  EXPECT_EQ(bodyErrors(elifs), "");
+  for (int i = 100; i < 300; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
+  EXPECT_NE(bodyErrors(elifs).find("levels of nesting"), std::string::npos);
 }
 
 }  // namespace

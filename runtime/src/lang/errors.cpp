@@ -4,7 +4,9 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <string>
 
@@ -30,7 +32,9 @@ std::string &ErrorMessage() {
 }
 
 void RuntimeError(const cairn_loc *loc, std::string_view message) {
-  std::fflush(stdout);
+  errno = 0;
+  const bool output_lost = std::fflush(stdout) != 0 || std::ferror(stdout);
+  const int output_errno = errno;
   if (error_hook != nullptr) {
     AbortOpenTransaction();
     std::string &text = ErrorMessage();
@@ -48,6 +52,14 @@ void RuntimeError(const cairn_loc *loc, std::string_view message) {
   }
   line += message;
   line += '\n';
+  if (output_lost) {  // as at a normal end (program.cpp): the output is not all there
+    line += "error: could not write the program's standard output";
+    if (output_errno != 0) {
+      line += ": ";
+      line += std::strerror(output_errno);
+    }
+    line += '\n';
+  }
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   AbortOpenTransaction();
