@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -264,6 +265,48 @@ bool buildsAsTwins(const CompileOptions &options, const front::EmitOptions &eo,
          eo.split_instructions < front::EmitOptions{}.split_instructions;
 }
 
+// The extern functions the linker found no definition of (its "undefined symbol: NAME" lines),
+// reported at their declarations, with the linker's own text for anything else; false if it
+// named none of them (the caller prints the linker's text as it is).
+bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool color) {
+  std::map<std::string, const front::ast::FnDecl *> externs;
+  for (front::ModuleInfo *m : fe.loaded.order)
+    for (const auto &d : m->syntax->decls)
+      if (d->kind == front::ast::DeclKind::Fn && d->as<front::ast::FnDecl>()->is_extern)
+        externs.emplace(d->as<front::ast::FnDecl>()->name.name, d->as<front::ast::FnDecl>());
+  const std::string marker = "undefined symbol: ";
+  std::vector<const front::ast::FnDecl *> found;
+  std::string others;
+  std::istringstream in(messages);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(marker);
+    if (at != std::string::npos) {
+      std::string name = line.substr(at + marker.size());
+      while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
+      auto it = externs.find(name);
+      if (it != externs.end()) {
+        if (std::find(found.begin(), found.end(), it->second) == found.end())
+          found.push_back(it->second);
+        continue;
+      }
+    }
+    // The ">>> referenced by" lines that follow an explained symbol go with it.
+    if (line.rfind(">>>", 0) == 0 && !found.empty() && others.empty()) continue;
+    others += line + "\n";
+  }
+  if (found.empty()) return false;
+  fe.diags.clear();
+  for (const front::ast::FnDecl *f : found)
+    fe.diags.report(front::DiagId::ExternUndefined, f->name.span, {f->name.name})
+        .withHint(
+            "check its name and parameters against the C function's; the program is "
+            "linked with Cairn's runtime and the C and math libraries (the runtime's "
+            "clock is clock_gettime_ns)");
+  fe.diags.print(stderr, color);
+  std::fputs(others.c_str(), stderr);
+  return true;
+}
+
 int buildExecutable(const CompileOptions &options, const std::string &output) {
   PhaseClock clock;
   Frontend fe;
@@ -417,7 +460,8 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
       linked = LinkInProcess(inputs, output, &messages);  // S2 of link_stubs.h
     }
     if (!linked) {
-      std::fputs(messages.c_str(), stderr);
+      if (!ReportUndefinedExterns(fe, messages, options.color))
+        std::fputs(messages.c_str(), stderr);
       status = 1;
       // No stale executable from an earlier build where this one failed (lld leaves the old
       // file; the system linker removes it).

@@ -471,6 +471,16 @@ for want in "habits1.cairn:2:12: error: expected end of line, ';' or ',', found 
 done
 grep -q "convert it with str" "$TMP/habits.err" && fail "habits2.cairn: the str(...) hint for an [any]: $(cat "$TMP/habits.err")"
 
+# An extern function no library defines: an error at its declaration, not the linker's text
+# about a call in a cache file.
+printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettime_nanos()) }\n' \
+  >"$TMP/extern_missing.cairn"
+"$CAIRN" run "$TMP/extern_missing.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -ne 0 ] || fail "extern_missing.cairn ran"
+grep -qF "extern_missing.cairn:1:11: error: no library the program is linked with defines extern function 'clock_gettime_nanos'" "$TMP/err" ||
+  fail "extern_missing.cairn: $(cat "$TMP/err")"
+grep -q "ld.lld" "$TMP/err" && fail "extern_missing.cairn shows the linker's text: $(cat "$TMP/err")"
+
 # A name of the standard library used without its import: the hint names the module.
 cat >"$TMP/noimport.cairn" <<'CAIRN'
 fn main() {
