@@ -471,6 +471,15 @@ for want in "habits1.cairn:2:12: error: expected end of line, ';' or ',', found 
 done
 grep -q "convert it with str" "$TMP/habits.err" && fail "habits2.cairn: the str(...) hint for an [any]: $(cat "$TMP/habits.err")"
 
+# Database.exists and Database.names only ask: with no store where the program would open one,
+# false and [], and no store is made (before: an empty store was left in the current folder).
+printf 'fn main() {\n    println(Database.exists("x"), len(Database.names()))\n}\n' \
+  >"$TMP/ask.cairn"
+CAIRN_STORE="$TMP/no-store" "$CAIRN" run "$TMP/ask.cairn" >"$TMP/out" 2>"$TMP/err" ||
+  fail "ask.cairn: $(cat "$TMP/err")"
+[ "$(cat "$TMP/out")" = "false 0" ] || fail "ask.cairn printed: $(cat "$TMP/out")"
+[ -e "$TMP/no-store" ] && fail "Database.exists made a store"
+
 # An extern function no library defines: an error at its declaration, not the linker's text
 # about a call in a cache file.
 printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettime_nanos()) }\n' \

@@ -1,6 +1,8 @@
 // The built-in class Database over cairn/persist.h (cairn/lang.h, Database). The store opens on
-// the first call that needs it ($CAIRN_STORE, else ./cairn.store).
+// the first call that needs it ($CAIRN_STORE, else ./cairn.store); exists and names, which only
+// ask, do not create a store that is not there.
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,14 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
   if (name.find('\0') != std::string::npos)
     RuntimeError(loc, "database error: a database name cannot contain a NUL byte");
   return name;
+}
+
+// No store is open and none is where the first database call would open one: there are no
+// databases, and a question about them should not leave a store behind.
+bool NoStore() {
+  if (cairn_store_dir() != nullptr) return false;
+  std::error_code ec;
+  return !std::filesystem::exists(cairn::store::ResolveStoreDir(""), ec) && !ec;
 }
 
 cairn_db *Need(const cairn_loc *loc, cairn_db *db) {
@@ -64,6 +74,7 @@ int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
   const std::string name(TextView(name_text));
   if (name.find('\0') != std::string::npos || !cairn::store::ValidateDatabaseName(name).ok())
     return 0;
+  if (NoStore()) return 0;
   int exists = 0;
   if (cairn_db_exists(name.c_str(), &exists) != CAIRN_OK) DatabaseError(loc);
   return exists != 0;
@@ -75,6 +86,7 @@ void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
 
 int64_t cairn_lang_db_names_count(const cairn_loc *loc) {
   listed_names.clear();
+  if (NoStore()) return 0;
   auto add = [](const char *name, void *) { listed_names.emplace_back(name); };
   if (cairn_db_list(add, nullptr) != CAIRN_OK) DatabaseError(loc);
   return static_cast<int64_t>(listed_names.size());
