@@ -216,7 +216,8 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
     }
   }
   Diagnostic &d = error(DiagId::NoSuchMember, e.name.span, {typeName(bt), name});
-  if ((bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) && name == "len")
+  if ((bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) &&
+      (name == "len" || name == "length" || name == "size" || name == "count"))
     d.withHint("use len(x)");
   if (bt->kind == TypeKind::Any) d.withHint("test it with 'is' and convert it with 'as' first");
   return errorExpr(e.span);
@@ -590,7 +591,8 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
     }
     Diagnostic &d = error(DiagId::NoSuchMember, fe.name.span, {typeName(bt), name});
     if (bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) {
-      if (name == "len") d.withHint("use len(x)");
+      if (name == "len" || name == "length" || name == "size" || name == "count")
+        d.withHint("use len(x)");
     } else if (bt->kind == TypeKind::Any) {
       d.withHint("test it with 'is' and convert it with 'as' first");
     }

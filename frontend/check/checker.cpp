@@ -833,8 +833,14 @@ std::unique_ptr<sem::Program> Checker::run(bool require_main) {
         .withHint("'main' cannot have type parameters: write 'fn main() { ... }'");
   } else if (mainSym.kind == Symbol::Kind::Func && mainSym.module == main_) {
     FuncInfo *f = instantiateFunction(mainSym.fn, main_, {}, mainSym.fn->name.span);
-    if (!f->params.empty() || f->ret->kind != TypeKind::Void || f->is_extern)
-      error(DiagId::MainSignature, mainSym.fn->name.span);
+    if (!f->params.empty() || f->ret->kind != TypeKind::Void || f->is_extern) {
+      Diagnostic &d = error(DiagId::MainSignature, mainSym.fn->name.span);
+      if (!f->params.empty())
+        d.withHint(
+            "the program's arguments are args(), a [text]; it ends with a status by exit(n)");
+      else if (f->ret->kind != TypeKind::Void)
+        d.withHint("a status is given by exit(n)");
+    }
     program_->main = f;
   } else if (require_main) {
     Span where{main_->syntax->file, 0, 0};

@@ -480,6 +480,13 @@ CAIRN_STORE="$TMP/no-store" "$CAIRN" run "$TMP/ask.cairn" >"$TMP/out" 2>"$TMP/er
 [ "$(cat "$TMP/out")" = "false 0" ] || fail "ask.cairn printed: $(cat "$TMP/out")"
 [ -e "$TMP/no-store" ] && fail "Database.exists made a store"
 
+# Other languages' ways to get a length or the arguments get Cairn's in the hint.
+printf 'fn main(argv: [text]) {\n    let b = [1, 2]\n    println(b.length(), "ab".size)\n}\n' >"$TMP/ways.cairn"
+"$CAIRN" check "$TMP/ways.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of ways.cairn does not exit 1"
+[ "$(grep -c '^hint: use len(x)' "$TMP/err")" -eq 2 ] || fail "ways.cairn: no len hints: $(cat "$TMP/err")"
+grep -q "^hint: the program's arguments are args()" "$TMP/err" || fail "ways.cairn: no args() hint: $(cat "$TMP/err")"
+
 # An extern function no library defines: an error at its declaration, not the linker's text
 # about a call in a cache file.
 printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettime_nanos()) }\n' \
