@@ -253,8 +253,30 @@ std::string Diagnostics::render(const Diagnostic &d, bool color) const {
 }
 
 void Diagnostics::print(std::FILE *out, bool color) const {
+  // In source order within each file (files in the order their first diagnostic came): the
+  // checker reports some things after the code they concern is checked (main's signature after
+  // its body), and a reader goes down the file.
+  std::vector<size_t> order(diags_.size());
+  std::vector<uint32_t> files;
+  for (size_t i = 0; i < diags_.size(); ++i) {
+    order[i] = i;
+    if (std::find(files.begin(), files.end(), diags_[i].span.file) == files.end())
+      files.push_back(diags_[i].span.file);
+  }
+  auto rank = [&](const Diagnostic &d) {
+    return size_t(std::find(files.begin(), files.end(), d.span.file) - files.begin());
+  };
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Diagnostic &x = diags_[a], &y = diags_[b];
+    const size_t rx = rank(x), ry = rank(y);
+    if (rx != ry) return rx < ry;
+    const uint32_t bx = x.span.valid() ? x.span.begin : 0, by = y.span.valid() ? y.span.begin : 0;
+    if (bx != by) return bx < by;
+    return a < b;  // reported first, first
+  });
   size_t shown_errors = 0;
-  for (const Diagnostic &d : diags_) {
+  for (size_t i : order) {
+    const Diagnostic &d = diags_[i];
     if (d.severity == Severity::Error) ++shown_errors;
     const std::string text = render(d, color);
     std::fwrite(text.data(), 1, text.size(), out);

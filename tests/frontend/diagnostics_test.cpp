@@ -51,6 +51,30 @@ TEST(Diagnostics, RenderWithCaretUnderTheSpan) {
             "note: prog.cairn:1:4: in this function\n");
 }
 
+// print() shows a file's diagnostics in source order, whatever the order they were reported in
+// (the checker reports main's signature after its body), files in the order they first came.
+TEST(Diagnostics, PrintedInSourceOrderWithinAFile) {
+  SourceManager sm;
+  sm.add("a.cairn", "x\ny\nz\n");
+  sm.add("b.cairn", "p\nq\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 4, 5}, {"'z'"});
+  diags.report(DiagId::UnexpectedChar, Span{1, 2, 3}, {"'q'"});
+  diags.report(DiagId::UnexpectedChar, Span{0, 0, 1}, {"'x'"});
+  diags.report(DiagId::UnexpectedChar, Span{1, 0, 1}, {"'p'"});
+  diags.report(DiagId::UnexpectedChar, Span{0, 2, 3}, {"'y'"});
+  std::FILE *f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  diags.print(f, false);
+  std::rewind(f);
+  std::string out, firsts;
+  for (int c; (c = std::fgetc(f)) != EOF;) out += char(c);
+  std::fclose(f);
+  for (size_t at = 0; (at = out.find("unexpected character '", at)) != std::string::npos; at++)
+    firsts += out[at + 22];
+  EXPECT_EQ(firsts, "xyzpq") << out;
+}
+
 TEST(Diagnostics, RenderExpandsTabsInBothLines) {
   SourceManager sm;
   sm.add("t.cairn", "\tx\t= @\n");
