@@ -278,7 +278,13 @@ bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool colo
   std::vector<const front::ast::FnDecl *> found;
   std::string others;
   std::istringstream in(messages);
+  bool explained = false;  // the last error line was one of those (its ">>>" lines go with it)
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind(">>>", 0) == 0) {
+      if (!explained) others += line + "\n";
+      continue;
+    }
+    explained = false;
     const size_t at = line.find(marker);
     if (at != std::string::npos) {
       std::string name = line.substr(at + marker.size());
@@ -287,11 +293,10 @@ bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool colo
       if (it != externs.end()) {
         if (std::find(found.begin(), found.end(), it->second) == found.end())
           found.push_back(it->second);
+        explained = true;
         continue;
       }
     }
-    // The ">>> referenced by" lines that follow an explained symbol go with it.
-    if (line.rfind(">>>", 0) == 0 && !found.empty() && others.empty()) continue;
     others += line + "\n";
   }
   if (found.empty()) return false;

@@ -12,9 +12,12 @@
 //
 //   space of the target            | CollectPolicy                | StabilizePolicy (database d)
 //   -------------------------------+------------------------------+-------------------------------
-//   copy space: a small transient  | copied into the collector's  | copied into a new persistent
-//     page in previous space       | transient copy page          | page of d (clustered in scan
-//                                  |                              | order); counted per type
+//   copy space: a small transient  | copied into the collector's  | copied into d's persistent
+//     page in previous space       | transient copy page          | pages (first the one d's last
+//                                  |                              | stabilization copied into
+//                                  |                              | last, D17 of persistence.h;
+//                                  |                              | then new ones, clustered in
+//                                  |                              | scan order); counted per type
 //   ... an object copied already   | its copy                     | its copy, traced again (its
 //     (forwarding word)            |                              | copy may be another database's)
 //   pinned page: a small page an   | the object is marked, kept,  | an object an ambiguous root
