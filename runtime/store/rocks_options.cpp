@@ -14,12 +14,8 @@ rocksdb::Options MakeRocksOptions(bool create_if_missing) {
   o.paranoid_checks = true;
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   o.merge_operator = NewPageDeltaMergeOperator();  // folds page deltas (store format 2, 3)
-  // A page written as a delta at every commit would otherwise pile up one operand per commit
-  // in the memtable until it is flushed, and every read of the page (a fault, or a write
-  // given no base) would apply them all: reads cost in proportion to the commits since the
-  // last flush. From this many on, the memtable gets the folded page instead (the log still
-  // gets the delta).
-  o.max_successive_merges = kMaxSuccessiveDeltas;
+  // max_successive_merges stays 0: the store bounds the deltas of a page in a row itself
+  // (delta_depth.h), without the memtable lookup RocksDB's bound pays for every delta.
   return o;
 }
 

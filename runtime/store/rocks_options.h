@@ -25,10 +25,10 @@ rocksdb::Options MakeRocksOptions(bool create_if_missing);
 // waited for a compaction of the whole store (docs/store-format.md, "Recovery and its cost").
 inline constexpr uint64_t kLevel0CompactAtClose = 16;
 
-// At most this many page deltas of one page stand in the memtable one after another; the next
-// one puts the folded page there instead (max_successive_merges), so a read of a page written
-// at every commit applies at most this many deltas, however many commits ran since the
-// memtable's last flush.
+// At most this many page deltas of one page stand in the memtable one after another, as this
+// process wrote them; the next write of the page is whole (DeltaDepth, delta_depth.h), so a read
+// of a page written at every commit applies at most this many deltas, however many commits ran
+// since the memtable's last flush.
 inline constexpr size_t kMaxSuccessiveDeltas = 16;
 
 // sync = (durability == kSync); the WAL is always written.

@@ -184,6 +184,8 @@ Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
     reader = raw;
     return Status::Ok();
   }
+  delta_depth = std::make_shared<DeltaDepth>(kMaxSuccessiveDeltas);
+  o.listeners.push_back(DeltaDepth::SealListener(delta_depth));
   rocksdb::TransactionDB *raw = nullptr;
   rocksdb::Status s =
       rocksdb::TransactionDB::Open(o, MakeTransactionDBOptions(options), rocks_dir(), &raw);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cairn/store.h"
+#include "delta_depth.h"
 #include "store_lock.h"
 #include "wal_scan.h"
 
@@ -44,6 +45,7 @@ class Store::Impl {
   rocksdb::WriteOptions write_options;
   rocksdb::TransactionOptions txn_options;
   std::atomic<int> open_transactions{0};
+  std::shared_ptr<DeltaDepth> delta_depth;  // when writable: which page writes may be deltas
 
   std::mutex ddl_mu;  // R3
   std::mutex mu;      // R1, R2, and `spare`

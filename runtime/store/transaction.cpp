@@ -362,6 +362,9 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
       as_delta = EncodePageDelta(id, page, v.data() + kPageHeaderSize,
                                  static_cast<const char *>(buffer), kPageSize / 2, &delta, &crc);
   }
+  // A page with kMaxSuccessiveDeltas deltas in a row in the memtable is written whole, so a
+  // read of it folds at most that many (delta_depth.h).
+  if (as_delta && !t.store->delta_depth->AdmitDelta(id, page)) as_delta = false;
   rocksdb::Status rs;
   if (as_delta) {
     PageKey k(KeyKind::kPage, id, page);
@@ -370,6 +373,7 @@ Status Transaction::WritePage(DatabaseId id, PageNo page, const void *buffer,
     if (rs.ok()) rs = t.txn->Merge(key, delta);
   } else {
     rs = t.PutPage(id, page, buffer, &crc);
+    if (rs.ok()) t.store->delta_depth->Whole(id, page);
   }
   if (!rs.ok()) {
     return t.Fail(

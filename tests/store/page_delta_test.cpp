@@ -14,6 +14,7 @@
 #include "cairn/store.h"
 #include "catalogue.h"
 #include "crc32c.h"
+#include "delta_depth.h"
 #include "encoding.h"
 #include "keys.h"
 #include "page_codec.h"
@@ -258,7 +259,7 @@ TEST_F(DeltaStore, SmallChangesAreWrittenAsDeltasAndReadWhole) {
   std::string v = Contents(3);
   EXPECT_EQ(Write(1, v, true), kStoredPageSize);  // a new page: whole
   std::string expect = v;
-  for (int round = 0; round < 20; round++) {  // deltas stack up on the base
+  for (int round = 0; round < int(kMaxSuccessiveDeltas); round++) {  // deltas stack up
     PutLe64(expect.data() + 8 * (round * 37 % 1024), uint64_t(round) + 1000);
     EXPECT_LT(Write(1, expect), 100u) << round;
     ASSERT_EQ(Read(1), expect) << round;
@@ -293,18 +294,65 @@ TEST_F(DeltaStore, SmallChangesAreWrittenAsDeltasAndReadWhole) {
 
 // A page written as a delta at every commit: a read of it folds at most kMaxSuccessiveDeltas
 // deltas, not one per commit since the memtable's last flush (which made a program that wrote
-// one page at every commit slower at every commit).
+// one page at every commit slower at every commit). Every (kMaxSuccessiveDeltas + 1)th write
+// of it is whole (delta_depth.h), the others deltas.
 TEST_F(DeltaStore, AReadFoldsABoundedNumberOfDeltasHoweverManyCommitsWroteThePage) {
   std::string v = Contents(3);
   EXPECT_EQ(Write(1, v, true), kStoredPageSize);
   ResetMostDeltasFoldedAtOnce();
+  int whole = 0;
   for (int round = 0; round < 200; round++) {
     PutLe64(v.data() + 8 * (round * 37 % 1024), uint64_t(round) + 1000);
-    EXPECT_LT(Write(1, v), 100u) << round;  // still a delta in the log
+    const uint64_t bytes = Write(1, v);
+    if (bytes == kStoredPageSize) {
+      whole++;
+      EXPECT_EQ(round % int(kMaxSuccessiveDeltas + 1), int(kMaxSuccessiveDeltas)) << round;
+    } else {
+      EXPECT_LT(bytes, 100u) << round;
+    }
+    if (round % 7 == 0) {
+      ASSERT_EQ(Read(1), v) << round;
+    }
   }
+  EXPECT_EQ(whole, 200 / int(kMaxSuccessiveDeltas + 1));
   ASSERT_EQ(Read(1), v);
   EXPECT_GE(MostDeltasFoldedAtOnce(), 1u);
   EXPECT_LE(MostDeltasFoldedAtOnce(), kMaxSuccessiveDeltas);
+  // A reopen starts counting anew (its memtable is empty: the recovered log was flushed).
+  Open();
+  ASSERT_EQ(Read(1), v);
+  ResetMostDeltasFoldedAtOnce();
+  for (int round = 0; round < int(kMaxSuccessiveDeltas); round++) {
+    PutLe64(v.data() + 8 * (round * 53 % 1024), uint64_t(round) + 5000);
+    EXPECT_LT(Write(1, v), 100u) << round;
+  }
+  ASSERT_EQ(Read(1), v);
+  EXPECT_LE(MostDeltasFoldedAtOnce(), kMaxSuccessiveDeltas);
+}
+
+// DD1 and DD2 of delta_depth.h: a page is admitted kMaxSuccessiveDeltas deltas in a row, a
+// whole write starts it again, and a memtable sealed (here by a flush) clears every count.
+TEST(DeltaDepthTest, CountsDeltasInARowPerPageAndForgetsThemWhenAMemtableIsSealed) {
+  auto depth = std::make_shared<DeltaDepth>(3);
+  for (int i = 0; i < 3; i++) EXPECT_TRUE(depth->AdmitDelta(1, 7)) << i;
+  EXPECT_FALSE(depth->AdmitDelta(1, 7));
+  EXPECT_TRUE(depth->AdmitDelta(2, 7));  // another database's page 7
+  EXPECT_TRUE(depth->AdmitDelta(1, 8));
+  depth->Whole(1, 7);
+  EXPECT_TRUE(depth->AdmitDelta(1, 7));
+  EXPECT_EQ(depth->tracked(), 3u);
+
+  TempDir tmp;
+  rocksdb::Options o = MakeRocksOptions(true);
+  o.listeners.push_back(DeltaDepth::SealListener(depth));
+  rocksdb::DB *raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(o, tmp.Sub("r"), &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k", "v").ok());
+  EXPECT_EQ(depth->tracked(), 3u);  // a write alone seals nothing
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  EXPECT_EQ(depth->tracked(), 0u);
+  for (int i = 0; i < 3; i++) EXPECT_TRUE(depth->AdmitDelta(1, 7)) << i;
 }
 
 TEST_F(DeltaStore, AnInsertionIntoASortedArrayIsWrittenAsMovesAndReadWhole) {
