@@ -107,6 +107,10 @@ constexpr cairn_field kBeyond[] = {Field("n", 8, CAIRN_KIND_I64, 2)};
 constexpr cairn_field kBackwards[] = {Field("m", 8, CAIRN_KIND_I64), Field("n", 0, CAIRN_KIND_I64)};
 constexpr cairn_type field_outside = cairn::PlainType<kBeyond>("bad.field", 16);
 constexpr cairn_type fields_backwards = cairn::PlainType<kBackwards>("bad.fieldorder", 16);
+// An array of 12-byte elements with a reference each: odd elements' references would not be
+// 8-aligned (T2), and one could cross a page of a large array.
+constexpr cairn_field kRefAndInt[] = {Field("r", 0, CAIRN_KIND_REF), Field("n", 8, CAIRN_KIND_I32)};
+constexpr cairn_type odd_elements = cairn::StructArrayType<kRefAndInt>("bad.[RefInt]", 12);
 }  // namespace malformed
 
 TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
@@ -125,6 +129,7 @@ TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
   refused(refs_unfielded, CAIRN_INVALID_ARGUMENT, "T6");
   refused(field_outside, CAIRN_INVALID_ARGUMENT, "field 'n' ends at byte 24");
   refused(fields_backwards, CAIRN_INVALID_ARGUMENT, "offset order");
+  refused(odd_elements, CAIRN_INVALID_ARGUMENT, "not a multiple of 8");
 
   static cairn_type wrong_fp = cairn::PlainType("bad.fp", 16);
   wrong_fp.fingerprint ^= 1;

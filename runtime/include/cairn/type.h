@@ -18,7 +18,9 @@
  * Invariants of a registered descriptor (checked by cairn_register_type):
  *   T1. abi == CAIRN_TYPE_ABI and fingerprint == cairn_type_fingerprint_compute(this) != 0.
  *   T2. refs[0..nrefs) are strictly increasing, multiples of 8, and each ref + 8 <= size.
- *       For a plain type they are payload offsets; for an array type, offsets in one element.
+ *       For a plain type they are payload offsets; for an array type, offsets in one element,
+ *       whose size is then a multiple of 8: every reference slot of an object is 8-aligned, so
+ *       none crosses a page.
  *   T3. An array type has CAIRN_TYPE_ARRAY set and elem_kind != CAIRN_KIND_NONE; size is the
  *       element size (>= 1). A plain type has elem_kind == CAIRN_KIND_NONE.
  *   T4. A descriptor is immutable and lives as long as the program (static storage).

@@ -66,6 +66,11 @@ class PersistHooks {
   // The modified persistent pages (run heads): the only ones that may refer to transient
   // objects (P9), scanned by every collection.
   virtual const std::vector<uint32_t> &ModifiedPages() = 0;
+  // For a modified run at `head`: which of its pages the transaction has written (null: all of
+  // them may have been). A page not written holds what it held when clean, and so refers only
+  // to persistent objects of its own database (P9, D16 of persist/persistence.h): a collection
+  // that does not release frames need not read it.
+  virtual const std::vector<bool> *WrittenRunPages(size_t head) = 0;
   // The frames (run heads) the objects of the clean resident page at `head` refer to, other
   // than itself: recorded when it was loaded or written (D10), so that a collection that
   // releases frames (Figure 4) follows them without reading the page. Null if none.

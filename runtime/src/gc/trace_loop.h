@@ -84,7 +84,27 @@ void Collector::ScanPage(size_t index) {
     if (pi.scan == 0) {
       if (pi.persistent()) result_.persistent_pages_scanned++;
       void *ref = base + heap::kWordSize;
-      ScanObject(p, heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      // A modified run's pages not written in the transaction refer only to persistent objects
+      // of its database, which this collection neither moves nor, unless it releases frames,
+      // needs to reach: only the written ones are read.
+      const std::vector<bool> *written = hooks_ && pi.persistent() && pi.modified() && !release_
+                                             ? hooks_->WrittenRunPages(index)
+                                             : nullptr;
+      if (written == nullptr) {
+        ScanObject(p, t, ref);
+      } else {
+        for (size_t k = 0; k < written->size(); k++) {
+          if (!(*written)[k]) continue;
+          const char *lo = base + k * heap::kPageSize;
+          heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize, [&](void **slot) {
+            void *v = *slot;
+            if (!v) return;
+            void *moved = Trace(p, v);
+            if (moved != v) *slot = moved;  // C2
+          });
+        }
+      }
     }
     pi.scan = pi.used;
     return;

@@ -117,7 +117,11 @@ class Verifier {
                               : pi.modified() ? heap::Protection::kReadWrite
                                               : heap::Protection::kRead;
       const bool cold = pi.resident() && !pi.modified() && prot == heap::Protection::kNone;
-      if ((prot != want && !cold) || (pi.modified() && !pi.resident()))
+      // A page of a modified run not written in the transaction stays read-only (P9; which
+      // pages those are, the persistence layer's frame verifier checks: D16).
+      const bool unwritten_run_page =
+          pi.modified() && pi.large() && prot == heap::Protection::kRead;
+      if ((prot != want && !cold && !unwritten_run_page) || (pi.modified() && !pi.resident()))
         Report(
             "persistent page %zu (database %u, page id %llu) is %s%s but its protection is "
             "%d (P9)",

@@ -8,6 +8,7 @@
 // forwarding word); forwarding words exist only in previous space (P5 in heap/page_info.h).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -67,6 +68,42 @@ __attribute__((always_inline)) inline void ForEachRefSlot(const cairn_type *t, v
   }
   for (uint64_t i = 0; i < len; i++, elem += esize)
     for (uint32_t k = 0; k < n; k++) f(reinterpret_cast<void **>(elem + offs[k]));
+}
+
+// ForEachRefSlot restricted to the slots whose address is in [lo, hi): what one page of a large
+// object holds (an array's slots outside the range are not visited, so the cost is the range's).
+template <class F>
+inline void ForEachRefSlotIn(const cairn_type *t, void *ref, const char *lo, const char *hi,
+                             F &&f) {
+  char *payload = static_cast<char *>(ref);
+  const uint32_t n = t->nrefs;
+  if (n == 0 || hi <= lo) return;
+  const uint32_t *offs = t->refs;
+  auto in = [&](const char *slot) { return slot >= lo && slot < hi; };
+  if (!IsArrayType(t)) {
+    for (uint32_t k = 0; k < n; k++)
+      if (in(payload + offs[k])) f(reinterpret_cast<void **>(payload + offs[k]));
+    return;
+  }
+  const uint64_t len = ArrayLength(ref);
+  char *elem = payload + CAIRN_ARRAY_DATA_OFFSET;
+  const size_t esize = t->size;
+  if (esize == 0) return;
+  // The elements that overlap [lo, hi): from the one holding lo to the one holding hi - 1.
+  const uint64_t first = lo <= elem ? 0 : uint64_t(lo - elem) / esize;
+  if (hi <= elem || first >= len) return;
+  const uint64_t last = std::min<uint64_t>(len, uint64_t(hi - 1 - elem) / esize + 1);
+  if (t->elem_kind == CAIRN_KIND_REF) {
+    void **slots = reinterpret_cast<void **>(elem);
+    for (uint64_t i = first; i < last; i++)
+      if (in(reinterpret_cast<char *>(&slots[i]))) f(&slots[i]);
+    return;
+  }
+  for (uint64_t i = first; i < last; i++)
+    for (uint32_t k = 0; k < n; k++) {
+      char *slot = elem + i * esize + offs[k];
+      if (in(slot)) f(reinterpret_cast<void **>(slot));
+    }
 }
 
 }  // namespace cairn::heap

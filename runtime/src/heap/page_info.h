@@ -39,7 +39,8 @@
 //       first touch faults it in), resident-clean (resident, protection read-only, or none while
 //       cold (P11): the first write traps and marks it modified), resident-modified (resident,
 //       modified, read-write: written since the last commit, new, or kept writable by the last
-//       commit, D15 of persist/persistence.h).
+//       commit, D15 of persist/persistence.h; but a page of a modified large object's run that
+//       the transaction has not written stays read-only until its first write: D16 there).
 //       A clean persistent page references only persistent objects of its own database. The
 //       collector never reads a page that is not resident and never writes a clean one.
 //   P10. Persistent frames come from the persistent arena (the upper half of the reservation),

@@ -92,11 +92,27 @@ void Persistence::DiscardModified() {
   ForEachModified([&](size_t i, size_t) {
     if (HasTenants(i))
       DiscardKeepingTenants(i);
-    else if (UnchangedSinceClean(i))
-      Written(i);  // D15: as stored; nothing to drop, nothing to read again
+    else if (UnchangedSinceClean(i) || RestoreRunPages(i))
+      Written(i);  // D15, D16: as stored; nothing to drop, nothing to read again
     else
       Discard(i);
   });
+}
+
+bool Persistence::RestoreRunPages(size_t head) {
+  auto it = run_images_.find(uint32_t(head));
+  if (it == run_images_.end()) return false;
+  RunImage &r = it->second;
+  // A copy taken before a frame was released may refer to it: the run is read again instead.
+  for (size_t k = 0; k < r.dirty.size(); k++)
+    if (r.dirty[k] && (!r.copies[k] || r.copy_releases[k] != totals_.frames_released)) return false;
+  heap::PageHeap &pages = heap_->pages();
+  for (size_t k = 0; k < r.dirty.size(); k++)
+    if (r.dirty[k]) std::memcpy(pages.PageAddress(head + k), r.copies[k].get(), heap::kPageSize);
+  // As clean as before: every page's references are those recorded then (D10).
+  r.changed.assign(r.dirty.size(), false);
+  r.changed_commit = commit_serial_;
+  return true;
 }
 
 void Persistence::DiscardKeepingTenants(size_t head) {
@@ -136,6 +152,26 @@ void Persistence::DiscardKeepingTenants(size_t head) {
   pages.Protect(head, 1, prot);
 }
 
+Persistence::RunImage *Persistence::ChangedRunPages(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  const PageInfo &h = pages.Info(head);
+  if (h.kind != PageKind::kLargeHead || (h.flags & heap::kPageShared)) return nullptr;
+  auto it = run_images_.find(uint32_t(head));
+  if (it == run_images_.end()) return nullptr;
+  RunImage &r = it->second;
+  if (r.changed_commit != commit_serial_ || r.changed.size() != r.dirty.size()) {
+    // D16: a page not written holds what it held; one written, unless its copy (taken with no
+    // frame released since) is still what it holds.
+    r.changed.assign(r.dirty.size(), false);
+    for (size_t k = 0; k < r.dirty.size(); k++)
+      r.changed[k] = r.dirty[k] && (!r.copies[k] || r.copy_releases[k] != totals_.frames_released ||
+                                    std::memcmp(r.copies[k].get(), pages.PageAddress(head + k),
+                                                heap::kPageSize) != 0);
+    r.changed_commit = commit_serial_;
+  }
+  return &r;
+}
+
 bool Persistence::NeedsStabilization(uint64_t *checked) {
   heap::PageHeap &pages = heap_->pages();
   // True unless ref is an object of a persistent page of database db (of db itself, on a shared
@@ -156,6 +192,21 @@ bool Persistence::NeedsStabilization(uint64_t *checked) {
     ++*checked;
     bool found = false;
     char *base = pages.PageAddress(head);
+    if (const RunImage *run = ChangedRunPages(head)) {
+      // D16: a page of the run equal to its clean image refers to what it did when clean:
+      // persistent objects of the run's database (P9). Only the changed pages are read.
+      void *ref = base + kWordSize;
+      const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+      for (size_t k = 0; k < run->changed.size() && !found; k++) {
+        if (!run->changed[k]) continue;
+        const char *lo = base + k * kPageSize;
+        heap::ForEachRefSlotIn(t, ref, lo, lo + kPageSize, [&](void **slot) {
+          if (*slot && !found && outside(*slot, h.db)) found = true;
+        });
+      }
+      if (found) return true;
+      continue;
+    }
     const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(kWordSize) : h.used;
     for (uint32_t o = 0; o < end && !found;) {
       void *ref = base + o + kWordSize;
@@ -180,6 +231,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   //    reach), nothing is to become persistent and the stabilizer does not run (D8).
   gc::StabilizeOutcome outcome;
   Status s;
+  ++commit_serial_;  // D16: the runs' changed pages are computed afresh for this commit
   adopted_.clear();
   continued_.clear();
   if (NeedsStabilization(&c.pages_checked)) {
@@ -325,27 +377,22 @@ Status Persistence::Flush(cairn_persist_stats *c,
     }
     // D16: a run clean earlier in the transaction, no frame released since: only its pages
     // that differ from the image are written (whole); none differing, the run is not written.
+    // Only the changed pages are unswizzled (their slots alone), and D10 then adds only what
+    // they refer to (RecordRunReferences).
     if (n > 1) {
-      auto run = run_images_.find(uint32_t(i));
-      if (run != run_images_.end() && run->second.releases == totals_.frames_released) {
-        constexpr size_t kWords = heap::kPageSize / sizeof(uint64_t);
-        std::vector<bool> changed(n);
+      if (const RunImage *run = ChangedRunPages(i)) {
         bool any = false;
-        for (size_t k = 0; k < n; k++) {
-          changed[k] = std::memcmp(run->second.words.get() + k * kWords, pages.PageAddress(i + k),
-                                   heap::kPageSize) != 0;
-          any = any || changed[k];
-        }
+        for (bool changed : run->changed) any = any || changed;
         if (!any) {
           unchanged->push_back(uint32_t(i));
           return;
         }
-        s = Unswizzle(i, pi.db, &buffer);
         const store::DatabaseId id = dbs_[pi.db - 1]->id;
         for (size_t k = 0; s.ok() && k < n; k++) {
-          if (!changed[k]) continue;
+          if (!run->changed[k]) continue;
+          s = UnswizzleRunPage(i, pi.db, k, &buffer);
           uint64_t stored = 0;
-          s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored);
+          if (s.ok()) s = txn_->WritePage(id, pages.PageId(i + k), buffer.data(), &stored);
           c->bytes_written += stored;
           c->pages_written++;
         }
@@ -545,6 +592,38 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
     off += bytes;
   }
   return Status::Ok();
+}
+
+Status Persistence::UnswizzleRunPage(size_t head, uint8_t dbi, size_t k, std::string *buffer) {
+  heap::PageHeap &pages = heap_->pages();
+  cairn_db &db = *dbs_[dbi - 1];
+  char *base = pages.PageAddress(head);
+  const char *page = base + k * kPageSize;
+  buffer->assign(page, kPageSize);
+  char *out = buffer->data();
+  void *ref = base + kWordSize;  // the run's one object
+  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  if (k == 0) {
+    uint32_t index = 0;
+    Status s = TypeIndex(db, t, &index);
+    if (!s.ok()) return s;
+    const uint64_t stored = index;
+    std::memcpy(out, &stored, sizeof stored);
+  }
+  Status bad;
+  heap::ForEachRefSlotIn(t, ref, page, page + kPageSize, [&](void **slot) {
+    if (!*slot) return;
+    bool ok = true;
+    const uint64_t pref = EncodeTarget(*slot, db.index, &ok);
+    if (!ok && bad.ok())
+      bad = Status(CAIRN_INTERNAL,
+                   "an object of type '" + std::string(t->name) + "' in database '" + db.name +
+                       "' still refers to a transient object or another database's at commit "
+                       "(page " +
+                       std::to_string(PageIdIn(head, dbi)) + ")");
+    std::memcpy(out + (reinterpret_cast<const char *>(slot) - page), &pref, sizeof pref);
+  });
+  return bad;
 }
 
 Status Persistence::EncodeChanged(size_t head, uint8_t dbi, const CleanImage &image,

@@ -136,7 +136,15 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
     // A write that found the page not loaded would trap again at once: make it writable now.
     if (is_write != 1) return FaultResult::kHandled;
   } else if (state == heap::FrameState::kModified) {
-    return FaultResult::kNotOurs;  // loaded and writable: the fault is not about this page
+    // D16: a page of a modified run not written yet in the transaction is read-only: this is
+    // its first write. Any other modified page is writable: the fault is not about it.
+    if (!run_images_.count(uint32_t(head)) ||
+        heap::PageHeap::ProtectionOf(pi) == heap::Protection::kReadWrite)
+      return FaultResult::kNotOurs;
+    DirtyRunPage(head, i - head);
+    totals_.write_faults++;
+    EnforceBudgets();
+    return FaultResult::kHandled;
   } else if (!(h.flags & heap::kPageReferenced)) {
     Warm(head);  // a cold clean page touched again (P11): readable, its contents are there
     if (is_write != 1) return FaultResult::kHandled;
@@ -145,6 +153,7 @@ FaultResult Persistence::HandleFault(void *addr, int is_write) {
   }
   // The first write to a clean page: from now on it is modified and written at commit.
   Touched(head);
+  if (run_images_.count(uint32_t(head))) DirtyRunPage(head, i - head);  // D16
   totals_.write_faults++;
   EnforceBudgets();
   return FaultResult::kHandled;

@@ -32,6 +32,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "heap/object.h"
 #include "persist/persistence.h"
@@ -80,18 +81,31 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
   const PageInfo &h = pages.Info(head);
   const size_t n = RunOf(h);
   const FrameState from = h.frame_state();
+  // D16: a run of more than one page, unshared, written for the first time in the transaction:
+  // its pages become writable one by one, as they are written (DirtyRunPage).
+  const bool by_page = from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
+                       !(h.flags & heap::kPageShared);
+  std::vector<std::vector<uint32_t>> page_refs;  // a run's, kept with its image (D10, D16)
+  RunImage image;                                // a run's image as it leaves the modified state
+  bool had_image = false;
   if (from != to) {
     if (from != FrameState::kTransient) in_state_[size_t(from)] -= n;
     if (to != FrameState::kTransient) in_state_[size_t(to)] += n;
     if (from == FrameState::kClean) {
       clock_.Remove(head);
       refs_.erase(uint32_t(head));
+      if (auto it = run_page_refs_.find(uint32_t(head)); it != run_page_refs_.end()) {
+        page_refs = std::move(it->second);
+        run_page_refs_.erase(it);
+      }
     }
     if (from == FrameState::kModified) {
       modified_.Remove(head);
       clean_images_.erase(uint32_t(head));                                          // D12
       if (auto run = run_images_.find(uint32_t(head)); run != run_images_.end()) {  // D16
         run_image_pages_ -= run->second.pages;
+        image = std::move(run->second);
+        had_image = true;
         run_images_.erase(run);
       }
     }
@@ -108,9 +122,19 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
                    (to == FrameState::kModified ? heap::kPageModified : 0) |
                    (ref_bit ? heap::kPageReferenced : 0)),
            heap::kPageResident | heap::kPageModified | heap::kPageReferenced);
-  const Protection prot = ProtectionFor(to, ref_bit);
-  if (heap::PageHeap::ProtectionOf(h) != prot) pages.Protect(head, n, prot);
-  if (to == FrameState::kClean && from != FrameState::kClean) RecordReferences(head);
+  const Protection prot = by_page ? Protection::kRead : ProtectionFor(to, ref_bit);
+  if (n > 1)
+    ProtectEach(head, n, prot);  // a modified run's pages may differ (D16)
+  else if (heap::PageHeap::ProtectionOf(h) != prot)
+    pages.Protect(head, n, prot);
+  if (to == FrameState::kClean && from != FrameState::kClean) {
+    // D10: a run whose changed pages this commit knows adds only what they refer to.
+    if (had_image && image.changed_commit == commit_serial_ && image.changed.size() == n &&
+        image.page_refs.size() == n)
+      RecordRunReferences(head, image);
+    else
+      RecordReferences(head);
+  }
   if (from == FrameState::kClean && to == FrameState::kModified && n == 1) {
     // D12: the page as stored, swizzled (read after the protection change: a cold clean page
     // has none).
@@ -121,16 +145,53 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     c.releases = tail_unstored_.count(uint32_t(head)) ? UINT64_MAX : totals_.frames_released;
     c.used = pages.Info(head).used;  // D17
   }
-  if (from == FrameState::kClean && to == FrameState::kModified && n > 1 &&
-      run_image_pages_ + n <= kMaxRunImagePages) {
-    // D16: the run as stored, swizzled.
+  if (by_page) {
+    // D16: no page written yet; each is copied as stored (swizzled) at its first write.
     RunImage &r = run_images_[uint32_t(head)];
-    r.words.reset(new uint64_t[n * heap::kPageSize / sizeof(uint64_t)]);
-    std::memcpy(r.words.get(), pages.PageAddress(head), n * heap::kPageSize);
-    r.pages = n;
-    r.releases = totals_.frames_released;
-    run_image_pages_ += n;
+    r.dirty.assign(n, false);
+    r.copies.resize(n);
+    r.copy_releases.assign(n, 0);
+    r.page_refs = std::move(page_refs);
   }
+}
+
+void Persistence::ProtectEach(size_t head, size_t n, Protection prot) {
+  heap::PageHeap &pages = heap_->pages();
+  for (size_t k = 0; k < n;) {
+    if (heap::PageHeap::ProtectionOf(pages.Info(head + k)) == prot) {
+      k++;
+      continue;
+    }
+    size_t e = k + 1;
+    while (e < n && heap::PageHeap::ProtectionOf(pages.Info(head + e)) != prot) e++;
+    pages.Protect(head + k, e - k, prot);
+    k = e;
+  }
+}
+
+void Persistence::DirtyRunPage(size_t head, size_t k) {
+  heap::PageHeap &pages = heap_->pages();
+  RunImage &r = run_images_.at(uint32_t(head));
+  const size_t n = r.dirty.size();
+  // Pages written one by one split the mapping: past half the budget of pieces (the kernel's
+  // vm.max_map_count), the run is made writable whole, every page copied (budget permitting)
+  // as at its first write.
+  const bool whole = pages.protection_boundaries() + 2 > options_.max_protection_runs / 2;
+  for (size_t p = whole ? 0 : k; p < (whole ? n : k + 1); p++) {
+    if (r.dirty[p]) continue;
+    r.dirty[p] = true;
+    if (run_image_pages_ < kMaxRunImagePages) {
+      r.copies[p].reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
+      std::memcpy(r.copies[p].get(), pages.PageAddress(head + p), heap::kPageSize);
+      r.copy_releases[p] = totals_.frames_released;
+      r.pages++;
+      run_image_pages_++;
+    }
+  }
+  if (whole)
+    ProtectEach(head, n, Protection::kReadWrite);
+  else
+    pages.Protect(head + k, 1, Protection::kReadWrite);
 }
 
 Status Persistence::ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large,
@@ -603,8 +664,13 @@ size_t Persistence::VerifyFrames(size_t max_report) {
     if (referenced && s != FrameState::kClean)
       report("frame %zu (database %u, page %llu) is %s but marked referenced (P11)", i, h.db, id,
              StateName(s));
-    const Protection want = ProtectionFor(s, referenced);
+    auto run = s == FrameState::kModified ? run_images_.find(uint32_t(i)) : run_images_.end();
     for (size_t k = 0; k < n; k++) {
+      // D16: a modified run's page written in the transaction is writable, the others not.
+      const Protection want =
+          run == run_images_.end()
+              ? ProtectionFor(s, referenced)
+              : (run->second.dirty.at(k) ? Protection::kReadWrite : Protection::kRead);
       const PageInfo &pi = pages.Info(i + k);
       if (pi.frame_state() != s ||
           (pi.flags & heap::kPageReferenced) != (h.flags & heap::kPageReferenced))
@@ -621,9 +687,33 @@ size_t Persistence::VerifyFrames(size_t max_report) {
     if (modified_.Contains(i) != (s == FrameState::kModified))
       report("frame %zu (database %u, page %llu) is %s but %s the modified set (D7)", i, h.db, id,
              StateName(s), modified_.Contains(i) ? "in" : "not in");
-    if (s != FrameState::kClean && refs_.count(uint32_t(i)))
+    if (s != FrameState::kClean && (refs_.count(uint32_t(i)) || run_page_refs_.count(uint32_t(i))))
       report("frame %zu (database %u, page %llu) is %s but has recorded references (D10)", i, h.db,
              id, StateName(s));
+    if (s == FrameState::kClean && referenced && h.kind == PageKind::kLargeHead &&
+        !(h.flags & heap::kPageShared)) {
+      // (A cold run (P11) is not read: that would warm it.)
+      // D10 for a run: the page lists are what its pages refer to now, refs_ their union.
+      auto pr = run_page_refs_.find(uint32_t(i));
+      bool right = pr != run_page_refs_.end() && pr->second.size() == RunOf(h);
+      std::set<uint32_t> all;
+      for (size_t k = 0; right && k < RunOf(h); k++) {
+        std::vector<uint32_t> now = RunPageReferences(i, k), was = pr->second[k];
+        std::sort(now.begin(), now.end());
+        std::sort(was.begin(), was.end());
+        right = now == was;
+        all.insert(now.begin(), now.end());
+      }
+      auto rec = refs_.find(uint32_t(i));
+      const std::set<uint32_t> listed =
+          rec == refs_.end() ? std::set<uint32_t>{}
+                             : std::set<uint32_t>(rec->second.begin(), rec->second.end());
+      if (!right || listed != all || (rec != refs_.end() && listed.size() != rec->second.size()))
+        report(
+            "frame %zu (database %u, page %llu), a clean run, has recorded references that are "
+            "not what its pages refer to (D10)",
+            i, h.db, id);
+    }
     if (id == 0 && s == FrameState::kModified) {
       unnumbered++;  // made persistent by a commit that is failing: transient again (D9)
       return;
@@ -679,10 +769,18 @@ size_t Persistence::VerifyFrames(size_t max_report) {
   size_t image_pages = 0;
   for (const auto &[f, image] : run_images_) {
     image_pages += image.pages;
+    size_t copies = 0;
+    bool copies_dirty = image.copies.size() == image.dirty.size();
+    for (size_t k = 0; copies_dirty && k < image.copies.size(); k++) {
+      copies += image.copies[k] != nullptr;
+      copies_dirty = !image.copies[k] || image.dirty[k];
+    }
     if (!modified_.Contains(f) || pages.Info(f).kind != PageKind::kLargeHead ||
-        pages.Info(f).run != image.pages)
-      report("frame %u has a run image but is not a modified large object's run of its size (D16)",
-             unsigned(f));
+        pages.Info(f).run != image.dirty.size() || copies != image.pages || !copies_dirty)
+      report(
+          "frame %u has a run image but is not a modified large object's run of its size, or "
+          "has copies of pages not written (D16)",
+          unsigned(f));
   }
   if (image_pages != run_image_pages_ || image_pages > kMaxRunImagePages)
     report("the run images hold %zu pages, the counter says %zu, at most %zu (D16)", image_pages,
@@ -713,6 +811,13 @@ size_t Persistence::VerifyFrames(size_t max_report) {
 void Persistence::RecordReferences(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
+  if (h.kind == PageKind::kLargeHead && !(h.flags & heap::kPageShared)) {
+    const size_t n = RunOf(h);
+    std::vector<std::vector<uint32_t>> page_refs(n);
+    for (size_t k = 0; k < n; k++) page_refs[k] = RunPageReferences(head, k);
+    SetRunReferences(head, std::move(page_refs));
+    return;
+  }
   if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
   if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
     std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
@@ -744,6 +849,58 @@ void Persistence::RecordReferences(size_t head) {
     refs_.erase(uint32_t(head));
   else
     refs_[uint32_t(head)] = std::move(out);
+}
+
+std::vector<uint32_t> Persistence::RunPageReferences(size_t head, size_t k) {
+  heap::PageHeap &pages = heap_->pages();
+  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
+  if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
+    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
+    ref_pass_ = 1;
+  }
+  std::vector<uint32_t> out;
+  char *base = pages.PageAddress(head);
+  void *ref = base + heap::kWordSize;  // the run's one object
+  const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  const char *lo = base + k * heap::kPageSize;
+  heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize, [&](void **slot) {
+    if (!*slot || !pages.Covers(*slot)) return;
+    size_t i = pages.IndexOf(*slot);
+    const PageInfo &pi = pages.Info(i);
+    if (pi.kind == PageKind::kLargeTail) i -= pi.run;
+    if (i != head && ref_seen_[i] != ref_pass_) {
+      ref_seen_[i] = ref_pass_;
+      out.push_back(uint32_t(i));
+    }
+  });
+  return out;
+}
+
+void Persistence::SetRunReferences(size_t head, std::vector<std::vector<uint32_t>> page_refs) {
+  heap::PageHeap &pages = heap_->pages();
+  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
+  if (++ref_pass_ == 0) {
+    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
+    ref_pass_ = 1;
+  }
+  std::vector<uint32_t> all;
+  for (const std::vector<uint32_t> &list : page_refs)
+    for (uint32_t f : list)
+      if (ref_seen_[f] != ref_pass_) {
+        ref_seen_[f] = ref_pass_;
+        all.push_back(f);
+      }
+  if (all.empty())
+    refs_.erase(uint32_t(head));
+  else
+    refs_[uint32_t(head)] = std::move(all);
+  run_page_refs_[uint32_t(head)] = std::move(page_refs);
+}
+
+void Persistence::RecordRunReferences(size_t head, RunImage &image) {
+  for (size_t k = 0; k < image.changed.size(); k++)
+    if (image.changed[k]) image.page_refs[k] = RunPageReferences(head, k);
+  SetRunReferences(head, std::move(image.page_refs));
 }
 
 bool Persistence::ReleaseFramesNow() {

@@ -23,12 +23,13 @@
 //       entries (gc/identity_hash.h, H3).
 //   D7. Each persistent frame's state (heap::FrameState: reserved, clean, modified) changes only
 //       in frames.cpp, through SetState, which derives from the state its flags, its protection
-//       (reserved: none; clean: read-only, none while cold (P11); modified: read-write; a
-//       reserved frame is read-write only while a page is read into it, a clean one with
-//       tenants only while they are written (D14)), the counters
-//       (in_state_: the pages of the page table in each state) and the sets (clock_ holds each
-//       clean page (or run head) once (P11), modified_ each modified one). VerifyFrames checks
-//       D1, D7 and D10 against the page table (with the heap verifier: cairn_verify_heap).
+//       (reserved: none; clean: read-only, none while cold (P11); modified: read-write, but
+//       read-only for the pages of a run not written in the transaction (D16); a reserved frame is
+//       read-write only while a page is read into it, a clean one with tenants only while they are
+//       written (D14)), the counters (in_state_: the pages of the page table in each state) and the
+//       sets (clock_ holds each clean page (or run head) once (P11), modified_ each modified one).
+//       VerifyFrames checks D1, D7 and D10 against the page table (with the heap verifier:
+//       cairn_verify_heap).
 //   D8. A commit stabilizes only if a modified page or a changed root refers to something other
 //       than a persistent object of its own database; otherwise (nothing changed, or changes
 //       that reach only what is persistent already) the persistent objects are closed under
@@ -45,7 +46,11 @@
 //       releases frames (Figure 4) follows these lists instead, and runs only when the frames
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena: at the collection an allocation starts, or at the
-//       end of a commit (a stabilization resets the allocation trigger).
+//       end of a commit (a stabilization resets the allocation trigger). For a clean run
+//       (unshared), run_page_refs_ holds the same per page of the run, and refs_ their union; a
+//       run leaving the clean state takes its page lists with its image (D16), and a commit
+//       that wrote it from the image lists again only the pages that changed
+//       (RecordRunReferences). The frame verifier compares both with the pages.
 //   D12. clean_images_ holds, for a modified small page that was clean in this transaction, a
 //       copy of the page as it was clean (taken by SetState at the first write), dropped when
 //       the page leaves the modified state. While no frame has been released since the copy
@@ -101,14 +106,21 @@
 //       the price of the traps saved, bounded by kept_limit(). Changes made between a commit
 //       and the next begin are the next transaction's, as a write outside a transaction to a
 //       clean page is.
-//   D16. run_images_ holds, for a modified large object's run (at most kMaxRunImagePages
-//       pages) that was clean in this transaction, a copy of the run as it was clean (taken by
-//       SetState at the first write; kMaxRunImagePages in all, run_image_pages_ of them in
-//       use), dropped when the run leaves the modified state. As for
-//       D12, while no frame has been released since the copy, a page of the run equal to its
-//       copy word for word is as stored: the commit writes only the run's pages that differ
-//       (whole), and makes the run clean without a write if none does. A write to one element
-//       of a big persistent array (a HashMap's table) writes a page, not the run.
+//   D16. run_images_ holds, for a modified run of more than one page (one large object) that
+//       was clean in this transaction and is not shared, which of its pages were written since
+//       (dirty), taken by DirtyRunPage at each page's first write, when the page is also made
+//       writable: the run's other pages stay read-only (D7), so a write to one element of a big
+//       persistent array (a HashMap's table) traps once for its page, not for the run. A dirty
+//       page has a copy of itself as it was clean if the budget allowed (kMaxRunImagePages
+//       copies in all, run_image_pages_ of them in use). Dropped when the run leaves the
+//       modified state. A page not dirty holds what it held when clean, so it is as stored and
+//       refers to persistent objects of the run's database (P9); as for D12, while no frame has
+//       been released since its copy, a dirty page equal to its copy is too. So the commit
+//       reads only the dirty pages to find the changed ones (ChangedRunPages, once per commit:
+//       a stabilization changes only slots that referred to transient objects, on changed
+//       pages), reads only those to decide whether to stabilize (D8), unswizzles and writes only
+//       them (UnswizzleRunPage), lists again only their references (D10), and makes the run
+//       clean with an mprotect of the dirty pages alone; none changed, it writes nothing.
 //   D17. A stabilization copies a database's new objects first into the page its last
 //       stabilization copied into last (open_page_), after the objects there, while that page
 //       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
@@ -231,6 +243,10 @@ class Persistence final : public gc::PersistHooks {
   const cairn_type *ReadStoredObject(size_t head, const void *ref,
                                      std::vector<uint64_t> *words) override;
   const std::vector<uint32_t> &ModifiedPages() override { return modified_.members(); }
+  const std::vector<bool> *WrittenRunPages(size_t head) override {
+    auto it = run_images_.find(uint32_t(head));
+    return it == run_images_.end() ? nullptr : &it->second.dirty;
+  }
   const std::vector<uint32_t> *References(size_t head) override {
     auto it = refs_.find(uint32_t(head));
     return it == refs_.end() ? nullptr : &it->second;
@@ -400,20 +416,60 @@ class Persistence final : public gc::PersistHooks {
   // D10: clean page (run head) -> the frames its objects refer to, other than itself, each
   // once, in no particular order.
   std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
+  // D10 for a clean run: for each of its pages, the distinct frames it refers to (refs_ holds
+  // their union), so that a commit that changed a few pages of a big run lists only those again.
+  std::unordered_map<uint32_t, std::vector<std::vector<uint32_t>>> run_page_refs_;
   // RecordReferences' scratch: ref_seen_[frame] == ref_pass_ when the frame is in the list
   // being made (one word per page of the heap, made at the first use; no sort per page).
   std::vector<uint32_t> ref_seen_;
   uint32_t ref_pass_ = 0;
   std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
+  // D16: a modified run (unshared, of more than one page) that was clean in this transaction.
   struct RunImage {
-    std::unique_ptr<uint64_t[]> words;  // the run's pages, as they were clean
-    size_t pages = 0;
-    uint64_t releases = 0;  // totals_.frames_released when copied
+    // Per page of the run: written in this transaction (writable; the others stay read-only
+    // and trap at their first write), and, if the budget allowed, its copy as it was clean, taken
+    // at that first write, with totals_.frames_released then.
+    std::vector<bool> dirty;
+    std::vector<std::unique_ptr<uint64_t[]>> copies;
+    std::vector<uint64_t> copy_releases;
+    size_t pages = 0;  // copies held (run_image_pages_ counts them for all runs)
+    // D10 for runs: run_page_refs_'s entry when the run was clean (each page that has not
+    // changed since still refers to those frames).
+    std::vector<std::vector<uint32_t>> page_refs;
+    // Which pages may differ from what is stored, as of the commit being written
+    // (ChangedRunPages): dirty, and without a valid copy or not equal to it. Valid while
+    // `changed_commit` is commit_serial_.
+    std::vector<bool> changed;
+    uint64_t changed_commit = 0;
   };
+  // D16: the image of a modified run head (null if it has none: shared, of one page, or made
+  // persistent in this transaction), with `changed` computed for this commit.
+  RunImage *ChangedRunPages(size_t head);
+  // D16, at an abort: puts back each page of the modified run at `head` written in the
+  // transaction from its copy, if every one has a copy taken since the last frame release;
+  // says whether it did (the run is then as stored, and made clean).
+  bool RestoreRunPages(size_t head);
+  // D16: page k of the modified run at `head` is written to: its copy is taken (budget
+  // permitting) and it is made writable.
+  void DirtyRunPage(size_t head, size_t k);
+  // Sets the protection of each page of [head, head + n) that does not have it (a modified
+  // run's pages differ: D16).
+  void ProtectEach(size_t head, size_t n, heap::Protection prot);
+  // D16: the stored form of page k of the large object's run at `head` (only the slots on that
+  // page encoded; the header too if k is 0).
+  Status UnswizzleRunPage(size_t head, uint8_t db, size_t k, std::string *buffer);
+  // D10 for a run made clean from its image (written, or unchanged): the lists of its pages
+  // that did not change are kept, those of the changed pages made again.
+  void RecordRunReferences(size_t head, RunImage &image);
+  // The distinct frames other than `head` the slots on page k of the run at `head` refer to.
+  std::vector<uint32_t> RunPageReferences(size_t head, size_t k);
+  // refs_[head] from a run's page lists (run_page_refs_[head] gets them).
+  void SetRunReferences(size_t head, std::vector<std::vector<uint32_t>> page_refs);
+  uint64_t commit_serial_ = 0;  // raised at each WriteCommit (RunImage::changed_commit)
   std::unordered_map<uint32_t, RunImage> run_images_;  // D16: modified run head -> image
-  size_t run_image_pages_ = 0;                         // D16: the pages of all run images
-  // D16: the images of one transaction's runs take at most 64 MiB in all; a run that would
-  // pass it (or is larger) is written whole.
+  size_t run_image_pages_ = 0;                         // D16: the page copies of all runs
+  // D16: the page copies of one transaction's runs take at most 64 MiB in all; a page written
+  // past that has none and is written at commit even if it holds what it held.
   static constexpr size_t kMaxRunImagePages = 8192;
   // D12: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a small
   // page loaded or written by a commit since it was last reserved; the store uses a clean

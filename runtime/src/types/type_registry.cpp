@@ -139,6 +139,10 @@ Status TypeRegistry::Validate(const cairn_type *t) const {
     if (i && off <= t->refs[i - 1])
       return Invalid(t, "reference offsets are not strictly increasing (T2)");
   }
+  if (array && t->nrefs && t->size % 8)
+    return Invalid(t, "its elements hold references but are " + std::to_string(t->size) +
+                          " bytes, not a multiple of 8: every reference must be 8-aligned in the "
+                          "array (T2)");
   if (array && t->elem_kind == CAIRN_KIND_REF && (t->size != 8 || t->nrefs != 1))
     return Invalid(t, "an array of references must have 8-byte elements and one offset 0");
   if (t->nmethods && !t->methods) return Invalid(t, "nmethods > 0 but no method table");
