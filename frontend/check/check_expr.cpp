@@ -814,6 +814,7 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   inner.outer = &cx;
   inner.inst_site = cx.inst_site;
   inner.inst_name = cx.inst_name;
+  inner.inst_via = cx.inst_via;
   FnCtx *saved = current_;
   current_ = &inner;
   inner.scopes.emplace_back();

@@ -94,10 +94,21 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
     std::string message = formatMessage(diagKindInfo(id).format, args);
     Diagnostic &d =
         diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
+    for (const auto &[at, what] : current_->inst_via) d.withNote(at, what);
     d.withNote(span, "the error is here, in the generic declaration");
     return d;
   }
   return diags_.report(id, span, std::move(args));
+}
+
+InstSite Checker::siteFor(Span site, const std::string &own) const {
+  if (current_ == nullptr || current_->inst_name.empty()) return InstSite{site, own, {}};
+  // Made while checking another instance: reported where the outermost one was made, with a
+  // note for each instance in between.
+  InstSite s{current_->inst_site, own + " (made by " + current_->inst_name + ")",
+             current_->inst_via};
+  s.via.emplace_back(site, own + " is made here, in " + current_->inst_name);
+  return s;
 }
 
 std::string Checker::stdModuleDeclaring(const std::string &name, bool type) const {
@@ -509,12 +520,7 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
   ClassInfo *raw = ci.get();
   class_instances_[key] = std::move(ci);
   if (log_instances_) made_classes_.push_back(key);
-  if (!args.empty()) {
-    if (current_ != nullptr && !current_->inst_name.empty())
-      class_site_[raw] = {current_->inst_site, current_->inst_name};
-    else
-      class_site_[raw] = {site, raw->name};
-  }
+  if (!args.empty()) class_site_[raw] = siteFor(site, raw->name);
   class_work_.push_back(raw);
   return raw;
 }
@@ -530,8 +536,9 @@ void Checker::resolveClass(ClassInfo *cls) {
   FnCtx site_cx;
   auto site = class_site_.find(cls);
   if (site != class_site_.end()) {
-    site_cx.inst_site = site->second.first;
-    site_cx.inst_name = site->second.second;
+    site_cx.inst_site = site->second.site;
+    site_cx.inst_name = site->second.name;
+    site_cx.inst_via = site->second.via;
     current_ = &site_cx;
   } else {
     current_ = nullptr;
@@ -685,17 +692,13 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
   if (log_instances_) made_functions_.push_back(key);
-  if (!args.empty()) {
-    if (current_ != nullptr && !current_->inst_name.empty())
-      inst_site_[raw] = {current_->inst_site, current_->inst_name};
-    else
-      inst_site_[raw] = {site, decl->name.name + "[" + joinTypes(args) + "]"};
-  }
+  if (!args.empty()) inst_site_[raw] = siteFor(site, decl->name.name + "[" + joinTypes(args) + "]");
   FnCtx *saved = current_;
   FnCtx site_cx;
   if (!args.empty()) {
-    site_cx.inst_site = inst_site_[raw].first;
-    site_cx.inst_name = inst_site_[raw].second;
+    site_cx.inst_site = inst_site_[raw].site;
+    site_cx.inst_name = inst_site_[raw].name;
+    site_cx.inst_via = inst_site_[raw].via;
     current_ = &site_cx;
   }
   resolveSignature(raw, decl, m, &raw->bindings);
@@ -718,8 +721,9 @@ void Checker::checkFunctionBody(FuncInfo *f) {
   cx.bindings = &f->bindings;
   auto site = inst_site_.find(f);
   if (site != inst_site_.end()) {
-    cx.inst_site = site->second.first;
-    cx.inst_name = site->second.second;
+    cx.inst_site = site->second.site;
+    cx.inst_name = site->second.name;
+    cx.inst_via = site->second.via;
   }
   FnCtx *saved = current_;
   current_ = &cx;

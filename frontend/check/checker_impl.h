@@ -42,6 +42,16 @@ struct FnCtx {
   // Generic instances report errors at the place that made the instance (InstanceError).
   Span inst_site;
   std::string inst_name;
+  // An instance made by another instance: where each one in the chain was made, inside the
+  // generic declaration of the one before (notes of the error).
+  std::vector<std::pair<Span, std::string>> inst_via;
+};
+
+// Where a generic instance was made, as its errors are reported (FnCtx::inst_site and the rest).
+struct InstSite {
+  Span site;
+  std::string name;
+  std::vector<std::pair<Span, std::string>> via;
 };
 
 class Checker {
@@ -179,8 +189,10 @@ class Checker {
   }
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;
-  std::map<FuncInfo *, std::pair<Span, std::string>> inst_site_;  // instance -> (site, name)
-  std::map<ClassInfo *, std::pair<Span, std::string>> class_site_;
+  std::map<FuncInfo *, InstSite> inst_site_;  // instance -> where it was made
+  std::map<ClassInfo *, InstSite> class_site_;
+  // The site of an instance named `own` made at `site` (inside the current instance, if any).
+  InstSite siteFor(Span site, const std::string &own) const;
   std::set<std::string> endless_generics_;  // InstanceNeverEnds is reported once for each
 
   // For the REPL's session (session.cpp): a suffix for the IR symbols of everything declared or

@@ -88,8 +88,15 @@ std::unique_ptr<Block> Parser::expectBlock() {
     // `if a\n    and b {`: the next line was meant to continue this one.
     const bool continued = at(TokenKind::Newline) && continuesOperand(kind(1));
     const std::string next = continued ? describeToken(peek(1)) : "";
+    // (Looked at before the error: reading a token may report one, which would move `d`.)
+    const bool arrow = at(TokenKind::Assign) && kind(1) == TokenKind::Gt;
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
-    if (at(TokenKind::Assign)) d.withHint("to compare, use '=='");
+    if (arrow)
+      d.withHint(
+          "a function's body is a block: `fn(x: int) -> int { return x * 2 }` (Cairn has no "
+          "'=>' arrow)");
+    else if (at(TokenKind::Assign))
+      d.withHint("to compare, use '=='");
     if (continued)
       d.withHint(
           "the line break ends the expression (only a line ending in an operator goes on): put " +

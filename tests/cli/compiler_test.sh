@@ -635,6 +635,17 @@ for main in .Lprog a@@b; do
   done
 done
 
+# A generic instance made by another one: the error names both and notes where each was made
+# (eighteenth conformance pass: it named the outer one only, with a note into the inner one).
+mkdir -p "$TMP/chain"
+printf 'fn g[T](x: T) -> T {\n    return x + 1\n}\nfn h[T](x: T) -> T {\n    return g(x)\n}\nfn main() {\n    println(h("s"))\n}\n' >"$TMP/chain/chain.cairn"
+"$CAIRN" check "$TMP/chain/chain.cairn" >"$TMP/out" 2>"$TMP/err" && fail "chain.cairn compiled"
+for want in "chain.cairn:8:13: error: in g[text] (made by h[text]): expected text, found int" \
+            "note: $TMP/chain/chain.cairn:5:12: g[text] is made here, in h[text]" \
+            "note: $TMP/chain/chain.cairn:2:16: the error is here, in the generic declaration"; do
+  grep -qF "$want" "$TMP/err" || fail "chain.cairn: no '$want' in: $(cat "$TMP/err")"
+done
+
 # std.io's readLine: the end of input is nil; a read that fails (standard input a directory, or
 # closed) is a runtime error at the call saying why, not the end of input.
 mkdir -p "$TMP/stdin"

@@ -192,6 +192,10 @@ TEST(ParserErrors, HintsForCommonMistakes) {
   Parsed eq("fn main() {\n  while x = 1 { }\n}");
   EXPECT_EQ(eq.errorText(), "2:11: expected '{', found '='\n");
   EXPECT_EQ(eq.diags().all()[0].hint, "to compare, use '=='");
+  Parsed arrow("fn main() {\n  let f = fn(x: int) => x\n}");
+  EXPECT_EQ(arrow.errorText(), "2:22: expected '{', found '='\n");
+  EXPECT_NE(arrow.diags().all()[0].hint.find("a function's body is a block"), std::string::npos)
+      << arrow.diags().all()[0].hint;
   Parsed obj("fn main() {\n  let p = Point { x: 1 }\n}");
   EXPECT_EQ(obj.errorText(), "2:17: expected end of line or ';', found '{'\n");
   EXPECT_EQ(obj.diags().all()[0].hint, "an object is made with `new Point { field: value }`");

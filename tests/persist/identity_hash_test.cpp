@@ -129,7 +129,34 @@ PERSIST_CHILD(Hash_Read) {
   return 0;
 }
 
+// A later process's new objects, hashed before anything is read: their hashes must not be those
+// of objects a database holds (the counter of transient hashes starts anew in each process).
+PERSIST_CHILD(Hash_New) {
+  OpenStore(args);
+  Hashes h;
+  for (int64_t i = 0; i < 100; i++) h[i] = cairn_identity_hash(NewNode(i));
+  SayHashes(h);
+  return 0;
+}
+
 class PersistIdentityHash : public PersistTest {};
+
+TEST_F(PersistIdentityHash, NewObjectsOfALaterProcessDoNotTakeTheHashesOfStoredOnes) {
+  ChildResult w = Run("Hash_Write");
+  ASSERT_CHILD_OK(w);
+  Hashes written = ParseHashes(w.out);
+  std::set<uint64_t> seen;
+  for (const auto &[id, hash] : written) seen.insert(hash);
+  for (int process = 0; process < 2; process++) {
+    ChildResult r = Run("Hash_New");
+    ASSERT_CHILD_OK(r);
+    Hashes fresh = ParseHashes(r.out);
+    ASSERT_EQ(fresh.size(), 100u) << r.Describe();
+    for (const auto &[id, hash] : fresh)
+      EXPECT_TRUE(seen.insert(hash).second)
+          << "new object " << id << " of process " << process << " has a hash given before";
+  }
+}
 
 TEST_F(PersistIdentityHash, SurvivesCommitsCollectionsAbortsAndLaterProcesses) {
   ChildResult w = Run("Hash_Write");

@@ -2,7 +2,10 @@
 // lives, wherever the collector moves it, when it becomes persistent, and in later processes.
 //
 // The scheme:
-//   - A transient object gets its hash when it is first asked for: a counter, mixed. It is kept
+//   - A transient object gets its hash when it is first asked for: a counter, mixed. The counter
+//     starts at a random value in each process: an object hashed while transient keeps its
+//     hash in its database, so a counter that started at the same value in every process would
+//     give the first object hashed in a later process the hash of one already stored. It is kept
 //     here, keyed by the object's address; a collection rekeys the entries of the objects it
 //     moves and drops those of the objects that died. Objects never asked for cost nothing.
 //   - A persistent object never moves within its database: persistent pages are promoted, never
@@ -25,8 +28,12 @@
 //       fails leaves them (their pages are transient again).
 #pragma once
 
+#include <sys/random.h>
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <ctime>
 #include <unordered_map>
 #include <vector>
 
@@ -48,8 +55,19 @@ constexpr uint64_t LocationHash(uint64_t database_id, uint64_t page, uint32_t of
   return MixHash((page << 13 | offset) ^ MixHash(database_id ^ 0x6361697268617368ull));
 }
 
+// A random start for the counter of transient hashes (the OS's random source; the time and the
+// process id if it has none).
+inline uint64_t IdentityCounterStart() {
+  uint64_t seed = 0;
+  if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != ssize_t(sizeof seed))
+    seed = MixHash(uint64_t(time(nullptr)) ^ (uint64_t(getpid()) << 32) ^ uint64_t(clock()));
+  return seed;
+}
+
 class IdentityHashes {
  public:
+  IdentityHashes() : given_(IdentityCounterStart()) {}
+
   // The hash of the transient object at `addr`, given now if it has none.
   uint64_t HashOf(uintptr_t addr) {
     auto [it, fresh] = map_.try_emplace(addr, 0);
@@ -78,7 +96,7 @@ class IdentityHashes {
 
  private:
   std::unordered_map<uintptr_t, uint64_t> map_;  // H1
-  uint64_t given_ = 0;
+  uint64_t given_;  // the counter: distinct values give distinct hashes (a bijection)
 };
 
 }  // namespace cairn::gc
