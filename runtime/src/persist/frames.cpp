@@ -704,10 +704,10 @@ size_t Persistence::VerifyFrames(size_t max_report) {
         right = now == was;
         all.insert(now.begin(), now.end());
       }
+      // refs_, if made (References), is their union, each frame once.
       auto rec = refs_.find(uint32_t(i));
       const std::set<uint32_t> listed =
-          rec == refs_.end() ? std::set<uint32_t>{}
-                             : std::set<uint32_t>(rec->second.begin(), rec->second.end());
+          rec == refs_.end() ? all : std::set<uint32_t>(rec->second.begin(), rec->second.end());
       if (!right || listed != all || (rec != refs_.end() && listed.size() != rec->second.size()))
         report(
             "frame %zu (database %u, page %llu), a clean run, has recorded references that are "
@@ -877,6 +877,14 @@ std::vector<uint32_t> Persistence::RunPageReferences(size_t head, size_t k) {
 }
 
 void Persistence::SetRunReferences(size_t head, std::vector<std::vector<uint32_t>> page_refs) {
+  refs_.erase(uint32_t(head));  // their union is made when a collection asks for it (D10)
+  run_page_refs_[uint32_t(head)] = std::move(page_refs);
+}
+
+const std::vector<uint32_t> *Persistence::References(size_t head) {
+  if (auto it = refs_.find(uint32_t(head)); it != refs_.end()) return &it->second;
+  auto pr = run_page_refs_.find(uint32_t(head));
+  if (pr == run_page_refs_.end()) return nullptr;
   heap::PageHeap &pages = heap_->pages();
   if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
   if (++ref_pass_ == 0) {
@@ -884,17 +892,14 @@ void Persistence::SetRunReferences(size_t head, std::vector<std::vector<uint32_t
     ref_pass_ = 1;
   }
   std::vector<uint32_t> all;
-  for (const std::vector<uint32_t> &list : page_refs)
+  for (const std::vector<uint32_t> &list : pr->second)
     for (uint32_t f : list)
       if (ref_seen_[f] != ref_pass_) {
         ref_seen_[f] = ref_pass_;
         all.push_back(f);
       }
-  if (all.empty())
-    refs_.erase(uint32_t(head));
-  else
-    refs_[uint32_t(head)] = std::move(all);
-  run_page_refs_[uint32_t(head)] = std::move(page_refs);
+  if (all.empty()) return nullptr;
+  return &(refs_[uint32_t(head)] = std::move(all));
 }
 
 void Persistence::RecordRunReferences(size_t head, RunImage &image) {

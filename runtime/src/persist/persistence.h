@@ -47,10 +47,12 @@
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena: at the collection an allocation starts, or at the
 //       end of a commit (a stabilization resets the allocation trigger). For a clean run
-//       (unshared), run_page_refs_ holds the same per page of the run, and refs_ their union; a
-//       run leaving the clean state takes its page lists with its image (D16), and a commit
-//       that wrote it from the image lists again only the pages that changed
-//       (RecordRunReferences). The frame verifier compares both with the pages.
+//       (unshared), run_page_refs_ holds the same per page of the run, and refs_ their union
+//       only from when a collection asks for it (References) until the lists change: a commit
+//       that changed a few pages of a big run costs no pass over all of its lists. A run leaving
+//       the clean state takes its page lists with its image (D16), and a commit that wrote it
+//       from the image lists again only the pages that changed (RecordRunReferences). The frame
+//       verifier compares both with the pages.
 //   D12. clean_images_ holds, for a modified small page that was clean in this transaction, a
 //       copy of the page as it was clean (taken by SetState at the first write), dropped when
 //       the page leaves the modified state. While no frame has been released since the copy
@@ -247,10 +249,7 @@ class Persistence final : public gc::PersistHooks {
     auto it = run_images_.find(uint32_t(head));
     return it == run_images_.end() ? nullptr : &it->second.dirty;
   }
-  const std::vector<uint32_t> *References(size_t head) override {
-    auto it = refs_.find(uint32_t(head));
-    return it == refs_.end() ? nullptr : &it->second;
-  }
+  const std::vector<uint32_t> *References(size_t head) override;  // D10 (frames.cpp)
   const std::vector<uint32_t> &StrayPages() override { return stray_.members(); }
   void PruneStrayPages() override;
   bool ReleaseFramesNow() override;
@@ -416,8 +415,10 @@ class Persistence final : public gc::PersistHooks {
   // D10: clean page (run head) -> the frames its objects refer to, other than itself, each
   // once, in no particular order.
   std::unordered_map<uint32_t, std::vector<uint32_t>> refs_;
-  // D10 for a clean run: for each of its pages, the distinct frames it refers to (refs_ holds
-  // their union), so that a commit that changed a few pages of a big run lists only those again.
+  // D10 for a clean run: for each of its pages, the distinct frames it refers to, so that a
+  // commit that changed a few pages of a big run lists only those again; refs_ holds their
+  // union once a collection that releases frames has asked for it (References), until they
+  // change.
   std::unordered_map<uint32_t, std::vector<std::vector<uint32_t>>> run_page_refs_;
   // RecordReferences' scratch: ref_seen_[frame] == ref_pass_ when the frame is in the list
   // being made (one word per page of the heap, made at the first use; no sort per page).
@@ -463,7 +464,8 @@ class Persistence final : public gc::PersistHooks {
   void RecordRunReferences(size_t head, RunImage &image);
   // The distinct frames other than `head` the slots on page k of the run at `head` refer to.
   std::vector<uint32_t> RunPageReferences(size_t head, size_t k);
-  // refs_[head] from a run's page lists (run_page_refs_[head] gets them).
+  // A run's page lists (run_page_refs_[head] gets them; refs_[head], their union, is made again
+  // when next asked for: D10).
   void SetRunReferences(size_t head, std::vector<std::vector<uint32_t>> page_refs);
   uint64_t commit_serial_ = 0;  // raised at each WriteCommit (RunImage::changed_commit)
   std::unordered_map<uint32_t, RunImage> run_images_;  // D16: modified run head -> image
