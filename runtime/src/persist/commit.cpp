@@ -390,9 +390,30 @@ Status Persistence::Flush(cairn_persist_stats *c,
         const store::DatabaseId id = dbs_[pi.db - 1]->id;
         for (size_t k = 0; s.ok() && k < n; k++) {
           if (!run->changed[k]) continue;
-          s = UnswizzleRunPage(i, pi.db, k, &buffer);
+          // D16: a page with a valid copy and a known stored checksum gets the copy's stored
+          // form as its delta's base (as D12 for a small page): the store need not read it.
+          auto crc_it = stored_crc_.find(uint32_t(i + k));
+          const bool copied = run->copies[k] && run->copy_releases[k] == totals_.frames_released &&
+                              crc_it != stored_crc_.end();
+          bool have_base = copied;
+          s = UnswizzleRunPage(i, pi.db, k, &buffer, copied ? run->copies[k].get() : nullptr, &base,
+                               &have_base);
+          const void *known = s.ok() && have_base ? base.data() : nullptr;
+#ifndef NDEBUG
+          if (known != nullptr &&
+              store::StoredPageChecksum(id, pages.PageId(i + k), known) != crc_it->second)
+            Fatal(
+                "internal error: the stored form of page %llu of database '%s' made from its "
+                "copy is not the page as stored (D16)",
+                static_cast<unsigned long long>(pages.PageId(i + k)),
+                dbs_[pi.db - 1]->name.c_str());
+#endif
           uint64_t stored = 0;
-          if (s.ok()) s = txn_->WritePage(id, pages.PageId(i + k), buffer.data(), &stored);
+          uint32_t crc = 0;
+          if (s.ok())
+            s = txn_->WritePage(id, pages.PageId(i + k), buffer.data(), &stored, known,
+                                known ? crc_it->second : 0, &crc);
+          if (s.ok()) checksums->emplace_back(uint32_t(i + k), crc);
           c->bytes_written += stored;
           c->pages_written++;
         }
@@ -594,27 +615,50 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
   return Status::Ok();
 }
 
-Status Persistence::UnswizzleRunPage(size_t head, uint8_t dbi, size_t k, std::string *buffer) {
+Status Persistence::UnswizzleRunPage(size_t head, uint8_t dbi, size_t k, std::string *buffer,
+                                     const uint64_t *copy, std::string *copy_stored,
+                                     bool *have_base) {
   heap::PageHeap &pages = heap_->pages();
   cairn_db &db = *dbs_[dbi - 1];
-  char *base = pages.PageAddress(head);
-  const char *page = base + k * kPageSize;
+  char *run = pages.PageAddress(head);
+  const char *page = run + k * kPageSize;
   buffer->assign(page, kPageSize);
   char *out = buffer->data();
-  void *ref = base + kWordSize;  // the run's one object
+  void *ref = run + kWordSize;  // the run's one object
   const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+  // The copy's stored form: its data words as they are, its references encoded (the copy is
+  // of the same object, so its slots are where the page's are).
+  char *then = nullptr;
+  if (copy != nullptr) {
+    copy_stored->assign(reinterpret_cast<const char *>(copy), kPageSize);
+    then = copy_stored->data();
+  }
   if (k == 0) {
     uint32_t index = 0;
     Status s = TypeIndex(db, t, &index);
     if (!s.ok()) return s;
     const uint64_t stored = index;
     std::memcpy(out, &stored, sizeof stored);
+    if (then != nullptr) std::memcpy(then, &stored, sizeof stored);
   }
   Status bad;
   heap::ForEachRefSlotIn(t, ref, page, page + kPageSize, [&](void **slot) {
+    const size_t at = size_t(reinterpret_cast<const char *>(slot) - page);
+    uint64_t was = 0;
+    if (then != nullptr) std::memcpy(&was, then + at, sizeof was);
+    if (then != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
+      bool ok = true;
+      const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
+      if (ok)
+        std::memcpy(then + at, &pref, sizeof pref);
+      else
+        *have_base = false;
+    }
     if (!*slot) return;
     bool ok = true;
     const uint64_t pref = EncodeTarget(*slot, db.index, &ok);
+    if (then != nullptr && was == reinterpret_cast<uint64_t>(*slot))
+      std::memcpy(then + at, &pref, sizeof pref);
     if (!ok && bad.ok())
       bad = Status(CAIRN_INTERNAL,
                    "an object of type '" + std::string(t->name) + "' in database '" + db.name +

@@ -192,7 +192,7 @@ Status Persistence::ReadAndSwizzle(size_t head) {
     for (size_t k = 0; k < n; k++) {
       uint32_t crc = 0;
       s = t->ReadPage(db.id, first + k, pages.PageAddress(head + k), &crc);
-      if (s.ok() && n == 1) NoteStoredChecksum(head, crc);  // D12
+      if (s.ok()) NoteStoredChecksum(head + k, crc);  // D12, D16: each page's frame
       if (!s.ok()) {
         if (temp) temp->Abort();
         // A free page: something refers to it, and that is the damage (D11).

@@ -113,7 +113,8 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     if (to == FrameState::kModified) modified_.Add(head);
   }
   if (to == FrameState::kReserved && IsLoaded(from)) pages.Discard(head, n);
-  if (to == FrameState::kReserved) stored_crc_.erase(uint32_t(head));  // D12
+  if (to == FrameState::kReserved)
+    for (size_t k = 0; k < n; k++) stored_crc_.erase(uint32_t(head + k));  // D12, D16
   if (to == FrameState::kReserved || to == FrameState::kTransient)
     tail_unstored_.erase(uint32_t(head));  // D17: its memory is gone, or no page's
   const bool ref_bit = to == FrameState::kClean && referenced;

@@ -457,8 +457,11 @@ class Persistence final : public gc::PersistHooks {
   // run's pages differ: D16).
   void ProtectEach(size_t head, size_t n, heap::Protection prot);
   // D16: the stored form of page k of the large object's run at `head` (only the slots on that
-  // page encoded; the header too if k is 0).
-  Status UnswizzleRunPage(size_t head, uint8_t db, size_t k, std::string *buffer);
+  // page encoded; the header too if k is 0). With `copy` (the page's copy as it was clean), also
+  // the copy's stored form in *copy_stored; *have_base is made false if it cannot be made.
+  Status UnswizzleRunPage(size_t head, uint8_t db, size_t k, std::string *buffer,
+                          const uint64_t *copy = nullptr, std::string *copy_stored = nullptr,
+                          bool *have_base = nullptr);
   // D10 for a run made clean from its image (written, or unchanged): the lists of its pages
   // that did not change are kept, those of the changed pages made again.
   void RecordRunReferences(size_t head, RunImage &image);
@@ -473,9 +476,10 @@ class Persistence final : public gc::PersistHooks {
   // D16: the page copies of one transaction's runs take at most 64 MiB in all; a page written
   // past that has none and is written at commit even if it holds what it held.
   static constexpr size_t kMaxRunImagePages = 8192;
-  // D12: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a small
-  // page loaded or written by a commit since it was last reserved; the store uses a clean
-  // image's stored form as a delta's base only if it has this checksum.
+  // D12, D16: frame -> the checksum of its page as stored (store::StoredPageChecksum), for a
+  // small page or a page of a run (each page's own frame) loaded or written by a commit since
+  // it was last reserved; the store uses a clean image's or a run page copy's stored form as a
+  // delta's base only if it has this checksum.
   std::unordered_map<uint32_t, uint32_t> stored_crc_;
   void NoteStoredChecksum(size_t frame, uint32_t crc);
   std::vector<uint32_t> kept_;  // D15: pages the last commit kept writable
