@@ -646,6 +646,18 @@ for want in "chain.cairn:8:13: error: in g[text] (made by h[text]): expected tex
   grep -qF "$want" "$TMP/err" || fail "chain.cairn: no '$want' in: $(cat "$TMP/err")"
 done
 
+# A library class stored by a program that declares its own class of that name is named with its
+# module ('std.list.List[text]'): another program is told that only a program that also
+# declares its own 'List' reads it (not to mention a type it cannot write).
+mkdir -p "$TMP/shadow"
+printf 'import std.list\nclass List[T] { mine: T }\nfn main() {\n    let d = Database.create("f4")\n    atomic { d.root = listOf(["a", "b"]) }\n}\n' >"$TMP/shadow/writer.cairn"
+printf 'import std.list\nfn main() {\n    let d = Database.open("f4")\n    atomic { println((d.root as List[text]).len()) }\n}\n' >"$TMP/shadow/reader.cairn"
+"$CAIRN" --store "$TMP/shadow/st" run "$TMP/shadow/writer.cairn" >"$TMP/out" 2>&1 || fail "shadow writer: $(cat "$TMP/out")"
+"$CAIRN" --store "$TMP/shadow/st" run "$TMP/shadow/reader.cairn" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 70 ] && grep -qF "only a program that also declares its own 'List' reads it" "$TMP/err" ||
+  fail "shadowed library class read back: status $rc, $(cat "$TMP/err")"
+
 # std.io's readLine: the end of input is nil; a read that fails (standard input a directory, or
 # closed) is a runtime error at the call saying why, not the end of input.
 mkdir -p "$TMP/stdin"

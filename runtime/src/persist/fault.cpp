@@ -555,17 +555,35 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
   if (!local) {
     // Maybe the program defines a type by that name, differently. An instance of a generic
     // class (a name with brackets) exists in a program only where the program uses it.
-    const bool instance = layout.name.find('[') != std::string::npos;
+    const size_t bracket = layout.name.find('[');
+    const bool instance = bracket != std::string::npos;
+    // A library class stored by a program that declares a class of the same name is named with
+    // its module there (`std.list.List[text]`): no type can name it in another program.
+    const size_t dot = layout.name.rfind('.', bracket);
+    const bool qualified = dot != std::string::npos;
+    const std::string short_name =
+        qualified ? layout.name.substr(dot + 1, (instance ? bracket : layout.name.size()) - dot - 1)
+                  : "";
+    std::string hint;
+    if (qualified)
+      hint = "; '" + layout.name + "' is a library class as stored by a program that declares " +
+             "its own class '" + short_name + "' (the library's is then named with its module): " +
+             "only a program that also declares its own '" + short_name + "' reads it";
+    else if (instance)
+      hint =
+          "; an instance of a generic class is defined only by a program that uses it: "
+          "mention '" +
+          layout.name +
+          "' in this program (e.g. in a type); if this program declares its own class of "
+          "that name, the library's is named with its module here and this program cannot "
+          "read it";
     return PageError(db, page, CAIRN_TYPE_MISMATCH,
                      "it holds objects of type '" + layout.name + "' (fingerprint " + fp +
                          "), which this program does not define, or defines with other fields (a "
                          "type's fingerprint covers its name and its fields' names, kinds and "
                          "order); build the program with the definition the database was "
                          "written with" +
-                         (instance ? "; an instance of a generic class is defined only by a "
-                                     "program that uses it: mention '" +
-                                         layout.name + "' in this program (e.g. in a type)"
-                                   : std::string()));
+                         hint);
   }
   s = CheckLayout(layout, local, "");  // PageError names the database
   if (s.ok())
