@@ -117,10 +117,14 @@ class Verifier {
                               : pi.modified() ? heap::Protection::kReadWrite
                                               : heap::Protection::kRead;
       const bool cold = pi.resident() && !pi.modified() && prot == heap::Protection::kNone;
-      // A page of a modified run not written in the transaction stays read-only (P9; which
-      // pages those are, the persistence layer's frame verifier checks: D16).
-      const bool unwritten_run_page =
-          pi.modified() && pi.large() && prot == heap::Protection::kRead;
+      // A page of a modified run not written in the transaction stays read-only (P9, D16).
+      bool unwritten_run_page = false;
+      if (pi.modified() && pi.large() && prot == heap::Protection::kRead && hooks_ != nullptr) {
+        const size_t head = pi.kind == PageKind::kLargeTail ? i - pi.run : i;
+        const std::vector<bool> *written = hooks_->WrittenRunPages(head);
+        unwritten_run_page =
+            written != nullptr && i - head < written->size() && !(*written)[i - head];
+      }
       if ((prot != want && !cold && !unwritten_run_page) || (pi.modified() && !pi.resident()))
         Report(
             "persistent page %zu (database %u, page id %llu) is %s%s but its protection is "

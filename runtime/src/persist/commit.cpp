@@ -75,6 +75,7 @@ Status Persistence::Abort() {
   if (txn_) txn_->Abort();
   txn_.reset();
   DiscardModified();
+  EnforceBudgets();  // pages made clean again (D15, D16) count against the residency budget
   for (auto &d : dbs_) {
     if (!d) continue;
     d->root = nullptr;  // read again from root_pref when next asked for (D2)
@@ -467,7 +468,7 @@ Status Persistence::Flush(cairn_persist_stats *c,
       s = txn_->WritePage(id, pages.PageId(i + k), buffer.data() + k * kPageSize, &stored, known,
                           base_crc, &crc);
       c->bytes_written += stored;
-      if (s.ok() && n == 1) checksums->emplace_back(uint32_t(i), crc);
+      if (s.ok()) checksums->emplace_back(uint32_t(i + k), crc);  // D12, D16: each page's frame
     }
     c->pages_written += n;
     // D15: what Kept makes the page's stored form if the commit keeps it.

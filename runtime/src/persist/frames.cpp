@@ -666,6 +666,7 @@ size_t Persistence::VerifyFrames(size_t max_report) {
       report("frame %zu (database %u, page %llu) is %s but marked referenced (P11)", i, h.db, id,
              StateName(s));
     auto run = s == FrameState::kModified ? run_images_.find(uint32_t(i)) : run_images_.end();
+    if (run != run_images_.end() && run->second.dirty.size() != n) run = run_images_.end();
     for (size_t k = 0; k < n; k++) {
       // D16: a modified run's page written in the transaction is writable, the others not.
       const Protection want =
