@@ -588,27 +588,8 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
     heap::ForEachRefSlot(t, ref, [&](void **slot) {
       const size_t at = size_t(reinterpret_cast<char *>(slot) - out);
       if (layout != nullptr) mark(layout->refs, at);
-      const uint64_t was = then_here != nullptr ? word_at(then_here + at) : 0;
-      if (then_here != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
-        bool ok = true;
-        const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
-        if (ok)
-          std::memcpy(then_here + at, &pref, sizeof pref);
-        else
-          *have_base = false;
-      }
-      if (!*slot) return;
-      bool ok = true;
-      uint64_t pref = EncodeTarget(*slot, db.index, &ok);
-      if (!ok && bad.ok())
-        bad = Status(CAIRN_INTERNAL,
-                     "an object of type '" + std::string(t->name) + "' in database '" + db.name +
-                         "' still refers to a transient object or another database's at commit "
-                         "(page " +
-                         std::to_string(PageIdIn(head, dbi)) + ")");
-      if (then_here != nullptr && was == reinterpret_cast<uint64_t>(*slot))
-        std::memcpy(then_here + at, &pref, sizeof pref);
-      *slot = reinterpret_cast<void *>(pref);
+      EncodeSlot(*slot, reinterpret_cast<char *>(slot),
+                 then_here != nullptr ? then_here + at : nullptr, head, dbi, t, have_base, &bad);
     });
     if (!bad.ok()) return bad;
     off += bytes;
@@ -645,30 +626,38 @@ Status Persistence::UnswizzleRunPage(size_t head, uint8_t dbi, size_t k, std::st
   Status bad;
   heap::ForEachRefSlotIn(t, ref, page, page + kPageSize, [&](void **slot) {
     const size_t at = size_t(reinterpret_cast<const char *>(slot) - page);
-    uint64_t was = 0;
-    if (then != nullptr) std::memcpy(&was, then + at, sizeof was);
-    if (then != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(*slot)) {
-      bool ok = true;
-      const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
-      if (ok)
-        std::memcpy(then + at, &pref, sizeof pref);
-      else
-        *have_base = false;
-    }
-    if (!*slot) return;
-    bool ok = true;
-    const uint64_t pref = EncodeTarget(*slot, db.index, &ok);
-    if (then != nullptr && was == reinterpret_cast<uint64_t>(*slot))
-      std::memcpy(then + at, &pref, sizeof pref);
-    if (!ok && bad.ok())
-      bad = Status(CAIRN_INTERNAL,
-                   "an object of type '" + std::string(t->name) + "' in database '" + db.name +
-                       "' still refers to a transient object or another database's at commit "
-                       "(page " +
-                       std::to_string(PageIdIn(head, dbi)) + ")");
-    std::memcpy(out + (reinterpret_cast<const char *>(slot) - page), &pref, sizeof pref);
+    EncodeSlot(*slot, out + at, then != nullptr ? then + at : nullptr, head, dbi, t, have_base,
+               &bad);
   });
   return bad;
+}
+
+void Persistence::EncodeSlot(void *target, char *out_at, char *then_at, size_t head, uint8_t dbi,
+                             const cairn_type *t, bool *have_base, Status *bad) {
+  const cairn_db &db = *dbs_[dbi - 1];
+  uint64_t was = 0;
+  if (then_at != nullptr) std::memcpy(&was, then_at, sizeof was);
+  // The copy's reference, where it differs from the page's (else encoded once, below).
+  if (then_at != nullptr && was != 0 && was != reinterpret_cast<uint64_t>(target)) {
+    bool ok = true;
+    const uint64_t pref = EncodeTarget(reinterpret_cast<void *>(was), db.index, &ok);
+    if (ok)
+      std::memcpy(then_at, &pref, sizeof pref);
+    else
+      *have_base = false;
+  }
+  if (target == nullptr) return;
+  bool ok = true;
+  const uint64_t pref = EncodeTarget(target, db.index, &ok);
+  if (!ok && bad->ok())
+    *bad = Status(CAIRN_INTERNAL,
+                  "an object of type '" + std::string(t->name) + "' in database '" + db.name +
+                      "' still refers to a transient object or another database's at commit "
+                      "(page " +
+                      std::to_string(PageIdIn(head, dbi)) + ")");
+  if (then_at != nullptr && was == reinterpret_cast<uint64_t>(target))
+    std::memcpy(then_at, &pref, sizeof pref);
+  std::memcpy(out_at, &pref, sizeof pref);
 }
 
 Status Persistence::EncodeChanged(size_t head, uint8_t dbi, const CleanImage &image,

@@ -810,6 +810,27 @@ size_t Persistence::VerifyFrames(size_t max_report) {
 
 // --- The CLOCK ring of clean pages (P11) -----------------------------------------------------
 
+void Persistence::NewReferencePass() {
+  const size_t capacity = heap_->pages().capacity();
+  if (ref_seen_.size() < capacity) ref_seen_.assign(capacity, 0);
+  if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
+    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
+    ref_pass_ = 1;
+  }
+}
+
+void Persistence::NoteReference(const void *target, size_t head, std::vector<uint32_t> *out) {
+  heap::PageHeap &pages = heap_->pages();
+  if (target == nullptr || !pages.Covers(target)) return;
+  size_t i = pages.IndexOf(target);
+  const PageInfo &pi = pages.Info(i);
+  if (pi.kind == PageKind::kLargeTail) i -= pi.run;
+  if (i != head && ref_seen_[i] != ref_pass_) {
+    ref_seen_[i] = ref_pass_;
+    out->push_back(uint32_t(i));
+  }
+}
+
 void Persistence::RecordReferences(size_t head) {
   heap::PageHeap &pages = heap_->pages();
   const PageInfo &h = pages.Info(head);
@@ -820,11 +841,7 @@ void Persistence::RecordReferences(size_t head) {
     SetRunReferences(head, std::move(page_refs));
     return;
   }
-  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
-  if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
-    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
-    ref_pass_ = 1;
-  }
+  NewReferencePass();
   std::vector<uint32_t> out;
   char *base = pages.PageAddress(head);
   const uint32_t end = h.kind == PageKind::kLargeHead ? uint32_t(heap::kWordSize) : h.used;
@@ -834,17 +851,7 @@ void Persistence::RecordReferences(size_t head) {
     const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
     // A tenant's references are the collection's to follow (D14).
     if (shared && OwnerAt(head, o + uint32_t(heap::kWordSize)) == 0) t = nullptr;
-    if (t)
-      heap::ForEachRefSlot(t, ref, [&](void **slot) {
-        if (!*slot || !pages.Covers(*slot)) return;
-        size_t i = pages.IndexOf(*slot);
-        const PageInfo &pi = pages.Info(i);
-        if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-        if (i != head && ref_seen_[i] != ref_pass_) {
-          ref_seen_[i] = ref_pass_;
-          out.push_back(uint32_t(i));
-        }
-      });
+    if (t) heap::ForEachRefSlot(t, ref, [&](void **slot) { NoteReference(*slot, head, &out); });
     o += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
   }
   if (out.empty())
@@ -855,26 +862,14 @@ void Persistence::RecordReferences(size_t head) {
 
 std::vector<uint32_t> Persistence::RunPageReferences(size_t head, size_t k) {
   heap::PageHeap &pages = heap_->pages();
-  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
-  if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
-    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
-    ref_pass_ = 1;
-  }
+  NewReferencePass();
   std::vector<uint32_t> out;
   char *base = pages.PageAddress(head);
   void *ref = base + heap::kWordSize;  // the run's one object
   const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
   const char *lo = base + k * heap::kPageSize;
-  heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize, [&](void **slot) {
-    if (!*slot || !pages.Covers(*slot)) return;
-    size_t i = pages.IndexOf(*slot);
-    const PageInfo &pi = pages.Info(i);
-    if (pi.kind == PageKind::kLargeTail) i -= pi.run;
-    if (i != head && ref_seen_[i] != ref_pass_) {
-      ref_seen_[i] = ref_pass_;
-      out.push_back(uint32_t(i));
-    }
-  });
+  heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize,
+                         [&](void **slot) { NoteReference(*slot, head, &out); });
   return out;
 }
 
@@ -887,12 +882,7 @@ const std::vector<uint32_t> *Persistence::References(size_t head) {
   if (auto it = refs_.find(uint32_t(head)); it != refs_.end()) return &it->second;
   auto pr = run_page_refs_.find(uint32_t(head));
   if (pr == run_page_refs_.end()) return nullptr;
-  heap::PageHeap &pages = heap_->pages();
-  if (ref_seen_.size() < pages.capacity()) ref_seen_.assign(pages.capacity(), 0);
-  if (++ref_pass_ == 0) {
-    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
-    ref_pass_ = 1;
-  }
+  NewReferencePass();
   std::vector<uint32_t> all;
   for (const std::vector<uint32_t> &list : pr->second)
     for (uint32_t f : list)

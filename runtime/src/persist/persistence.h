@@ -456,6 +456,13 @@ class Persistence final : public gc::PersistHooks {
   // Sets the protection of each page of [head, head + n) that does not have it (a modified
   // run's pages differ: D16).
   void ProtectEach(size_t head, size_t n, heap::Protection prot);
+  // Encodes the reference `target` of a slot of an object of type t on the frame at `head`
+  // into out_at (its stored form), and, with then_at (the same slot in a clean image's or
+  // copy's stored form being made, holding its swizzled word), the image's reference there too
+  // (encoded once where equal); *have_base false if the image's cannot be; *bad (the first
+  // only) if the target cannot be.
+  void EncodeSlot(void *target, char *out_at, char *then_at, size_t head, uint8_t dbi,
+                  const cairn_type *t, bool *have_base, Status *bad);
   // D16: the stored form of page k of the large object's run at `head` (only the slots on that
   // page encoded; the header too if k is 0). With `copy` (the page's copy as it was clean), also
   // the copy's stored form in *copy_stored; *have_base is made false if it cannot be made.
@@ -465,6 +472,10 @@ class Persistence final : public gc::PersistHooks {
   // D10 for a run made clean from its image (written, or unchanged): the lists of its pages
   // that did not change are kept, those of the changed pages made again.
   void RecordRunReferences(size_t head, RunImage &image);
+  // D10's scratch: NewReferencePass starts a list of distinct frames; NoteReference adds the
+  // frame (run head) `target` lies in to *out, unless it is `head` or listed already.
+  void NewReferencePass();
+  void NoteReference(const void *target, size_t head, std::vector<uint32_t> *out);
   // The distinct frames other than `head` the slots on page k of the run at `head` refer to.
   std::vector<uint32_t> RunPageReferences(size_t head, size_t k);
   // A run's page lists (run_page_refs_[head] gets them; refs_[head], their union, is made again
