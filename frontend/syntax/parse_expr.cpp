@@ -440,12 +440,20 @@ ExprPtr Parser::parsePrimary() {
     default: {
       const std::string found = describeToken(t);
       const bool starts_line = t.newline_before && continuesOperand(t.kind);
+      // `a === b`, `a !== b`: '==' and '!=' then '='.
+      const bool triple =
+          t.kind == TokenKind::Assign && pos_ > 0 &&
+          (tokenAt(pos_ - 1).kind == TokenKind::EqEq || tokenAt(pos_ - 1).kind == TokenKind::NotEq);
       Diagnostic &d = errorAtToken(DiagId::ExpectedExpr);
       if (starts_line)
         d.withHint(
             "the line break before it ended the statement (only a line ending in an "
             "operator goes on): put " +
             found + " at the end of the line before");
+      else if (triple)
+        d.withHint(
+            "Cairn has no '===' or '!==': '==' and '!=' compare ints, floats and texts by value, "
+            "other objects by identity");
       else if (t.kind == TokenKind::Amp)
         d.withHint("use 'and' to join two conditions");
       else if (t.kind == TokenKind::Pipe)

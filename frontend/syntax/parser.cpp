@@ -350,9 +350,16 @@ void Parser::finishItem(SyncMode mode) {
     if (pos_ > 0) {
       const Token &prev = tokenAt(pos_ - 1);
       const std::string keyword = misspelledKeyword(pos_ - 1);
+      const bool starts = pos_ < 2 || tokenAt(pos_ - 2).kind == TokenKind::Newline ||
+                          tokenAt(pos_ - 2).kind == TokenKind::Semi ||
+                          tokenAt(pos_ - 2).kind == TokenKind::LBrace ||
+                          tokenAt(pos_ - 2).kind == TokenKind::RBrace;
       if (prev.kind == TokenKind::Ident &&
           (prev.text == "elif" || prev.text == "elsif" || prev.text == "elseif")) {
         hint = "write 'else if'";
+      } else if (prev.kind == TokenKind::Ident && starts &&
+                 (prev.text == "switch" || prev.text == "match")) {
+        hint = "Cairn has no '" + prev.text + "': write `if x == a { ... } else if x == b { ... }`";
       } else if (!keyword.empty()) {
         hint = "did you mean '" + keyword + "'?";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {

@@ -192,6 +192,13 @@ TEST(ParserErrors, HintsForCommonMistakes) {
   Parsed eq("fn main() {\n  while x = 1 { }\n}");
   EXPECT_EQ(eq.errorText(), "2:11: expected '{', found '='\n");
   EXPECT_EQ(eq.diags().all()[0].hint, "to compare, use '=='");
+  Parsed triple("fn main() {\n  let b = 1 === 1\n}");
+  EXPECT_EQ(triple.errorText(), "2:15: expected an expression, found '='\n");
+  EXPECT_NE(triple.diags().all()[0].hint.find("no '==='"), std::string::npos)
+      << triple.diags().all()[0].hint;
+  Parsed sw("fn main() {\n  switch x {\n  }\n}");
+  EXPECT_NE(sw.diags().all().at(0).hint.find("Cairn has no 'switch'"), std::string::npos)
+      << sw.errorText();
   Parsed arrow("fn main() {\n  let f = fn(x: int) => x\n}");
   EXPECT_EQ(arrow.errorText(), "2:22: expected '{', found '='\n");
   EXPECT_NE(arrow.diags().all()[0].hint.find("a function's body is a block"), std::string::npos)
