@@ -122,7 +122,12 @@
 //       a stabilization changes only slots that referred to transient objects, on changed
 //       pages), reads only those to decide whether to stabilize (D8), unswizzles and writes only
 //       them (UnswizzleRunPage), lists again only their references (D10), and makes the run
-//       clean with an mprotect of the dirty pages alone; none changed, it writes nothing.
+//       clean with an mprotect of the dirty pages alone; none changed, it writes nothing. A
+//       collection that does not release frames reads only the dirty pages too
+//       (WrittenRunPages). An abort puts the dirty pages back from their copies when each has
+//       one taken since the last frame release (RestoreRunPages; else the run is read again).
+//       A first write that would split the heap's mapping past half of max_protection_runs
+//       makes the whole run dirty and writable instead.
 //   D17. A stabilization copies a database's new objects first into the page its last
 //       stabilization copied into last (open_page_), after the objects there, while that page
 //       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
