@@ -117,12 +117,12 @@ class Scan {
         if (b->builtin == sem::Builtin::TxnBegin) facts.begins = true;
         // These open the store if it is not open yet; the session opens it first, so that the
         // input's own transaction covers what the input does with the database (S2).
+        // (Database.exists and names only ask: with no store they are false and [] without
+        // making one, at the prompt as in a program.)
         switch (b->builtin) {
           case sem::Builtin::DbCreate:
           case sem::Builtin::DbOpen:
-          case sem::Builtin::DbExists:
           case sem::Builtin::DbDrop:
-          case sem::Builtin::DbNames:
             facts.opens_store = true;
             break;
           default:

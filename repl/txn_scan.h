@@ -12,7 +12,7 @@ namespace cairn::repl {
 
 struct TxnFacts {
   bool begins = false;       // `atomic` or Transaction.begin() in its body
-  bool opens_store = false;  // a Database builtin (create, open, exists, drop, names) in its body
+  bool opens_store = false;  // a Database builtin that opens the store (create, open, drop)
   std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
 };
 

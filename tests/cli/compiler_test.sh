@@ -658,6 +658,13 @@ rc=$?
 [ $rc -eq 70 ] && grep -qF "only a program that also declares its own 'List' reads it" "$TMP/err" ||
   fail "shadowed library class read back: status $rc, $(cat "$TMP/err")"
 
+# At the prompt as in a program, Database.exists and names with no store answer without making
+# one (REPL conformance pass, session 18: the session opened the store first).
+printf 'Database.exists("a")\nDatabase.names()\n:quit\n' |
+  "$CAIRN" repl --store "$TMP/nostore" >"$TMP/out" 2>&1
+grep -q "^false" "$TMP/out" && grep -qF "[]" "$TMP/out" || fail "repl exists/names: $(cat "$TMP/out")"
+[ -e "$TMP/nostore" ] && fail "repl: Database.exists or names made the store $TMP/nostore"
+
 # std.io's readLine: the end of input is nil; a read that fails (standard input a directory, or
 # closed) is a runtime error at the call saying why, not the end of input.
 mkdir -p "$TMP/stdin"
