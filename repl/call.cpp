@@ -83,7 +83,9 @@ bool cairnNumber(const std::string &w, bool floating, int64_t *i, double *d) {
   if (hex || !floating || body.find_first_of(".eE") == std::string::npos) {
     const unsigned long long v = std::strtoull(body.c_str() + (hex ? 2 : 0), &end, hex ? 16 : 10);
     if (*end != '\0' || errno != 0) return false;
-    if (v > (negative ? 9223372036854775808ULL : 9223372036854775807ULL)) return false;
+    // A hex literal is a 64-bit pattern (0xFFFFFFFFFFFFFFFF is -1), a decimal one a value.
+    if (v > (negative ? 9223372036854775808ULL : hex ? ~0ULL : 9223372036854775807ULL))
+      return false;
     const int64_t value = negative ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
     *i = value;
     *d = static_cast<double>(value);
@@ -118,6 +120,36 @@ bool unquote(const std::string &w, std::string *out) {
       case '\\':
         *out += e;
         break;
+      case 'u': {  // \u{X...}: 1 to 6 hex digits, a Unicode scalar value, as UTF-8
+        if (i + 1 >= w.size() || w[i + 1] != '{') return false;
+        const size_t close = w.find('}', i + 2);
+        if (close == std::string::npos || close == i + 2 || close - (i + 2) > 6) return false;
+        uint32_t cp = 0;
+        for (size_t k = i + 2; k < close; ++k) {
+          if (!std::isxdigit(static_cast<unsigned char>(w[k]))) return false;
+          cp = cp * 16 + uint32_t(std::isdigit(static_cast<unsigned char>(w[k]))
+                                      ? w[k] - '0'
+                                      : std::tolower(static_cast<unsigned char>(w[k])) - 'a' + 10);
+        }
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        if (cp < 0x80) {
+          *out += char(cp);
+        } else if (cp < 0x800) {
+          *out += char(0xC0 | (cp >> 6));
+          *out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+          *out += char(0xE0 | (cp >> 12));
+          *out += char(0x80 | ((cp >> 6) & 0x3F));
+          *out += char(0x80 | (cp & 0x3F));
+        } else {
+          *out += char(0xF0 | (cp >> 18));
+          *out += char(0x80 | ((cp >> 12) & 0x3F));
+          *out += char(0x80 | ((cp >> 6) & 0x3F));
+          *out += char(0x80 | (cp & 0x3F));
+        }
+        i = close;
+        break;
+      }
       default:
         return false;
     }
