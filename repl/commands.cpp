@@ -90,8 +90,8 @@ std::string mib(uint64_t bytes) {
 // is read in the input's transaction (the one begun with :begin, if open) and printed from its
 // descriptor, under the same guard, so that a fault error ends only this input.
 void Session::printRoot(const std::string &db_name) {
-  // A database not open yet is opened as :open opens it (defining the stored types the
-  // session lacks), so that its root can be read.
+  // A database not open yet is opened as :open opens it, and the stored types the session
+  // lacks are defined, so that its root can be read.
   bool was_open = false;
   struct Find {
     const std::string *name;
@@ -110,7 +110,9 @@ void Session::printRoot(const std::string &db_name) {
     ++failures_;
     return;
   }
-  if (!was_open) {
+  // Also when it is open already: opened by code (`Database.open`) or by `:types NAME`, which
+  // define no types; what the session has already is not defined again.
+  {
     std::string report;
     bool bound = false;
     if (!defineStoredTypes(db_name, db, db_name, "", &bound, &report)) {
@@ -119,7 +121,7 @@ void Session::printRoot(const std::string &db_name) {
       return;
     }
     if (!report.empty()) std::printf("%s\n", report.c_str());
-    last_db_ = db_name;
+    if (!was_open) last_db_ = db_name;
   }
   ++inputs_;  // an input like any other (the numbers of later inputs' messages)
   if (!beginImplicit()) {
