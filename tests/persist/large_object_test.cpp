@@ -1,6 +1,9 @@
 // Large objects (runs of whole pages): a 100 KB text, a 320 KB integer array and a reference
 // array made persistent, read back by a fresh process, modified in the middle of their runs,
-// and read back again.
+// and read back again; then what D16 of persist/persistence.h promises of a modified run: its
+// pages trap and are copied one by one, a commit reads, encodes, writes and lists the
+// references of the changed pages only, an abort puts the written pages back, the copy budget
+// and the mapping budget.
 #include <cstring>
 
 #include "child.h"

@@ -188,6 +188,8 @@ class Collector {
   template <class P>
   void ScanObject(P &p, const cairn_type *t, void *ref);
   template <class P>
+  void ScanSlot(P &p, void **slot);  // traces a reference slot, rewriting it if it moved (C2)
+  template <class P>
   void ScanPage(size_t index);
   template <class P>
   void Closure(Work &w);

@@ -52,12 +52,15 @@ __attribute__((always_inline)) inline void *Collector::Trace(P &p, void *ref) {
 template <class P>
 __attribute__((always_inline)) inline void Collector::ScanObject(P &p, const cairn_type *t,
                                                                  void *ref) {
-  heap::ForEachRefSlot(t, ref, [&](void **slot) {
-    void *v = *slot;
-    if (!v) return;
-    void *moved = Trace(p, v);
-    if (moved != v) *slot = moved;  // C2
-  });
+  heap::ForEachRefSlot(t, ref, [&](void **slot) { ScanSlot(p, slot); });
+}
+
+template <class P>
+__attribute__((always_inline)) inline void Collector::ScanSlot(P &p, void **slot) {
+  void *v = *slot;
+  if (!v) return;
+  void *moved = Trace(p, v);
+  if (moved != v) *slot = moved;  // C2
 }
 
 template <class P>
@@ -97,12 +100,8 @@ void Collector::ScanPage(size_t index) {
         for (size_t k = 0; k < written->size(); k++) {
           if (!(*written)[k]) continue;
           const char *lo = base + k * heap::kPageSize;
-          heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize, [&](void **slot) {
-            void *v = *slot;
-            if (!v) return;
-            void *moved = Trace(p, v);
-            if (moved != v) *slot = moved;  // C2
-          });
+          heap::ForEachRefSlotIn(t, ref, lo, lo + heap::kPageSize,
+                                 [&](void **slot) { ScanSlot(p, slot); });
         }
       }
     }

@@ -376,10 +376,11 @@ Status Persistence::Flush(cairn_persist_stats *c,
       }
       return;
     }
-    // D16: a run clean earlier in the transaction, no frame released since: only its pages
-    // that differ from the image are written (whole); none differing, the run is not written.
-    // Only the changed pages are unswizzled (their slots alone), and D10 then adds only what
-    // they refer to (RecordRunReferences).
+    // D16: a run clean earlier in the transaction: only its pages written since and not equal
+    // to their copies (ChangedRunPages) are unswizzled (their slots alone) and written; none
+    // changed, the run is not written. D10 then lists again only what those pages refer to
+    // (RecordRunReferences). A run without an image (made persistent by this commit) is
+    // written whole, below.
     if (n > 1) {
       if (const RunImage *run = ChangedRunPages(i)) {
         bool any = false;

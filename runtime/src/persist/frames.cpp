@@ -4,17 +4,18 @@
 // derives from the new state, together:
 //   - the flags: resident (clean, modified), modified, referenced (clean and not cold, P11);
 //   - the protection (ProtectionFor): reserved none; clean read-only, none while cold (P11);
-//     modified and transient read-write. Two exceptions: a reserved frame is read-write
-//     while the store reads a page into it (BeginLoad, then Loaded or LoadFailed), inside the
-//     fault handler, with the mutator stopped; and a clean frame with tenants (D14) is
+//     modified and transient read-write, except the pages of a modified run not written in
+//     the transaction, read-only until DirtyRunPage (D16). Two exceptions: a reserved frame is
+//     read-write while the store reads a page into it (BeginLoad, then Loaded or LoadFailed),
+//     inside the fault handler, with the mutator stopped; and a clean frame with tenants (D14) is
 //     read-write while a collection updates a tenant's references (OpenTenantPage, until
 //     SweepTenants at the collection's end) or an abort puts the tenants' bytes back
 //     (DiscardKeepingTenants): its stored forms have fillers there, so nothing stored changes;
 //   - the contents: a loaded page that becomes reserved gives its memory back (read again at
 //     the next touch);
 //   - the counters (in_state_: the pages of the page table in each state) and the sets (clock_
-//     holds each clean page, modified_ each modified one; refs_ has entries for clean pages only,
-//     recorded whenever a page becomes clean).
+//     holds each clean page, modified_ each modified one; refs_ and run_page_refs_ have entries
+//     for clean pages only, recorded whenever a page becomes clean: D10).
 // The named transitions below add what belongs to each: the frame map and page ids, statistics,
 // the recent pages. VerifyFrames checks all of it against the page table.
 //
