@@ -114,12 +114,11 @@ std::string Jit::explain(llvm::Error error) {
   if (!missing_.empty()) {
     std::sort(missing_.begin(), missing_.end());
     missing_.erase(std::unique(missing_.begin(), missing_.end()), missing_.end());
+    // An extern fn the process lacks is an error at its calls (UnitSpec::extern_missing):
+    // a symbol missing here is one the session itself should have defined.
     std::string names;
     for (const std::string &n : missing_) names += (names.empty() ? "'" : ", '") + n + "'";
-    text = "no function " + names +
-           " in this process: an extern fn at the prompt can call the C functions of the "
-           "libraries the REPL has loaded (the C library's, the runtime's); a program built "
-           "with cairn build links its own";
+    text = "internal error: the JIT found no symbol " + names;
   } else {
     text = "internal error: " + message;
     for (const std::string &e : session_errors_) text += "; " + e;

@@ -3,6 +3,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/DynamicLibrary.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -437,6 +438,10 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   };
   for (front::UnitSpec &s : specs) {
     s.call_symbol = [this](const front::FuncInfo *f) { return callSymbol(f); };
+    // An extern fn whose C function this process lacks: calling it is the error (repl.md).
+    s.extern_missing = [](const front::FuncInfo *f) {
+      return llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(f->symbol) == nullptr;
+    };
     s.init_symbol = s.name + ".init";
     std::unique_ptr<llvm::Module> m = front::lowerUnit(s, sources_, *tsctx.getContext(), lo);
     m->setTargetTriple(jit_->triple());
@@ -599,6 +604,35 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
   return false;
 }
 
+namespace {
+
+// What a function variable holds when its initializer failed: a function value is never nil,
+// so calling it is this runtime error instead of a jump to address 0.
+[[noreturn]] void CalledWithoutValue() {
+  cairn_rt_error(nullptr,
+                 "a function variable whose initializer failed was called: it has no value; "
+                 "define it again");
+  __builtin_unreachable();
+}
+
+}  // namespace
+
+void Session::noValueForFailedFunctions(const front::InputUnit &unit) {
+  for (const front::GlobalInfo *g : unit.globals) {
+    if (g->type->kind != front::TypeKind::Fn || g->module != checker_->module()) continue;
+    auto addr = jit_->lookup(g->symbol);
+    if (!addr) {
+      llvm::consumeError(addr.takeError());
+      continue;
+    }
+    void **slot = reinterpret_cast<void **>(*addr);
+    if (*slot != nullptr) continue;  // set before the failure
+    *slot = reinterpret_cast<void *>(&CalledWithoutValue);
+    reportError("'" + g->name + "' has no value (its initializer failed): calling it is an " +
+                "error until it is defined again");
+  }
+}
+
 bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
                        bool quiet) {
   const bool own_transactions = beginsTransactions(unit.run->info);
@@ -648,6 +682,7 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
   }
   if (!ok) {
     reportRuntimeFailure(failure);
+    noValueForFailedFunctions(unit);
     if (explicit_txn_ && !cairn_txn_is_open()) {
       explicit_txn_ = false;
       reportError("the transaction begun with :begin was aborted");

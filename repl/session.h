@@ -119,6 +119,9 @@ class Session {
                 bool quiet);
   void reportRuntimeFailure(const struct RuntimeFailure &f);
   void reportError(const std::string &message);
+  // After a failed input: each function variable it defined that holds no function gets one
+  // that is a runtime error when called (a function value is never nil).
+  void noValueForFailedFunctions(const front::InputUnit &unit);
   void printDiagnostics();
   bool lengthOf(const void *obj, int64_t *len);
 

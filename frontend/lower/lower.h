@@ -79,10 +79,17 @@ struct UnitSpec {
   // The symbol that code calls a function by, and that method tables hold: a stub's for a
   // function that can be redefined, else the function's own symbol. Empty: its own.
   std::function<std::string(const FuncInfo *)> call_symbol;
+  // True for an `extern fn` whose C function the process does not have: a call to it is the
+  // runtime error "no function 'NAME' in this process ..." at the call (missingExternMessage),
+  // so that code calling it can still be defined. Empty: every extern is there.
+  std::function<bool(const FuncInfo *)> extern_missing;
   // An external function `void()` made here that creates the module's text literals (L4);
   // the REPL calls it after the module's constructors.
   std::string init_symbol;
 };
+
+// The runtime error of a call to an extern fn the process lacks (UnitSpec::extern_missing).
+std::string missingExternMessage(const std::string &symbol);
 
 std::unique_ptr<llvm::Module> lowerUnit(const UnitSpec &unit, const SourceManager &sources,
                                         llvm::LLVMContext &ctx, const LowerOptions &options);

@@ -848,8 +848,15 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       const GlobalInfo *g = e.as<sem::Global>()->global;
       return b_.CreateLoad(llvmType(g->type), global(g), g->name);
     }
-    case sem::ExprKind::FuncRef:
-      return functionValue(e.as<sem::FuncRef>()->func);
+    case sem::ExprKind::FuncRef: {
+      const FuncInfo *f = e.as<sem::FuncRef>()->func;
+      if (missingExtern(f)) {  // as a call to it (CallDirect): the error is here
+        b_.CreateCall(rt("cairn_rt_error"),
+                      {loc(e.span), cstring(missingExternMessage(f->symbol))});
+        return llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0));
+      }
+      return functionValue(f);
+    }
     case sem::ExprKind::Unary: {
       const auto *u = e.as<sem::Unary>();
       llvm::Value *v = lowerExpr(*u->operand);
@@ -909,6 +916,14 @@ llvm::Value *Lowering::lowerExpr(const sem::Expr &e) {
       std::vector<llvm::Value *> args;
       for (const auto &a : c->args) args.push_back(lowerExpr(*a));
       setLoc(c->span);
+      if (missingExtern(c->func)) {
+        // The REPL's process has no such C function: the call is the error, here (the rest of
+        // the code still compiles and runs up to it).
+        b_.CreateCall(rt("cairn_rt_error"),
+                      {loc(c->span), cstring(missingExternMessage(c->func->symbol))});
+        return c->type->kind == TypeKind::Void ? nullptr
+                                               : llvm::PoisonValue::get(llvmType(c->type));
+      }
       if (takesCallerLoc(c->func)) args.push_back(loc(c->span));
       llvm::Value *r = b_.CreateCall(function(c->func), args);
       return c->type->kind == TypeKind::Void ? nullptr : r;

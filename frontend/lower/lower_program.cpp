@@ -308,6 +308,13 @@ llvm::Constant *Lowering::cstring(const std::string &s) {
   return g;
 }
 
+std::string missingExternMessage(const std::string &symbol) {
+  return "no function '" + symbol +
+         "' in this process: an extern fn at the prompt can call the C functions of the "
+         "libraries the REPL has loaded (the C library's, the runtime's); a program built with "
+         "cairn build links its own";
+}
+
 bool takesCallerLoc(const FuncInfo *f) {
   if (f->is_extern || f->decl == nullptr) return false;  // extern, or a function literal
   if (f->owner == nullptr) return f->module != nullptr && f->module->is_std;

@@ -67,6 +67,10 @@ class Lowering {
   // The function that calls and function values use (a stub's declaration in a unit, when
   // the function is called through one).
   llvm::Function *function(const FuncInfo *f);
+  // An extern fn the REPL's process lacks (UnitSpec::extern_missing).
+  bool missingExtern(const FuncInfo *f) const {
+    return f->is_extern && unit_ != nullptr && unit_->extern_missing && unit_->extern_missing(f);
+  }
   // The function that holds f's body (the same as function(f) except for stubs in a unit).
   llvm::Function *definition(const FuncInfo *f);
   llvm::FunctionCallee rt(const char *name);  // a runtime entry point (cairn/lang.h)
