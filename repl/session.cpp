@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "cairn/lang.h"
+#include "cairn/store.h"
 #include "fingerprint.h"
 #include "guard.h"
 #include "lexer/lexer.h"
@@ -543,7 +545,14 @@ bool Session::reaches(const front::FuncInfo *f, bool TxnFacts::*fact) {
 
 bool Session::beginsTransactions(const front::FuncInfo *f) { return reaches(f, &TxnFacts::begins); }
 
-bool Session::opensStore(const front::FuncInfo *f) { return reaches(f, &TxnFacts::opens_store); }
+bool Session::opensStore(const front::FuncInfo *f) {
+  // Open and drop need a store that is there (with none, they are the error that says so);
+  // create makes one.
+  std::error_code ec;
+  if (reaches(f, &TxnFacts::creates_store)) return true;
+  return reaches(f, &TxnFacts::opens_store) &&
+         std::filesystem::exists(store::ResolveStoreDir(""), ec);
+}
 
 void Session::noteOpened() {
   std::vector<std::string> open;

@@ -118,9 +118,13 @@ class Scan {
         // These open the store if it is not open yet; the session opens it first, so that the
         // input's own transaction covers what the input does with the database (S2).
         // (Database.exists and names only ask: with no store they are false and [] without
-        // making one, at the prompt as in a program.)
+        // making one, at the prompt as in a program; open and drop with no store are the
+        // error that there is none: only create makes one.)
         switch (b->builtin) {
           case sem::Builtin::DbCreate:
+            facts.creates_store = true;
+            facts.opens_store = true;
+            break;
           case sem::Builtin::DbOpen:
           case sem::Builtin::DbDrop:
             facts.opens_store = true;

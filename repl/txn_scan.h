@@ -11,8 +11,9 @@
 namespace cairn::repl {
 
 struct TxnFacts {
-  bool begins = false;       // `atomic` or Transaction.begin() in its body
-  bool opens_store = false;  // a Database builtin that opens the store (create, open, drop)
+  bool begins = false;         // `atomic` or Transaction.begin() in its body
+  bool opens_store = false;    // a Database builtin that opens the store (create, open, drop)
+  bool creates_store = false;  // Database.create: makes the store if there is none
   std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
 };
 

@@ -135,6 +135,7 @@ int Check(Store &s, std::vector<std::string> names) {
       std::printf("  %" PRIu64 " reference%s into or on damaged pages could not be checked\n",
                   r.unverifiable_refs, r.unverifiable_refs == 1 ? "" : "s");
     }
+    std::fflush(stdout);  // the list first, also when both go to one file
     std::fprintf(stderr,
                  "cairn: database '%s' in store %s is damaged (the problems are listed above); "
                  "restore it from a copy\n",
@@ -153,6 +154,7 @@ int Check(Store &s, std::vector<std::string> names) {
   }
   std::printf("store files: %zu of %" PRIu64 " table files damaged\n", problems.size(), files);
   for (const auto &p : problems) std::printf("  %s\n", p.c_str());
+  std::fflush(stdout);
   std::fprintf(stderr,
                "cairn: store %s has damaged table files (listed above); restore the store from a "
                "copy\n",

@@ -1,6 +1,7 @@
 // The built-in class Database over cairn/persist.h (cairn/lang.h, Database). The store opens on
 // the first call that needs it ($CAIRN_STORE, else ./cairn.store); exists and names, which only
 // ask, do not create a store that is not there.
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -35,6 +36,25 @@ bool NoStore() {
   return !std::filesystem::exists(cairn::store::ResolveStoreDir(""), ec) && !ec;
 }
 
+// With no store, open and drop would make an empty one (a mistyped $CAIRN_STORE, another
+// working directory), then say the database is not in it: the missing store is the error. The
+// message is built where a runtime error hook's jump leaves nothing to free.
+[[noreturn]] void NoStoreError(const cairn_loc *loc, void *name_text) {
+  static std::string message;
+  const char *env = std::getenv("CAIRN_STORE");
+  std::error_code ec;
+  const std::filesystem::path dir =
+      std::filesystem::absolute(cairn::store::ResolveStoreDir(""), ec).lexically_normal();
+  message = "database error: there is no database '" + NameOf(loc, name_text) +
+            "': there is no store at " + dir.string() +
+            (env != nullptr && *env != '\0'
+                 ? " (named by $CAIRN_STORE): is $CAIRN_STORE right?"
+                 : " (the working directory's cairn.store: $CAIRN_STORE is not set): run the "
+                   "program where its store is, or set $CAIRN_STORE") +
+            " (Database.create makes the store and a database)";
+  RuntimeError(loc, message);
+}
+
 cairn_db *Need(const cairn_loc *loc, cairn_db *db) {
   if (db == nullptr) cairn_rt_nil(loc, "database");
   return db;
@@ -63,6 +83,7 @@ cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
 
 cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
+  if (NoStore()) NoStoreError(loc, name_text);
   if (cairn_db_open(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   return db;
 }
@@ -81,6 +102,7 @@ int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
 }
 
 void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
+  if (NoStore()) NoStoreError(loc, name_text);
   if (cairn_db_drop(NameOf(loc, name_text).c_str()) != CAIRN_OK) DatabaseError(loc);
 }
 
