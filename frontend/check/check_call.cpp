@@ -458,6 +458,8 @@ sem::ExprPtr Checker::checkIntrinsic(FnCtx &cx, const Intrinsic &in, const ast::
         return types_.boolType();
       case 't':
         return types_.textType();
+      case 'y':
+        return types_.anyType();
       default:
         return types_.voidType();
     }

@@ -5,7 +5,7 @@ namespace cairn::front {
 namespace {
 
 // name, sig (I1: result, then parameters), takes_loc (I2), noreturn. Letters: v none, i int,
-// f float, b bool, t text, a an array of any element type.
+// f float, b bool, t text, y any (a reference), a an array of any element type.
 constexpr Intrinsic kIntrinsics[] = {
     // Runtime errors raised by std code (a message of the language's own form, at the call).
     {"cairn_rt_index", "vii", true, true},
@@ -25,8 +25,8 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_text_parse_float_ok", "bt", true, false},
     {"cairn_text_parse_float", "ft", true, false},
     {"cairn_text_format_float", "tfi", true, false},
-    {"cairn_text_buffer_append", "ttit", true, false},
-    {"cairn_text_buffer_text", "tti", true, false},
+    {"cairn_text_buffer_append", "yyit", true, false},  // std.text's Builder: [byte] buffers
+    {"cairn_text_buffer_text", "tyi", true, false},
     // Files and standard input (std.io).
     {"cairn_io_read_line", "t", true, false},
     {"cairn_io_read_file", "tt", true, false},

@@ -656,7 +656,7 @@ llvm::Value *Lowering::lowerIntrinsic(const sem::BuiltinCall &c) {
       case 'b':
         return i32_;
       default:
-        return ref_;  // t, a
+        return ref_;  // t, y, a
     }
   };
   std::vector<llvm::Value *> args;

@@ -108,14 +108,17 @@ const cairn_type *cairn_canonical_type(const cairn_type *type);
 const cairn_type *cairn_find_type(uint64_t fingerprint);
 
 /* Built-in descriptors, registered by the runtime itself. */
-extern const cairn_type cairn_text_type;       /* text: an array of bytes (I8), CAIRN_TYPE_TEXT */
-extern const cairn_type cairn_ref_array_type;  /* [any]: an array of references */
-extern const cairn_type cairn_i64_array_type;  /* [int]: an array of 64-bit integers */
-extern const cairn_type cairn_f64_array_type;  /* [float]: an array of doubles */
-extern const cairn_type cairn_bool_array_type; /* [bool]: an array of one-byte booleans */
-extern const cairn_type cairn_text_array_type; /* [text]: an array of texts (args(), names()),
-                                                  registered by every program, so a database
-                                                  holding one can be read by any program */
+extern const cairn_type cairn_text_type;        /* text: an array of bytes (I8), CAIRN_TYPE_TEXT */
+extern const cairn_type cairn_ref_array_type;   /* [any]: an array of references */
+extern const cairn_type cairn_i64_array_type;   /* [int]: an array of 64-bit integers */
+extern const cairn_type cairn_f64_array_type;   /* [float]: an array of doubles */
+extern const cairn_type cairn_bool_array_type;  /* [bool]: an array of one-byte booleans */
+extern const cairn_type cairn_text_array_type;  /* [text]: an array of texts (args(), names()),
+                                                   registered by every program, so a database
+                                                   holding one can be read by any program */
+extern const cairn_type cairn_byte_buffer_type; /* [byte]: std.text's Builder buffer, bytes (I8)
+                                                   written in place: never a text, so no text
+                                                   (a literal) is ever changed */
 
 /* --- Allocation (all results are zero-filled and 8-byte aligned) ---------------------------- */
 
@@ -135,8 +138,8 @@ void *cairn_malloc_atomic(size_t bytes);
 /* Running out of reserved heap is a fatal error that says how to reserve more: the message
  * ("cairn: fatal: out of memory ...") goes to stderr after standard output is flushed, then the
  * process aborts (SIGABRT), or, after cairn_set_out_of_memory_exit(status), exits with that
- * status (0..255; any other value sets abort again) without running exit handlers. Compiled Cairn programs set 70, a runtime
- * error's status (cairn/lang.h). */
+ * status (0..255; any other value sets abort again) without running exit handlers. Compiled Cairn
+ * programs set 70, a runtime error's status (cairn/lang.h). */
 void cairn_set_out_of_memory_exit(int status);
 
 /* --- Objects --------------------------------------------------------------------------------- */

@@ -347,10 +347,13 @@ double cairn_text_parse_float(const cairn_loc *loc, void *t);
 /* x in fixed notation with `digits` digits after the point (0..100, else a runtime error),
  * rounded to nearest; "nan", "inf", "-inf". */
 void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits);
-/* A builder's growable buffer (std.text's Builder): `buf` is a text used as a byte buffer
- * whose first `used` bytes are the contents (nil: empty). Appends the bytes of `piece` and
- * returns the buffer: `buf` itself, written in place, when it has room, else a new buffer of
- * at least twice the capacity holding the contents and the piece. Amortized linear time. */
+/* A builder's growable buffer (std.text's Builder): `buf` is nil (empty) or a byte buffer made
+ * here (cairn_byte_buffer_type, never a text: no text is ever written in place) whose first
+ * `used` bytes are the contents. Appends the bytes of `piece` and returns the buffer: `buf`
+ * itself, written in place, when it has room, else a new buffer of at least twice the capacity
+ * holding the contents and the piece. Amortized linear time. A `buf` of another type, or a
+ * `used` outside 0..its length, is a runtime error at loc (a Builder whose fields were set by
+ * hand), as it is for cairn_text_buffer_text. */
 void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece);
 /* A new text holding the first `used` bytes of a builder's buffer (always a copy: the buffer
  * changes as pieces are appended). */

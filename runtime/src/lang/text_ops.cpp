@@ -24,6 +24,27 @@ std::string_view Need(const cairn_loc *loc, void *t) {
   return TextView(t);
 }
 
+// std.text's Builder: its buffer is nil or a [byte] the runtime made (cairn_byte_buffer_type),
+// of which `used` bytes are the contents. Anything else (a text put in the field: a literal
+// would be written in place) is a runtime error, not damage. Returns the buffer's capacity.
+int64_t BufferCapacity(const cairn_loc *loc, const void *buf, int64_t used) {
+  if (buf != nullptr && cairn_type_of(buf) != &cairn_byte_buffer_type) {
+    static std::string m;  // a runtime error hook may jump out: nothing here to free
+    m = std::string("a Builder's buffer is a ") + cairn_type_of(buf)->name +
+        ", not one it made: make builders with new Builder {} and give them text with add()";
+    RuntimeError(loc, m);
+  }
+  const int64_t cap = buf == nullptr ? 0 : TextLength(buf);
+  if (used < 0 || used > cap) {
+    static std::string m;
+    m = "a Builder's length is " + std::to_string(used) + " but its buffer holds " +
+        std::to_string(cap) + " bytes: make builders with new Builder {} and change them " +
+        "only with add() and clear()";
+    RuntimeError(loc, m);
+  }
+  return cap;
+}
+
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -213,15 +234,13 @@ void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits) {
 
 void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece) {
   const int64_t add = static_cast<int64_t>(Need(loc, piece).size());
-  const int64_t cap = buf == nullptr ? 0 : TextLength(buf);
-  if (used < 0 || used > cap)
-    InternalError("text buffer: %lld bytes used of %lld", (long long)used, (long long)cap);
+  const int64_t cap = BufferCapacity(loc, buf, used);
   if (add == 0) return buf;
   if (used + add > cap) {
     int64_t grown = cap * 2;
     if (grown < 16) grown = 16;
     if (grown < used + add) grown = used + add;
-    void *bigger = cairn_malloc_array(&cairn_text_type, static_cast<size_t>(grown));
+    void *bigger = cairn_malloc_array(&cairn_byte_buffer_type, static_cast<size_t>(grown));
     if (used > 0) std::memcpy(MutableTextBytes(bigger), TextBytes(buf), static_cast<size_t>(used));
     KeepAlive(buf);
     buf = bigger;
@@ -232,11 +251,7 @@ void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, vo
 }
 
 void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used) {
-  const int64_t cap = buf == nullptr ? 0 : TextLength(buf);
-  if (used < 0 || used > cap) {
-    InternalError("text buffer: %lld bytes used of %lld", (long long)used, (long long)cap);
-  }
-  (void)loc;
+  BufferCapacity(loc, buf, used);
   return MakeText(static_cast<size_t>(used), buf, [&](char *out) {
     if (used > 0) std::memcpy(out, TextBytes(buf), static_cast<size_t>(used));
   });

@@ -9,4 +9,5 @@ constinit const cairn_type cairn_i64_array_type = cairn::ArrayType("[int]", CAIR
 constinit const cairn_type cairn_f64_array_type = cairn::ArrayType("[float]", CAIRN_KIND_F64);
 constinit const cairn_type cairn_bool_array_type = cairn::ArrayType("[bool]", CAIRN_KIND_BOOL);
 constinit const cairn_type cairn_text_array_type = cairn::ArrayType("[text]", CAIRN_KIND_REF);
+constinit const cairn_type cairn_byte_buffer_type = cairn::ArrayType("[byte]", CAIRN_KIND_I8);
 }

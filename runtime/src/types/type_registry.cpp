@@ -92,7 +92,7 @@ TypeRegistry &TypeRegistry::Get() {
 TypeRegistry::TypeRegistry() {
   for (const cairn_type *t :
        {&cairn_text_type, &cairn_ref_array_type, &cairn_i64_array_type, &cairn_f64_array_type,
-        &cairn_bool_array_type, &cairn_text_array_type}) {
+        &cairn_bool_array_type, &cairn_text_array_type, &cairn_byte_buffer_type}) {
     registered_.emplace(t, t);
     AddCanonical(t, "the runtime");
   }
