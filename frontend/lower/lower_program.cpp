@@ -671,7 +671,12 @@ void Lowering::countedLoop(uint64_t count, const char *name,
 std::unique_ptr<llvm::Module> Lowering::runUnit(const UnitSpec &unit) {
   unit_ = &unit;
   module_->setModuleIdentifier(unit.name);
-  for (ClassInfo *cls : unit.classes) marker(cls->type);
+  // A base class defined by an earlier unit is marked here too: the plugin takes a struct's
+  // first element for a base (the descriptor's `super`) only when it is a marked heap type, and
+  // a base taken for an inline struct made the subclass's descriptor another type than a
+  // program's (`o is A` false for a B, `as A` failing, a database's B not this session's).
+  for (ClassInfo *cls : unit.classes)
+    for (const ClassInfo *c = cls; c != nullptr; c = c->super) marker(c->type);
   for (const Type *t : unit.array_types) marker(t);
   for (const GlobalInfo *g : unit.globals) global(g);
   for (const sem::Function *fn : unit.functions) definition(fn->info);
