@@ -210,9 +210,16 @@ typedef struct cairn_stats {
                                         when it is loaded, docs/persistence.md) */
   uint64_t frame_releases; /* collections that also released the frames of persistent pages
                               nothing reached (Figure 4) */
+  uint64_t reserved_bytes;  /* the heap's reservation of address space */
+  uint64_t requested_bytes; /* what was asked for (CAIRN_HEAP_RESERVE_MB): more than
+                               reserved_bytes when the system would not map that much */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);
+
+/* The most bytes one object can take in this heap (the transient arena, half the reservation):
+ * an allocation of more is out of memory whatever is live. 0 before cairn_init. */
+uint64_t cairn_largest_object_bytes(void);
 
 /* Checks the heap: every reference in every object and exact root points at the start of a live
  * object with a registered descriptor, and the page table is consistent. Prints each problem (at

@@ -200,6 +200,11 @@ void cairn_get_stats(cairn_stats *out) {
   h->GetStats(out);
 }
 
+uint64_t cairn_largest_object_bytes(void) {
+  GcHeap *h = GcHeap::Instance();
+  return h != nullptr ? h->pages().largest_object_bytes() : 0;
+}
+
 size_t cairn_verify_heap(size_t max_report) { return Heap("cairn_verify_heap").Verify(max_report); }
 
 int cairn_gc_stress_build(void) {

@@ -70,11 +70,10 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     i = pages_.TakePage(heap::Space::kCurrent);
     if (i == heap::kNoPage)
       OutOfMemory(
-          "out of memory: all %llu MiB of the heap's reservation are in use (%llu MiB live "
-          "after a collection). Set CAIRN_HEAP_RESERVE_MB higher (or "
-          "cairn_options.reserve_bytes).",
-          static_cast<unsigned long long>(pages_.reserved_bytes() >> 20),
-          static_cast<unsigned long long>(stats_.live_bytes_last >> 20));
+          "out of memory: all of %s is in use (%llu MiB live after a collection). Set "
+          "CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes)%s.",
+          pages_.DescribeReservation().c_str(),
+          static_cast<unsigned long long>(stats_.live_bytes_last >> 20), RaiseLimitAdvice());
   }
   mutator_.Start(pages_, i);
   // Keep about a collection's worth of copying prefaulted beyond the high water mark, so that
@@ -97,6 +96,14 @@ char *GcHeap::AllocateSlow(size_t bytes) {
   return p;
 }
 
+// After "Set CAIRN_HEAP_RESERVE_MB higher": when the reservation is less than was asked for,
+// raising the variable does nothing until the process may map more.
+const char *GcHeap::RaiseLimitAdvice() const {
+  return pages_.requested_bytes() > pages_.reserved_bytes()
+             ? ", and the limit on the process's address space with it"
+             : "";
+}
+
 char *GcHeap::AllocateLarge(size_t bytes) {
   size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
   size_t i = pages_.TakeRun(n, heap::Space::kCurrent);
@@ -105,9 +112,9 @@ char *GcHeap::AllocateLarge(size_t bytes) {
     i = pages_.TakeRun(n, heap::Space::kCurrent);
     if (i == heap::kNoPage)
       OutOfMemory(
-          "out of memory: no run of %zu free pages for an object of %zu bytes in the heap's "
-          "reservation of %llu MiB. Set CAIRN_HEAP_RESERVE_MB higher.",
-          n, bytes, static_cast<unsigned long long>(pages_.reserved_bytes() >> 20));
+          "out of memory: no run of %zu free pages for an object of %zu bytes in %s. Set "
+          "CAIRN_HEAP_RESERVE_MB higher%s.",
+          n, bytes, pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
   }
   pages_.Info(i).used = uint32_t(bytes);
   if (pages_.pages_in_use() > stats_.peak_heap_pages)
@@ -220,6 +227,8 @@ void GcHeap::GetStats(cairn_stats *out) {
   *out = stats_;
   out->heap_pages = pages_.pages_in_use();
   out->free_pages = pages_.free_pages_below_high_water();
+  out->reserved_bytes = pages_.reserved_bytes();
+  out->requested_bytes = pages_.requested_bytes();
   if (out->heap_pages > out->peak_heap_pages) out->peak_heap_pages = out->heap_pages;
 }
 

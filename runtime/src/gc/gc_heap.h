@@ -83,7 +83,8 @@ class GcHeap {
   }
   char *AllocateSlow(size_t bytes);
   char *AllocateLarge(size_t bytes);
-  struct Pending;  // what the entry points pass down to CollectFrom
+  const char *RaiseLimitAdvice() const;  // for out-of-memory messages
+  struct Pending;                        // what the entry points pass down to CollectFrom
   void CollectFrom(const void *stack_top, Pending *p);
   void AfterCollection(const CollectionResult &r, uint64_t pause);
   friend void CollectWithStackTop(GcHeap *heap, Pending *p);

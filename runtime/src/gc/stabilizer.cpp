@@ -53,9 +53,10 @@ struct Collector::StabilizePolicy {
     size_t i = c.pages_.TakePage(Space::kCurrent, heap::Arena::kPersistent);
     if (i == heap::kNoPage)
       OutOfMemory(
-          "out of memory during a commit: the heap's persistent arena (%llu MiB) is full. Set "
-          "CAIRN_HEAP_RESERVE_MB higher.",
-          static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21));
+          "out of memory during a commit: the heap's persistent arena (%llu MiB, half of %s) is "
+          "full. Set CAIRN_HEAP_RESERVE_MB higher.",
+          static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21),
+          c.pages_.DescribeReservation().c_str());
     Status s = c.hooks_->MakePersistent(db, i, 1);
     if (!s.ok() && c.outcome_->status.ok()) c.outcome_->status = s;
     c.outcome_->made_persistent.push_back(i);

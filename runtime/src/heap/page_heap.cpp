@@ -44,8 +44,18 @@ PageHeap::~PageHeap() {
   if (page_ids_) munmap(page_ids_, ids_bytes_);
 }
 
+std::string PageHeap::DescribeReservation() const {
+  std::string d = "the heap's reservation of " + std::to_string(reserved_bytes() >> 20) + " MiB";
+  if (requested_bytes_ > reserved_bytes())
+    d += " (" + std::to_string(requested_bytes_ >> 20) +
+         " MiB were asked for: the system would not map more, as a limit on the process's "
+         "address space does (ulimit -v, ulimit -d))";
+  return d;
+}
+
 Status PageHeap::Reserve(uint64_t bytes) {
   assert(!base_);
+  requested_bytes_ = bytes;
   if (bytes < kMinReserve)
     return Status(CAIRN_INVALID_ARGUMENT,
                   "a heap reservation of " + std::to_string(bytes >> 20) +

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cairn/status.h"
@@ -37,6 +38,14 @@ class PageHeap {
   char *base() const { return base_; }
   size_t capacity() const { return capacity_; }  // pages reserved
   uint64_t reserved_bytes() const { return uint64_t(capacity_) * kPageSize; }
+  uint64_t requested_bytes() const { return requested_bytes_; }  // what Reserve was asked for
+  // The most bytes one object can take: the transient arena's pages, all of them.
+  uint64_t largest_object_bytes() const {
+    return uint64_t(arenas_[0].end - arenas_[0].start) * kPageSize;
+  }
+  // For out-of-memory messages: "the heap's reservation of N MiB", and when Reserve got less
+  // than it was asked for, how much and why.
+  std::string DescribeReservation() const;
 
   // True if p points into the reservation (the page may be free).
   bool Covers(const void *p) const {
@@ -128,6 +137,7 @@ class PageHeap {
 
   char *base_ = nullptr;
   size_t capacity_ = 0;
+  uint64_t requested_bytes_ = 0;
   size_t in_use_ = 0;
   size_t boundaries_ = 0;
   size_t prefaulted_to_ = 0;  // transient pages below this index have been touched

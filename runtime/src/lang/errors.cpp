@@ -1,13 +1,13 @@
 // Runtime errors: the cairn_rt_* functions of cairn/lang.h and the messages they print.
 #include "lang/errors.h"
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "lang/format.h"
@@ -172,7 +172,33 @@ void cairn_rt_check_failed(const cairn_check_site *site, int64_t x, int64_t y,
 void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, int64_t length) {
   const cairn_type *t = cairn_canonical_type(type);
   const uint64_t most = CAIRN_MAX_ARRAY_BYTES / (t->size > 0 ? t->size : 1);
-  if (length < 0 || static_cast<uint64_t>(length) <= most) return;
+  if (length >= 0 && static_cast<uint64_t>(length) <= most) {
+    // More than the heap can hold in one object: out of memory whatever is live, but nothing
+    // is broken yet, so a runtime error (the REPL's session survives it), not a fatal one.
+    const uint64_t bytes = static_cast<uint64_t>(length) * t->size + 2 * sizeof(uint64_t);
+    const uint64_t room = cairn_largest_object_bytes();
+    if (room == 0 || bytes <= room) return;
+    std::string &m = ErrorMessage();
+    m = "out of memory: an array of ";
+    cairn::lang::AppendInt(&m, length);
+    m.append(" elements of ").append(t->name).append(" takes ");
+    cairn::lang::AppendInt(&m, static_cast<int64_t>(bytes >> 20));
+    m += " MiB, more than the heap has for one object (";
+    cairn::lang::AppendInt(&m, static_cast<int64_t>(room >> 20));
+    m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
+    cairn_stats st;
+    cairn_get_stats(&st);
+    if (st.requested_bytes > st.reserved_bytes) {
+      m += ", and the limit on the process's address space (ulimit -v, ulimit -d) with it: the "
+           "heap has ";
+      cairn::lang::AppendInt(&m, static_cast<int64_t>(st.reserved_bytes >> 20));
+      m += " MiB of the ";
+      cairn::lang::AppendInt(&m, static_cast<int64_t>(st.requested_bytes >> 20));
+      m += " MiB asked for";
+    }
+    RuntimeError(loc, m);
+  }
+  if (length < 0) return;
   std::string &m = ErrorMessage();
   m = "array too large: ";
   cairn::lang::AppendInt(&m, length);
