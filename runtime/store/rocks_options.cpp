@@ -9,8 +9,6 @@ rocksdb::Options MakeRocksOptions(bool create_if_missing) {
   rocksdb::Options o;
   o.create_if_missing = create_if_missing;
   o.max_background_jobs = 2;
-  o.keep_log_file_num = 4;
-  o.max_log_file_size = 1 << 20;
   o.paranoid_checks = true;
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   o.merge_operator = NewPageDeltaMergeOperator();  // folds page deltas (store format 2, 3)

@@ -11,11 +11,12 @@
 namespace cairn::store {
 
 // Database options: create when asked, default compression and compaction, two background
-// jobs (the machines we target are small), a short info log. Point-in-time WAL recovery (the
+// jobs (the machines we target are small). Point-in-time WAL recovery (the
 // default): after a crash, the store is as of the last complete commit in the log. The page
 // delta merge operator (page_delta.h): every open of a store must have it.
 // (avoid_flush_during_recovery cannot be had: TransactionDB turns it off, so every open that
-// recovers writes from the log flushes them into a level-0 table file.)
+// recovers writes from the log flushes them into a level-0 table file.) The store's opens add
+// their own info log (store_logger.h).
 rocksdb::Options MakeRocksOptions(bool create_if_missing);
 
 // At a clean close with at least this many level-0 table files, wait for RocksDB's compactions

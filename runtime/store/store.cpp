@@ -17,6 +17,7 @@
 #include "rocks_options.h"
 #include "rocks_status.h"
 #include "store_impl.h"
+#include "store_logger.h"
 #include "wal_scan.h"
 
 namespace cairn::store {
@@ -82,6 +83,7 @@ Status ProbeNeverOpened(const std::string &dir) {
   std::error_code ec;
   if (fs::exists(fs::path(dir) / kLockFileName, ec)) return Status::Ok();
   rocksdb::Options o;
+  o.info_log = MakeStoreLogger("");  // nothing written there
   rocksdb::DB *raw = nullptr;
   rocksdb::Status s = rocksdb::DB::OpenForReadOnly(o, dir + "/" + kRocksSubdir, &raw);
   if (!s.ok()) {
@@ -172,6 +174,8 @@ std::string Store::Impl::rocks_dir() const { return dir + "/" + kRocksSubdir; }
 
 Status Store::Impl::OpenRocks(bool create, bool accept_wal_loss) {
   rocksdb::Options o = MakeRocksOptions(create);
+  // store_logger.h: a full disk must not kill the process (L1); a read-only open writes nothing.
+  o.info_log = MakeStoreLogger(options.read_only ? std::string() : rocks_dir());
   // The log was scanned (wal_scan.h): without damage, only an incomplete last record may be
   // dropped, and RocksDB's tolerant mode must agree. Recovery accepts the loss after damage.
   o.wal_recovery_mode = accept_wal_loss ? rocksdb::WALRecoveryMode::kPointInTimeRecovery

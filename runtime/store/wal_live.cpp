@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "rocks_options.h"
+#include "store_logger.h"
 #include "wal_scan.h"
 
 namespace cairn::store {
@@ -41,6 +42,7 @@ class LogNumberProbe : public rocksdb::WalFilter {
 bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live) {
   LogNumberProbe probe;
   rocksdb::Options o = MakeRocksOptions(false);
+  o.info_log = MakeStoreLogger("");  // a look before the open: nothing written (store_logger.h)
   o.wal_filter = &probe;
   o.max_open_files = 32;  // table files are opened when read, and none is
   rocksdb::DB *raw = nullptr;
