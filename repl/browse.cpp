@@ -515,8 +515,9 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
 
 bool Session::typesOf(const std::string &db_name) {
   cairn_db *db = nullptr;
-  if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
-    reportError(cairn_last_error());
+  std::string missing;
+  if (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+    reportError(missing.empty() ? std::string(cairn_last_error()) : missing);
     ++failures_;
     return true;
   }

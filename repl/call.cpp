@@ -274,7 +274,12 @@ bool Session::callFunction(const std::string &arg) {
     return fail("internal error: libffi cannot make a call frame for " +
                 front::typeName(f->fnType));
 
-  if (!beginImplicit()) {
+  // S2, as for an input: a function that begins transactions itself runs outside one, and one
+  // that opens the store has it opened first, so that its own transaction covers it.
+  const bool own_transactions = beginsTransactions(f);
+  if (!own_transactions && cairn_store_dir() == nullptr && opensStore(f))
+    (void)cairn_store_open(nullptr);
+  if (!own_transactions && !beginImplicit()) {
     ++failures_;
     return true;
   }

@@ -104,9 +104,10 @@ void Session::printRoot(const std::string &db_name) {
       },
       &find);
   cairn_db *db = nullptr;
-  if (cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+  std::string missing;
+  if (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
     ++inputs_;
-    reportError(cairn_last_error());
+    reportError(missing.empty() ? std::string(cairn_last_error()) : missing);
     ++failures_;
     return;
   }
@@ -207,6 +208,7 @@ bool Session::runCommand(const std::string &text) {
     Code code;
     code.text = arg;
     code.depth = 3;
+    code.value_only = true;
     // A last word that is a number is the depth, unless what comes before it needs it as an
     // operand (`:show 1 + 2`, `:show n.v + 1`).
     size_t sp = arg.find_last_of(" \t");
@@ -262,6 +264,13 @@ bool Session::runCommand(const std::string &text) {
     const std::string call = "Database.open(" + textLiteral(arg) + ")";
     // Bound to its name when that is a name the session may use for it.
     auto bindable = [&] {
+      // Not a built-in's name: `let str = ...` hid str() from the session, `let Database =
+      // Database.open("Database")` was refused as a read of itself after the database was made.
+      static const char *const kBuiltins[] = {
+          "Database", "Transaction", "print", "println", "str",     "len",  "panic", "args",
+          "exit",     "int",         "float", "hash",    "compare", "bool", "text",  "any"};
+      for (const char *b : kBuiltins)
+        if (arg == b) return false;
       const front::GlobalInfo *g = checker_->findGlobal(arg);
       return isIdentifier(arg) &&
              (g != nullptr ? g->type == types_.databaseType()
@@ -274,6 +283,8 @@ bool Session::runCommand(const std::string &text) {
       // any code of the session reads it; the binding goes with them when they do not take
       // its name.
       cairn_db *db = nullptr;
+      std::string missing;
+      if (noStore(arg, &missing)) return fail(missing);
       if (cairn_db_open(arg.c_str(), &db) != CAIRN_OK) return fail(cairn_last_error());
       std::string report;
       const std::string binding = bindable() ? "let " + arg + " = " + call : "";
@@ -346,7 +357,13 @@ bool Session::runCommand(const std::string &text) {
       if (cairn_txn_commit() != CAIRN_OK) {
         std::string why = cairn_last_error();
         cairn_txn_abort();
-        return fail("commit failed, nothing of the transaction was written: " + why);
+        // The runtime's advice to abort is done already.
+        for (const char *advice : {": abort the transaction", "; abort the transaction"})
+          if (why.size() > std::strlen(advice) &&
+              why.compare(why.size() - std::strlen(advice), std::string::npos, advice) == 0)
+            why.resize(why.size() - std::strlen(advice));
+        return fail("commit failed: " + why +
+                    "; the transaction is aborted, and nothing of it was written");
       }
       std::printf("committed\n");
     } else {

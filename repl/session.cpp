@@ -225,6 +225,13 @@ bool Session::runCode(const Code &code) {
     checker_->reject();
     return true;
   }
+  if (code.value_only && unit->value == nullptr) {
+    // :show let z = 1 defined z, saying nothing (:type refuses it).
+    checker_->reject();
+    reportError(":show needs an expression");
+    ++failures_;
+    return false;
+  }
   std::string why;
   if (!validateClasses(*unit, &why)) {
     checker_->reject();
@@ -507,8 +514,10 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   }
   permanent_.push_back(units->front());
   if (run != nullptr) *run_unit = units->back();
-  for (const front::CheckedFunction &cf : unit.functions)
-    txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+  for (const front::CheckedFunction &cf : unit.functions) {
+    TxnFacts &facts = txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+    for (const front::FuncInfo *v : facts.values) valued_.insert(factsKey(v));
+  }
   for (const front::ClassInfo *cls : unit.classes) {
     // The same layout as the definition it replaces (validateClasses checked the methods too):
     // the same type for the checker, as it is one descriptor at run time.
@@ -538,12 +547,37 @@ bool Session::reaches(const front::FuncInfo *f, bool TxnFacts::*fact) {
     auto it = txn_facts_.find(key);
     if (it == txn_facts_.end()) continue;
     if (it->second.*fact) return true;
-    for (const front::FuncInfo *callee : it->second.calls) work.push_back(factsKey(callee));
+    for (const front::FuncInfo *callee : it->second.calls) {
+      work.push_back(factsKey(callee));
+      // A method call may run any override of the method in the session's classes.
+      if (callee->owner != nullptr && callee->slot >= 0)
+        for (const auto &[name, cls] : latest_class_)
+          for (const front::ClassInfo *c = cls; c != nullptr; c = c->super)
+            if (c == callee->owner) {
+              if (static_cast<size_t>(callee->slot) < cls->vtable.size())
+                work.push_back(factsKey(cls->vtable[callee->slot]));
+              break;
+            }
+    }
+    // A call through a function value may run any function taken as a value.
+    if (it->second.calls_values) work.insert(work.end(), valued_.begin(), valued_.end());
   }
   return false;
 }
 
 bool Session::beginsTransactions(const front::FuncInfo *f) { return reaches(f, &TxnFacts::begins); }
+
+bool Session::noStore(const std::string &db_name, std::string *why) const {
+  if (cairn_store_dir() != nullptr) return false;
+  std::error_code ec;
+  const std::filesystem::path dir =
+      std::filesystem::absolute(store::ResolveStoreDir(""), ec).lexically_normal();
+  if (std::filesystem::exists(dir, ec) || ec) return false;
+  *why = "there is no database '" + db_name + "': there is no store at " + dir.string() +
+         " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory the REPL "
+         "was started in, right?)";
+  return true;
+}
 
 bool Session::opensStore(const front::FuncInfo *f) {
   // Open and drop need a store that is there (with none, they are the error that says so);
@@ -603,11 +637,12 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
     const front::FuncInfo *m = cls->findMethod("len");
     if (m == nullptr || !m->params.empty() || m->ret->kind != front::TypeKind::Int) return false;
     if (t->methods == nullptr || static_cast<uint32_t>(m->slot) >= t->nmethods) return false;
-    if (front::takesCallerLoc(m))  // a std class's len(): no caller's position (lower.h)
-      *len = reinterpret_cast<int64_t (*)(const void *, const void *)>(t->methods[m->slot])(
-          obj, nullptr);
-    else
-      *len = reinterpret_cast<int64_t (*)(const void *)>(t->methods[m->slot])(obj);
+    // Only the standard library's collections are asked: a len() of the session's own is code
+    // that may fail (its runtime error aborted the input's transaction: the input's work was
+    // lost for a printed length) or loop. A std method takes no caller's position (lower.h).
+    if (!front::takesCallerLoc(m)) return false;
+    *len = reinterpret_cast<int64_t (*)(const void *, const void *)>(t->methods[m->slot])(obj,
+                                                                                          nullptr);
     return true;
   }
   return false;

@@ -87,6 +87,7 @@ class Session {
     std::string source_name;        // for messages ("" : <input N>)
     bool type_only = false;         // :type: check, print the type, run nothing
     int depth = -1;                 // :show: printing depth (-1: the default)
+    bool value_only = false;        // :show: an expression only (a declaration is refused)
     bool quiet = false;             // print no value (commands that run code)
   };
   bool runCode(const Code &code);
@@ -119,6 +120,9 @@ class Session {
                 bool quiet);
   void reportRuntimeFailure(const struct RuntimeFailure &f);
   void reportError(const std::string &message);
+  // True, with the error in *why, when no store is open and none is where one would be opened:
+  // a database command then says so instead of making an empty store (:create makes one).
+  bool noStore(const std::string &db_name, std::string *why) const;
   // After a failed input: each function variable it defined that holds no function gets one
   // that is a runtime error when called (a function value is never nil).
   void noValueForFailedFunctions(const front::InputUnit &unit);
@@ -155,7 +159,10 @@ class Session {
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
   std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
   std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
-  std::map<std::string, TxnFacts> txn_facts_;                     // by call symbol, the newest
+  // The functions the session's code takes as values (their facts keys): where a call through
+  // a function value may lead (reaches).
+  std::set<std::string> valued_;
+  std::map<std::string, TxnFacts> txn_facts_;  // by call symbol, the newest
 };
 
 }  // namespace cairn::repl
