@@ -446,7 +446,7 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
   }
   std::vector<std::string> candidates(std::begin(kBuiltinTypes), std::end(kBuiltinTypes));
   for (const auto &[cname, sym] : symbols_[m])
-    if (sym.kind == Symbol::Kind::Class) candidates.push_back(cname);
+    if (sym.kind == Symbol::Kind::Class && cname != base_of_) candidates.push_back(cname);
   if (b)
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
@@ -528,7 +528,7 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
 void Checker::resolveClass(ClassInfo *cls) {
   if (cls->resolved) return;
   if (cls->resolving) {
-    error(DiagId::InheritanceCycle, cls->decl->name.span, {cls->name});
+    error(DiagId::InheritanceCycle, cls->decl->name.span, {cls->name, ""});
     return;
   }
   cls->resolving = true;
@@ -546,10 +546,16 @@ void Checker::resolveClass(ClassInfo *cls) {
   const ast::ClassDecl *d = cls->decl;
   const Bindings *b = &cls->bindings;
   if (d->super) {
+    // A base that is not found is not suggested to be the class itself (`class A : B`).
+    const std::string saved_base_of = base_of_;
+    base_of_ = cls->name;
     const Type *st = resolveType(d->super.get(), cls->module, b);
+    base_of_ = saved_base_of;
     if (st->kind == TypeKind::Class) {
       if (st->cls->resolving) {
-        error(DiagId::InheritanceCycle, d->name.span, {cls->name});
+        // `class D : E` and `class E : D`: the cycle is named through the other class.
+        error(DiagId::InheritanceCycle, d->name.span,
+              {cls->name, st->cls == cls ? "" : ", through '" + st->cls->name + "'"});
       } else {
         resolveClass(st->cls);
         if (!st->cls->resolving) cls->super = st->cls;

@@ -4,6 +4,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -312,11 +313,39 @@ bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool colo
   return true;
 }
 
+// Why the executable cannot be written at `output` (and its object files beside it), or "":
+// something there that is not a file (a device: the objects went to /dev/full.o, and a failed
+// link removed what was there), or a disk with no room for the objects (the linker, writing
+// through a mapping, died by SIGBUS on a full disk, with no message and its files left behind).
+// The room asked for is a guess from below: a link can still run out, and then says so.
+std::string unwritableOutput(const std::string &output) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(output, ec);
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+    return "cannot write the executable '" + output + "': it is not a file (" +
+           (fs::is_directory(st) ? "a directory" : "a device, a pipe or a socket") +
+           "); give -o a file's path";
+  fs::path dir = fs::path(output).parent_path();
+  if (dir.empty()) dir = ".";
+  struct statvfs vfs;
+  if (statvfs(dir.c_str(), &vfs) != 0) return "";  // the writes will say what is wrong
+  const uint64_t free_bytes = uint64_t(vfs.f_bavail) * vfs.f_frsize;
+  constexpr uint64_t kLeastRoom = uint64_t(1) << 20;  // a small program's objects and executable
+  if (free_bytes >= kLeastRoom) return "";
+  return "cannot write the executable '" + output + "': the disk holding " + dir.string() +
+         " is full (" + std::to_string(free_bytes >> 10) + " KiB free); free some space, or " +
+         "give -o (or CAIRN_CACHE, for cairn run) a place on another disk";
+}
+
 int buildExecutable(const CompileOptions &options, const std::string &output) {
   PhaseClock clock;
   Frontend fe;
   if (!fe.run(options, true)) return 1;
   clock.lap("load, parse, check");
+  if (std::string why = unwritableOutput(output); !why.empty()) {
+    std::fprintf(stderr, "cairn: error: %s\n", why.c_str());
+    return 2;
+  }
   // Never over one of the program's own source files (`-o prog.cairn`, or a main file without
   // the .cairn extension built in its folder, whose default output is its own name).
   for (uint32_t i = 0; i < fe.sources.size(); ++i) {
@@ -469,9 +498,9 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
         std::fputs(messages.c_str(), stderr);
       status = 1;
       // No stale executable from an earlier build where this one failed (lld leaves the old
-      // file; the system linker removes it).
+      // file; the system linker removes it). Only a file: never what else could be there.
       std::error_code ec;
-      fs::remove(output, ec);
+      if (fs::is_regular_file(output, ec)) fs::remove(output, ec);
     }
   } else {
     std::vector<std::string> link{CAIRN_LINKER};

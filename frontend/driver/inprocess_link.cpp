@@ -9,6 +9,7 @@
 
 #if CAIRN_HAVE_LLD_LIB
 #include <lld/Common/Driver.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/raw_ostream.h>
 LLD_HAS_DRIVER(elf)
 #endif
@@ -122,7 +123,14 @@ bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &ou
   argv.push_back("--threads=1");
   std::string messages;
   llvm::raw_string_ostream out(messages);
+  // A crash inside lld (a full disk under its output's mapping: SIGBUS) or its fatal error (an
+  // output it cannot write) ends lldMain with a failure, not the process: our message follows
+  // and the objects are removed.
+  llvm::CrashRecoveryContext::Enable();
   lld::Result r = lld::lldMain(argv, out, out, {{lld::Gnu, &lld::elf::link}});
+  if (r.retCode != 0 && messages.empty())
+    messages = "the linker stopped without saying why (a disk that filled up while it wrote " +
+               output + "?)\n";
   out.flush();
   if (r.retCode == 0) return true;
   *error = messages;

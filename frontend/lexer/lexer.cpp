@@ -106,6 +106,43 @@ std::string codePointName(uint32_t cp) {
   return buffer;
 }
 
+// What a code point that shows as a space, or as nothing, is (pasted from a web page or a word
+// processor it looks like an ordinary space, or like nothing at all); nullptr for the others.
+const char *invisibleName(uint32_t cp) {
+  if (cp >= 0x80 && cp <= 0x9F) return "a control character";
+  switch (cp) {
+    case 0x00A0:
+      return "a no-break space";
+    case 0x00AD:
+      return "a soft hyphen";
+    case 0x200B:
+      return "a zero-width space";
+    case 0x200C:
+      return "a zero-width non-joiner";
+    case 0x200D:
+      return "a zero-width joiner";
+    case 0x200E:
+    case 0x200F:
+      return "a direction mark";
+    case 0x2028:
+      return "a line separator";
+    case 0x2029:
+      return "a paragraph separator";
+    case 0x202F:
+      return "a narrow no-break space";
+    case 0x205F:
+      return "a mathematical space";
+    case 0x2060:
+      return "a word joiner";
+    case 0x3000:
+      return "an ideographic space";
+    case 0xFEFF:
+      return "a byte order mark, or zero-width no-break space";
+    default:
+      return cp >= 0x2000 && cp <= 0x200A ? "a typographic space" : nullptr;
+  }
+}
+
 }  // namespace
 
 // The lexer's state: the cursor in the text, the brackets open, the line break pending a
@@ -188,6 +225,7 @@ class Lexer::Impl {
       return buffer;
     }
     if (length == 1) return codePointName(cp);  // a control character
+    if (const char *what = invisibleName(cp)) return codePointName(cp) + " (" + what + ")";
     return "'" + std::string(src_.substr(offset, static_cast<size_t>(length))) + "'";
   }
 
@@ -476,6 +514,10 @@ class Lexer::Impl {
       default:
         if (curly || cp == 0x201D || cp == 0x2019) {
           d.withHint("text literals are written in straight double quotes: \"text\"");
+        } else if (length > 1 && invisibleName(cp) != nullptr) {
+          d.withHint(
+              "it looks like a space, or like nothing (text pasted from a web page or a "
+              "document has them): delete it, or type an ordinary space");
         } else if (length > 1) {
           d.withHint("names are ASCII: letters, digits and '_'");
         }

@@ -201,7 +201,7 @@ bool generate(llvm::Module &module, llvm::TargetMachine &tm, const std::string &
     return false;
   }
   codegen.run(module);
-  out.flush();
+  out.close();  // a failure to close (a full disk's last write) is checked here too
   if (out.has_error()) {
     *error = "cannot write " + path + ": " + out.error().message();
     out.clear_error();
@@ -411,6 +411,12 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
       return false;
     }
     module.print(out, nullptr);
+    out.close();
+    if (out.has_error()) {  // a full disk: said here (unchecked, LLVM's destructor aborted)
+      *error = "cannot write " + options.ir_path + ": " + out.error().message();
+      out.clear_error();
+      return false;
+    }
   }
 
   if (options.twins > 1) {

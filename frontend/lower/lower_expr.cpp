@@ -561,7 +561,7 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
       // dereference, as d.root is (the runtime's check).
       llvm::Value *v = arg(0);
       setLoc(span);
-      nilCheck(v, {CAIRN_CHECK_NIL, span, "database"});
+      nilCheck(v, {CAIRN_CHECK_NIL, span, "Database in '.name'"});
       return b_.CreateCall(rt("cairn_lang_db_name"), {v});
     }
     case sem::Builtin::TxnBegin:

@@ -37,6 +37,23 @@ for p in full full_exit; do
     fail "$p.cairn with stdout on /dev/full: $(cat "$TMP/err")"
 done
 
+# An executable or --emit-llvm output that cannot be written is an error that says so, with
+# nothing written beside it (before: -o /dev/full made /dev/full.o and ended in a raw "LLVM
+# ERROR: IO failure on output stream"; a link that failed removed what was at the output path).
+printf 'fn main() { println("x") }\n' >"$TMP/out_ok.cairn"
+"$CAIRN" build "$TMP/out_ok.cairn" -o /dev/full >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "build -o /dev/full exits $rc, not 1"
+grep -q "cannot write the executable '/dev/full': it is not a file (a device, a pipe or a socket); give -o a file's path" "$TMP/err" ||
+  fail "build -o /dev/full: $(cat "$TMP/err")"
+[ -e /dev/full.o ] && fail "build -o /dev/full made /dev/full.o"
+[ -c /dev/full ] || fail "build -o /dev/full removed the device"
+"$CAIRN" build "$TMP/out_ok.cairn" --emit-llvm /dev/full -o "$TMP/out_ok" >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ "$rc" -eq 1 ] || fail "--emit-llvm /dev/full exits $rc, not 1"
+grep -q "^cairn: cannot write /dev/full: No space left on device" "$TMP/err" ||
+  fail "--emit-llvm /dev/full: $(cat "$TMP/err")"
+grep -q "LLVM ERROR" "$TMP/err" && fail "--emit-llvm /dev/full: LLVM's own error: $(cat "$TMP/err")"
+[ -e "$TMP/out_ok.o" ] && fail "--emit-llvm /dev/full left $TMP/out_ok.o"
+
 # A runtime error after output that could not be written says both (before: only the error).
 printf 'fn main() {\n    println("lost")\n    panic("boom")\n}\n' >"$TMP/full_panic.cairn"
 "$CAIRN" run "$TMP/full_panic.cairn" >/dev/full 2>"$TMP/err"
@@ -680,6 +697,17 @@ rc=$?
 rc=$?
 [ $rc -eq 70 ] && grep -q "cannot read standard input: Bad file descriptor" "$TMP/err" ||
   fail "readLine from a closed standard input: status $rc, $(cat "$TMP/err")"
+
+# A base class that is not found is not suggested to be the class itself ("class A : B" got
+# "did you mean 'A'?"); a space that is not one gets a hint about what it is, not about names.
+printf 'class A : B { }\nfn main() { }\n' >"$TMP/base.cairn"
+"$CAIRN" check "$TMP/base.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "unknown type 'B'" "$TMP/err" || fail "class A : B: $(cat "$TMP/err")"
+grep -q "did you mean 'A'" "$TMP/err" && fail "class A : B suggests A: $(cat "$TMP/err")"
+printf 'fn main() {\n    let x\xc2\xa0= 1\n}\n' >"$TMP/nbsp.cairn"
+"$CAIRN" check "$TMP/nbsp.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "^hint: it looks like a space, or like nothing" "$TMP/err" || fail "no-break space: $(cat "$TMP/err")"
+grep -q "names are ASCII" "$TMP/err" && fail "no-break space: a hint about names: $(cat "$TMP/err")"
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

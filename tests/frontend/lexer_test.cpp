@@ -297,7 +297,8 @@ TEST(Lexer, ByteOrderMarkSkipped) {
   EXPECT_EQ(l.tokens, "fn main");
   EXPECT_EQ(l.errors, "");
   EXPECT_EQ(l.all[0].span.begin, 3u);
-  EXPECT_EQ(errors("x \xEF\xBB\xBF"), "1:3: unexpected character '\xEF\xBB\xBF'\n");
+  EXPECT_EQ(errors("x \xEF\xBB\xBF"),
+            "1:3: unexpected character U+FEFF (a byte order mark, or zero-width no-break space)\n");
 }
 
 TEST(Lexer, UnexpectedCharacters) {

@@ -257,7 +257,9 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
                "the root of database '" + here + "' is an object of database '" + there +
                    "'; references between databases are not supported: the commit is refused and "
                    "nothing of it was written (abort the transaction; give '" +
-                   here + "' a root of its own, or a copy made field by field)");
+                   here +
+                   "' a root of its own, or a copy made field by field; a text, with std.text's "
+                   "Builder: b.add(t), then b.text())");
     return;
   }
   outcome_->status =
@@ -266,7 +268,9 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
                  "'; references between databases are not supported: the commit is refused and "
                  "nothing of it was written (abort the transaction, then keep each database's "
                  "objects apart). A text of another database is copied instead, unless it is "
-                 "longer than 4,080 bytes (docs/persistence.md)");
+                 "longer than 4,080 bytes (docs/persistence.md): copy such a text first, with "
+                 "std.text's Builder (b.add(t), then b.text(); slice(t, 0, len(t)) and t + \"\" "
+                 "are t itself)");
 }
 
 }  // namespace cairn::gc

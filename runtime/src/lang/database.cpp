@@ -55,8 +55,9 @@ bool NoStore() {
   RuntimeError(loc, message);
 }
 
-cairn_db *Need(const cairn_loc *loc, cairn_db *db) {
-  if (db == nullptr) cairn_rt_nil(loc, "database");
+// `what`: the use, for the message ("nil dereference: Database in 'd.root'").
+cairn_db *Need(const cairn_loc *loc, cairn_db *db, const char *what) {
+  if (db == nullptr) cairn_rt_nil(loc, what);
   return db;
 }
 
@@ -122,7 +123,7 @@ void *cairn_lang_db_names_at(int64_t i) {
 }
 
 void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
-  Need(loc, db);
+  Need(loc, db, "Database in '.root'");
   NeedTransaction(loc, db);
   void *root = nullptr;
   if (cairn_db_get_root(db, &root) != CAIRN_OK) DatabaseError(loc);
@@ -136,7 +137,7 @@ void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db) {
 }
 
 void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root) {
-  Need(loc, db);
+  Need(loc, db, "Database in '.root = ...'");
   NeedTransaction(loc, db);
   if (cairn_db_set_root(db, root) != CAIRN_OK) DatabaseError(loc);
 }
