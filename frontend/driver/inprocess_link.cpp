@@ -126,11 +126,19 @@ bool LinkInProcess(const std::vector<std::string> &inputs, const std::string &ou
   // A crash inside lld (a full disk under its output's mapping: SIGBUS) or its fatal error (an
   // output it cannot write) ends lldMain with a failure, not the process: our message follows
   // and the objects are removed.
+  // After such a crash lld cannot run again in this process (its state is half torn down: a
+  // second link saw every symbol twice): the first link's failure is the answer from then on.
+  static std::string crashed;
+  if (!crashed.empty()) {
+    *error = crashed;
+    return false;
+  }
   llvm::CrashRecoveryContext::Enable();
   lld::Result r = lld::lldMain(argv, out, out, {{lld::Gnu, &lld::elf::link}});
   if (r.retCode != 0 && messages.empty())
     messages = "the linker stopped without saying why (a disk that filled up while it wrote " +
                output + "?)\n";
+  if (r.retCode != 0 && !r.canRunAgain) crashed = messages;
   out.flush();
   if (r.retCode == 0) return true;
   *error = messages;
