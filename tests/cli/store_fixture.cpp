@@ -6,7 +6,7 @@
 //                                            "fixture.Page" (a reference to page i - 1's, then
 //                                            bytes of value i), the root is the last page's
 //   cairn-store-fixture DIR NAME commits N   the same, one commit per page (N records in the
-//                                            write-ahead log)
+//                                            write-ahead log, left there at the close)
 //   cairn-store-fixture DIR NAME corrupt P   flip one byte of page P's contents, behind the
 //                                            store's back (through RocksDB directly)
 //   cairn-store-fixture DIR NAME misref P    rewrite page P (through the store: its checksum is
@@ -75,7 +75,11 @@ void MakePage(unsigned char *page, PageNo p, uint32_t index) {
 
 int Fill(const std::string &dir, const std::string &name, int n, bool one_commit_each) {
   std::unique_ptr<Store> store;
-  cairn::Status s = Store::Open(dir, StoreOptions(), &store);
+  StoreOptions o;
+  // `commits`: the N records stay in the write-ahead log, as a process killed before its
+  // close leaves them (a clean close writes them into a table file: StoreOptions).
+  o.flush_at_close = !one_commit_each;
+  cairn::Status s = Store::Open(dir, o, &store);
   DatabaseId db = 0;
   if (s.ok()) s = store->FindDatabase(name, &db);
   std::unique_ptr<Transaction> t;

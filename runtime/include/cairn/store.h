@@ -94,6 +94,10 @@ struct StoreOptions {
    * read can be listed, inspected and checked. Transactions may read; every write (and
    * CreateDatabase, DropDatabase) is CAIRN_MISUSE. Default false. */
   bool read_only = false;
+  /* At a clean close, write what the write-ahead log holds into a table file (a log deleted or
+   * cut after the close then loses nothing; the next open has nothing to recover). false: leave
+   * it in the log, as a process killed before its close does (the log's tests). Default true. */
+  bool flush_at_close = true;
 };
 
 /* The store directory to use: `flag_value` (from --store DIR) if not empty, else $CAIRN_STORE if
