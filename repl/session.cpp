@@ -514,10 +514,8 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   }
   permanent_.push_back(units->front());
   if (run != nullptr) *run_unit = units->back();
-  for (const front::CheckedFunction &cf : unit.functions) {
-    TxnFacts &facts = txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
-    for (const front::FuncInfo *v : facts.values) valued_.insert(factsKey(v));
-  }
+  for (const front::CheckedFunction &cf : unit.functions)
+    txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
   for (const front::ClassInfo *cls : unit.classes) {
     // The same layout as the definition it replaces (validateClasses checked the methods too):
     // the same type for the checker, as it is one descriptor at run time.
@@ -547,20 +545,10 @@ bool Session::reaches(const front::FuncInfo *f, bool TxnFacts::*fact) {
     auto it = txn_facts_.find(key);
     if (it == txn_facts_.end()) continue;
     if (it->second.*fact) return true;
-    for (const front::FuncInfo *callee : it->second.calls) {
-      work.push_back(factsKey(callee));
-      // A method call may run any override of the method in the session's classes.
-      if (callee->owner != nullptr && callee->slot >= 0)
-        for (const auto &[name, cls] : latest_class_)
-          for (const front::ClassInfo *c = cls; c != nullptr; c = c->super)
-            if (c == callee->owner) {
-              if (static_cast<size_t>(callee->slot) < cls->vtable.size())
-                work.push_back(factsKey(cls->vtable[callee->slot]));
-              break;
-            }
-    }
-    // A call through a function value may run any function taken as a value.
-    if (it->second.calls_values) work.insert(work.end(), valued_.begin(), valued_.end());
+    // By name only: a call through a function value or an override is not followed (taking
+    // every function ever held as a value for a possible callee ran inputs that could not
+    // begin a transaction without theirs, and their writes were lost).
+    for (const front::FuncInfo *callee : it->second.calls) work.push_back(factsKey(callee));
   }
   return false;
 }
@@ -640,7 +628,12 @@ bool Session::lengthOf(const void *obj, int64_t *len) {
     // Only the standard library's collections are asked: a len() of the session's own is code
     // that may fail (its runtime error aborted the input's transaction: the input's work was
     // lost for a printed length) or loop. A std method takes no caller's position (lower.h).
-    if (!front::takesCallerLoc(m)) return false;
+    const front::FuncInfo *impl =
+        static_cast<size_t>(m->slot) < cls->vtable.size() ? cls->vtable[m->slot] : nullptr;
+    // The body that runs must be the library's: not an override in a class of the session's.
+    if (impl == nullptr || impl->owner == nullptr || impl->owner->module == nullptr ||
+        !impl->owner->module->is_std || !front::takesCallerLoc(impl))
+      return false;
     *len = reinterpret_cast<int64_t (*)(const void *, const void *)>(t->methods[m->slot])(obj,
                                                                                           nullptr);
     return true;
@@ -663,7 +656,7 @@ namespace {
 
 void Session::noValueForFailedFunctions(const front::InputUnit &unit) {
   for (const front::GlobalInfo *g : unit.globals) {
-    if (g->type->kind != front::TypeKind::Fn || g->module != checker_->module()) continue;
+    if (g->type->kind != front::TypeKind::Fn) continue;  // the session's and its modules'
     auto addr = jit_->lookup(g->symbol);
     if (!addr) {
       llvm::consumeError(addr.takeError());

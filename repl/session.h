@@ -159,10 +159,7 @@ class Session {
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
   std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
   std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
-  // The functions the session's code takes as values (their facts keys): where a call through
-  // a function value may lead (reaches).
-  std::set<std::string> valued_;
-  std::map<std::string, TxnFacts> txn_facts_;  // by call symbol, the newest
+  std::map<std::string, TxnFacts> txn_facts_;                     // by call symbol, the newest
 };
 
 }  // namespace cairn::repl

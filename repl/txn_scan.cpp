@@ -103,12 +103,8 @@ class Scan {
         for (const auto &a : c->args) expr(a.get());
         break;
       }
-      case sem::ExprKind::FuncRef:
-        facts.values.push_back(e->as<sem::FuncRef>()->func);
-        break;
       case sem::ExprKind::CallIndirect: {
         const auto *c = e->as<sem::CallIndirect>();
-        facts.calls_values = true;
         expr(c->callee.get());
         for (const auto &a : c->args) expr(a.get());
         break;

@@ -14,13 +14,11 @@ struct TxnFacts {
   bool begins = false;         // `atomic` or Transaction.begin() in its body
   bool opens_store = false;    // a Database builtin that opens the store (create, open, drop)
   bool creates_store = false;  // Database.create: makes the store if there is none
-  std::vector<const front::FuncInfo *> calls;   // the functions and methods it calls by name
-  std::vector<const front::FuncInfo *> values;  // the functions it takes as values
-  bool calls_values = false;                    // it calls a function value
+  std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
 };
 
-// The facts of one body. A call through a function value may reach any function the session
-// has taken as a value (Session::reaches follows them all); a method call, any override.
+// The facts of one body (calls through function values are not followed, nor overrides of a
+// method called: their targets are known only at run time).
 TxnFacts scanTransactions(const front::sem::Function &fn);
 
 }  // namespace cairn::repl

@@ -28,7 +28,11 @@ class StoreLogger final : public rocksdb::Logger {
                  t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, static_cast<long>(now.tv_usec));
     std::vfprintf(file_, format, ap);
     std::fputc('\n', file_);
-    std::clearerr(file_);  // L1: what could not be written is dropped
+    std::clearerr(file_);                    // L1: what could not be written is dropped
+    if (std::ftell(file_) > kMaxLogBytes) {  // L2: a long-lived process's log too
+      std::fclose(file_);
+      file_ = nullptr;  // the next line moves it to LOG.old and starts a new one
+    }
   }
 
   void Flush() override {

@@ -9,8 +9,9 @@
 //
 //   L1. A line that cannot be written is dropped; the logger never fails and never stops RocksDB.
 //   L2. The file is opened at the first line (the directory may not exist before RocksDB makes
-//       it) and again at a later line if it could not be; a log past kMaxLogBytes at open is
-//       kept as LOG.old (one only), so the log of a store stays bounded.
+//       it) and again at a later line if it could not be; a log past kMaxLogBytes, when opened
+//       or once a line takes it past, is kept as LOG.old (one only), so the log of a store
+//       stays bounded, in a long-lived process too.
 #ifndef CAIRN_STORE_STORE_LOGGER_H
 #define CAIRN_STORE_STORE_LOGGER_H
 

@@ -85,6 +85,20 @@ TEST(StoreLogger, ALogPastTheBoundAtOpenIsKeptAsLogOld) {
   EXPECT_NE(text.find("appended"), std::string::npos);
 }
 
+// A long-lived process's log is bounded too: past kMaxLogBytes it moves to LOG.old.
+TEST(StoreLogger, ALogThatGrowsPastTheBoundMovesToLogOld) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("db");
+  fs::create_directory(dir);
+  std::shared_ptr<rocksdb::Logger> log = MakeStoreLogger(dir);
+  const std::string line(1000, 'y');
+  for (long i = 0; i < 3 * kMaxLogBytes / 1000; i++) Line(*log, "%s", line.c_str());
+  log->Flush();
+  EXPECT_LE(fs::file_size(dir + "/LOG"), uint64_t(kMaxLogBytes + 2000));
+  EXPECT_LE(fs::file_size(dir + "/LOG.old"), uint64_t(kMaxLogBytes + 2000));
+  EXPECT_GT(fs::file_size(dir + "/LOG.old"), uint64_t(kMaxLogBytes));
+}
+
 // The store's opens log through it: a store whose log cannot be written opens, commits and
 // closes, and its LOG is the store's (RocksDB's logger renamed the file away and made its own).
 TEST(StoreLogger, AStoreWhoseLogCannotBeWrittenWorks) {

@@ -84,7 +84,9 @@ cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
 
 cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
-  if (NoStore()) NoStoreError(loc, name_text);
+  // A name no database can have is that error first, store or not (language.md).
+  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
+    NoStoreError(loc, name_text);
   if (cairn_db_open(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   return db;
 }
@@ -103,7 +105,9 @@ int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
 }
 
 void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
-  if (NoStore()) NoStoreError(loc, name_text);
+  // A name no database can have is that error first, store or not (language.md).
+  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
+    NoStoreError(loc, name_text);
   if (cairn_db_drop(NameOf(loc, name_text).c_str()) != CAIRN_OK) DatabaseError(loc);
 }
 

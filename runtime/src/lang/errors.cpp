@@ -182,7 +182,8 @@ void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, i
     m = "out of memory: an array of ";
     cairn::lang::AppendInt(&m, length);
     m.append(" elements of ").append(t->name).append(" takes ");
-    cairn::lang::AppendInt(&m, static_cast<int64_t>(bytes >> 20));
+    // Rounded up and down: the figures never read as equal.
+    cairn::lang::AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
     m += " MiB, more than the heap has for one object (";
     cairn::lang::AppendInt(&m, static_cast<int64_t>(room >> 20));
     m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
