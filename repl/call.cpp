@@ -183,6 +183,10 @@ bool Session::callFunction(const std::string &arg) {
   std::string symbol = callSymbol(f);
   if (symbol.empty()) symbol = f->symbol;
   auto addr = jit_->lookup(symbol);
+  if (!addr && f->is_extern) {  // a C function this process lacks (as a call to it says)
+    llvm::consumeError(addr.takeError());
+    return fail(front::missingExternMessage(f->symbol));
+  }
   if (!addr) return fail(jit_->explain(addr.takeError()));
 
   // Argument values, and their types for the call frame. Texts are made on the heap; their
