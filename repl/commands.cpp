@@ -12,6 +12,7 @@
 #include "cairn/lang.h"
 #include "cairn/persist.h"
 #include "cairn/store.h"
+#include "check/checker.h"
 #include "guard.h"
 #include "output.h"
 #include "printer.h"
@@ -266,11 +267,7 @@ bool Session::runCommand(const std::string &text) {
     auto bindable = [&] {
       // Not a built-in's name: `let str = ...` hid str() from the session, `let Database =
       // Database.open("Database")` was refused as a read of itself after the database was made.
-      static const char *const kBuiltins[] = {
-          "Database", "Transaction", "print", "println", "str",     "len",  "panic", "args",
-          "exit",     "int",         "float", "hash",    "compare", "bool", "text",  "any"};
-      for (const char *b : kBuiltins)
-        if (arg == b) return false;
+      if (front::isBuiltinName(arg)) return false;
       const front::GlobalInfo *g = checker_->findGlobal(arg);
       return isIdentifier(arg) &&
              (g != nullptr ? g->type == types_.databaseType()

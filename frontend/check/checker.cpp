@@ -336,6 +336,14 @@ Symbol Checker::lookupModule(ModuleInfo *m, const std::string &name) {
   return s;
 }
 
+bool isBuiltinName(const std::string &name) {
+  for (const char *b : kBuiltinFunctions)
+    if (name == b) return true;
+  for (const char *b : kBuiltinTypes)
+    if (name == b) return true;
+  return name == "Database" || name == "Transaction";
+}
+
 std::vector<std::string> Checker::moduleNames(ModuleInfo *m) {
   std::vector<std::string> names;
   for (const auto &[name, sym] : symbols_[m]) names.push_back(name);

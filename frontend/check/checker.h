@@ -23,6 +23,10 @@ std::unique_ptr<sem::Program> checkProgram(std::vector<ModuleInfo *> modules, Mo
                                            Diagnostics &diags, TypeContext &types,
                                            bool require_main, const std::string &stdlib_dir = {});
 
+// A name the language gives every program: a built-in function (print, str, len, ...), a
+// built-in type (int, text, any, ...) or class (Database, Transaction).
+bool isBuiltinName(const std::string &name);
+
 }  // namespace cairn::front
 
 #endif  // CAIRN_FRONTEND_CHECK_CHECKER_H

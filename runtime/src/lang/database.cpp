@@ -1,6 +1,7 @@
 // The built-in class Database over cairn/persist.h (cairn/lang.h, Database). The store opens on
-// the first call that needs it ($CAIRN_STORE, else ./cairn.store); exists and names, which only
-// ask, do not create a store that is not there.
+// the first call that needs it ($CAIRN_STORE, else ./cairn.store); only create makes a store that
+// is not there: open and drop without one are the runtime error that there is none (after the
+// name's own check), and exists and names, which only ask, answer false and [].
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
