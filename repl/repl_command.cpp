@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,15 @@ int RunReplCommand(const GlobalOptions &options, const std::vector<std::string> 
       return kExitOk;
     } else if (a == "--path") {
       if (i + 1 >= args.size()) return ReportUsage("--path needs a folder", "cairn repl");
-      so.search_paths.push_back(args[++i]);
+      const std::string &dir = args[++i];
+      std::error_code ec;
+      if (!std::filesystem::is_directory(dir, ec))
+        return ReportUsage(
+            "--path " + dir + ": " +
+                (std::filesystem::exists(dir, ec) ? "not a folder" : "no such folder") +
+                "; name the folder that holds the program's modules",
+            "cairn repl");
+      so.search_paths.push_back(dir);
     } else if (a == "-O0") {
       so.opt_level = 0;
     } else if (a == "-O2" || a == "-O") {

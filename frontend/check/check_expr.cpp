@@ -61,6 +61,12 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
     d.withHint("convert it with int(...) (which truncates)");
   else if (to->kind == TypeKind::Text && e->type->kind != TypeKind::Text && !e->type->isHandle())
     d.withHint("convert it with str(...)");
+  else if (to->kind == TypeKind::Any &&
+           (e->type->kind == TypeKind::Int || e->type->kind == TypeKind::Float ||
+            e->type->kind == TypeKind::Bool))
+    d.withHint("'any' holds references (texts, arrays, objects), and " + typeName(e->type) +
+               " is a value: keep it in a field of an object, or in an array of " +
+               typeName(e->type) + "s");
   else if (to->kind == TypeKind::Class &&
            (e->type->kind == TypeKind::Class || e->type->kind == TypeKind::Any) &&
            (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)))

@@ -238,7 +238,12 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
           error(DiagId::NotAssignable, te.span, {"a byte of a text (text is immutable)"});
         } else if (target->kind != sem::ExprKind::Field && target->kind != sem::ExprKind::Index &&
                    target->kind != sem::ExprKind::DbRoot && !target->type->isError()) {
-          error(DiagId::NotAssignable, te.span, {"this expression"});
+          // A built-in class's property (`d.name`): it is read, not a field.
+          if (te.kind == ast::ExprKind::Field)
+            error(DiagId::NotAssignable, te.span,
+                  {"'" + te.as<ast::FieldExpr>()->name.name + "': it can only be read"});
+          else
+            error(DiagId::NotAssignable, te.span, {"this expression"});
         }
       } else {
         error(DiagId::NotAssignable, te.span, {"this expression"});
@@ -368,7 +373,10 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       }
       if (!t->isError()) {
         Diagnostic &d = error(DiagId::NotIterable, f->iterable->span, {typeName(t)});
-        if (t->kind == TypeKind::Class) d.withHint(iterationHint(t->cls));
+        if (t->kind == TypeKind::Class)
+          d.withHint(iterationHint(t->cls));
+        else if (t->kind == TypeKind::Text)
+          d.withHint("a text is bytes: 'for i in 0..len(s)' and s[i] give each byte as an int");
       }
       // Check the body anyway, with the variable of an unknown type.
       auto out = std::make_unique<sem::Block>();

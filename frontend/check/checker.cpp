@@ -211,6 +211,7 @@ void Checker::checkTypeParams(const std::vector<ast::Ident> &params) {
 void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
   for (ModuleInfo *m : modules) {
     auto &table = symbols_[m];
+    std::map<std::string, Span> declared_at;  // where each name of the module was declared first
     for (const ast::DeclPtr &d : m->syntax->decls) {
       decl_module_[d.get()] = m;
       Symbol s;
@@ -283,10 +284,17 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
       }
       if (name.empty()) continue;
       if (table.count(name)) {
-        error(DiagId::DuplicateDecl, name_span, {name, m->name});
+        Diagnostic &dup = error(DiagId::DuplicateDecl, name_span, {name, m->name});
+        auto first = declared_at.find(name);
+        if (first != declared_at.end()) dup.withNote(first->second, "first declared here");
+        if (s.kind == Symbol::Kind::Func && table[name].kind == Symbol::Kind::Func)
+          dup.withHint("give one of them another name: functions are not overloaded");
+        else
+          dup.withHint("give one of them another name");
         continue;
       }
       table[name] = s;
+      declared_at[name] = name_span;
     }
   }
   // Imports: a module's own names win; a name two imports bring in is a clash.
@@ -540,6 +548,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     return;
   }
   cls->resolving = true;
+  resolving_.push_back(cls);
   FnCtx *saved = current_;
   FnCtx site_cx;
   auto site = class_site_.find(cls);
@@ -561,9 +570,18 @@ void Checker::resolveClass(ClassInfo *cls) {
     base_of_ = saved_base_of;
     if (st->kind == TypeKind::Class) {
       if (st->cls->resolving) {
-        // `class D : E` and `class E : D`: the cycle is named through the other class.
-        error(DiagId::InheritanceCycle, d->name.span,
-              {cls->name, st->cls == cls ? "" : ", through '" + st->cls->name + "'"});
+        // `class D : E` and `class E : D`: the cycle is named through the other classes, in
+        // the order the bases lead from this one (resolving_ ends with cls; st->cls is in it).
+        std::string through;
+        const auto first = std::find(resolving_.begin(), resolving_.end(), st->cls);
+        std::vector<std::string> names;
+        for (auto it = first; it != resolving_.end() && *it != cls; ++it)
+          names.push_back("'" + (*it)->name + "'");
+        for (size_t i = 0; i < names.size(); ++i) {
+          through += i == 0 ? ", through " : (i + 1 == names.size() ? " and " : ", ");
+          through += names[i];
+        }
+        error(DiagId::InheritanceCycle, d->name.span, {cls->name, through});
       } else {
         resolveClass(st->cls);
         if (!st->cls->resolving) cls->super = st->cls;
@@ -658,6 +676,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     cls->own_methods.push_back(std::move(fi));
   }
   current_ = saved;
+  resolving_.pop_back();
   cls->resolving = false;
   cls->resolved = true;
   program_->classes.push_back(cls);

@@ -159,8 +159,9 @@ class Checker {
   std::string stdlib_dir_;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
-  FnCtx *current_ = nullptr;  // for error redirection in generic instances
-  std::string base_of_;       // while a class's base is resolved: the class (not a suggestion)
+  FnCtx *current_ = nullptr;            // for error redirection in generic instances
+  std::vector<ClassInfo *> resolving_;  // the classes being resolved, outermost first
+  std::string base_of_;  // while a class's base is resolved: the class (not a suggestion)
 
   std::map<ModuleInfo *, std::map<std::string, Symbol>> symbols_;
   std::map<const ast::Decl *, ModuleInfo *> decl_module_;

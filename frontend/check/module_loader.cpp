@@ -1,6 +1,7 @@
 // Loading the modules of a program (module_loader.h).
 #include "check/module_loader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -60,10 +61,20 @@ class Loader {
       std::string looked;
       std::string path = find(*imp, &looked);
       if (path.empty()) {
-        diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked})
-            .withHint(isStdImport(*imp)
-                          ? "the standard library has no such module"
-                          : "put it under the program's folder, or name its root with --path DIR");
+        Diagnostic &d = diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked});
+        if (!isStdImport(*imp)) {
+          d.withHint("put it under the program's folder, or name its root with --path DIR");
+        } else {
+          std::vector<std::string> modules = stdlibModules();
+          const std::string near = nearestName(imp->path.back().name, modules);
+          std::sort(modules.begin(), modules.end());
+          std::string list;
+          for (const std::string &name : modules) list += (list.empty() ? "std." : ", std.") + name;
+          d.withHint(!near.empty() ? "did you mean 'std." + near + "'?"
+                     : list.empty()
+                         ? "the standard library has no such module"
+                         : "the standard library has no such module; its modules are " + list);
+        }
         continue;
       }
       ModuleInfo *target = nullptr;
@@ -120,6 +131,17 @@ class Loader {
       if (fs::is_regular_file(p, ec)) return p.string();
     }
     return "";
+  }
+
+  // The names of the standard library's modules (its folder's .cairn files), for hints.
+  std::vector<std::string> stdlibModules() const {
+    std::vector<std::string> names;
+    std::error_code ec;
+    if (options_.stdlib_dir.empty()) return names;
+    for (const auto &entry : fs::directory_iterator(options_.stdlib_dir, ec)) {
+      if (entry.path().extension() == ".cairn") names.push_back(entry.path().stem().string());
+    }
+    return names;
   }
 
   // Whether the file at `path` is in the standard library's folder (or below it).

@@ -91,6 +91,13 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
     } else if (a == "--path") {
       const std::string *v = value("a folder");
       if (!v) return false;
+      std::error_code ec;
+      if (!std::filesystem::is_directory(*v, ec)) {
+        *error = "--path " + *v + ": " +
+                 (std::filesystem::exists(*v, ec) ? "not a folder" : "no such folder") +
+                 "; name the folder that holds the program's modules";
+        return false;
+      }
       o.search_paths.push_back(*v);
     } else if (a == "--runtime-dir") {
       const std::string *v = value("a folder");

@@ -511,6 +511,9 @@ class Lexer::Impl {
       case '?':
         d.withHint("there is no '?:' operator: use 'if c { ... } else { ... }'");
         break;
+      case '#':
+        d.withHint("a comment starts with // (to the end of the line) or is /* ... */");
+        break;
       default:
         if (curly || cp == 0x201D || cp == 0x2019) {
           d.withHint("text literals are written in straight double quotes: \"text\"");
@@ -580,6 +583,43 @@ class Lexer::Impl {
     diags_.report(id, where, std::move(args));
   }
 
+  // The hint for a number followed by letters (the error was just reported): binary and octal
+  // literals (`0b101`, `0o17`) with the value they meant, and C's type suffixes (`10L`, `1.5f`).
+  void suffixHint(Diagnostic &d, size_t start, const std::string &suffix) {
+    const char base = static_cast<char>(suffix[0] | 0x20);  // suffix is not empty
+    // `0b101`: the number is the lone 0 before the suffix.
+    if (pos_ - start == suffix.size() + 1 && src_[start] == '0' && suffix.size() > 1 &&
+        (base == 'b' || base == 'o')) {
+      const int radix = base == 'b' ? 2 : 8;
+      uint64_t value = 0;
+      bool ok = true;
+      for (size_t i = 1; ok && i < suffix.size(); ++i) {
+        const char c = suffix[i];
+        if (c == '_') continue;
+        const auto digit = static_cast<uint64_t>(c - '0');
+        ok = c >= '0' && c < '0' + radix && value <= (UINT64_MAX - digit) / radix;
+        if (ok) value = value * radix + digit;
+      }
+      if (ok) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%llX", static_cast<unsigned long long>(value));
+        d.withHint(std::string("Cairn has no ") + (radix == 2 ? "binary" : "octal") +
+                   " literals: write " + hex + " (or " + std::to_string(value) + ")");
+        return;
+      }
+    }
+    static const char *const c_suffixes[] = {"l",  "L",   "ll",  "LL", "u", "U", "ul",
+                                             "UL", "ull", "ULL", "f",  "F", "d", "D"};
+    for (const char *c : c_suffixes) {
+      if (suffix == c) {
+        d.withHint(
+            "a number takes no suffix: an int literal is 64-bit, and a literal with a '.' or "
+            "an exponent is a float (a double)");
+        return;
+      }
+    }
+  }
+
   void lexNumber() {
     const size_t start = pos_;
     bool reported = false;
@@ -632,8 +672,11 @@ class Lexer::Impl {
     if (has() && isIdentChar(peekc())) {
       const size_t suffix = pos_;
       while (has() && isIdentChar(peekc())) ++pos_;
-      numberError(DiagId::NumberSuffix, span(suffix, pos_),
-                  {std::string(src_.substr(suffix, pos_ - suffix))}, &reported);
+      const std::string text(src_.substr(suffix, pos_ - suffix));
+      if (!reported) {
+        reported = true;
+        suffixHint(diags_.report(DiagId::NumberSuffix, span(suffix, pos_), {text}), start, text);
+      }
     }
 
     Token t;

@@ -454,6 +454,9 @@ ExprPtr Parser::parsePrimary() {
         d.withHint(
             "Cairn has no '===' or '!==': '==' and '!=' compare ints, floats and texts by value, "
             "other objects by identity");
+      else if (t.kind == TokenKind::Dot && peek(1).kind == TokenKind::Int &&
+               peek(1).span.begin == t.span.end)
+        d.withHint("write 0." + peek(1).text + ": a float literal starts with a digit");
       else if (t.kind == TokenKind::Amp)
         d.withHint("use 'and' to join two conditions");
       else if (t.kind == TokenKind::Pipe)

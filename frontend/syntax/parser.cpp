@@ -147,7 +147,10 @@ bool Parser::expectIdent(Ident *out, const char *what) {
     out->span = t.span;
     return true;
   }
-  errorAtToken(DiagId::ExpectedToken, {what});
+  Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {what});
+  if (isKeyword(peek().kind))
+    d.withHint("'" + std::string(tokenSpelling(peek().kind)) +
+               "' is a keyword and cannot name anything: choose another name");
   return false;
 }
 

@@ -567,6 +567,51 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
   [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
 done
 
+# More habits and slips get a hint that says what to write (session 20): a keyword as a name,
+# binary and octal literals (with the value), C's number suffixes, '.5', '#' comments, a value
+# in an 'any', 'for' over a text, a function declared twice (with where it was first), a
+# misspelt standard module, a read-only property assigned.
+for case in "keyword|fn main() { let class = 3 }|'class' is a keyword and cannot name anything" \
+            "binary|fn main() { println(0b101) }|Cairn has no binary literals: write 0x5 (or 5)" \
+            "octal|fn main() { println(0o17) }|Cairn has no octal literals: write 0xF (or 15)" \
+            "csuffix|fn main() { println(10L) }|a number takes no suffix" \
+            "leadingdot|fn main() { println(.5) }|write 0.5: a float literal starts with a digit" \
+            "hash|fn main() {
+    # note
+}|a comment starts with //" \
+            "anyvalue|fn main() { let x: any = 3 }|'any' holds references (texts, arrays, objects), and int is a value" \
+            "fortext|fn main() { for c in \"abc\" { } }|a text is bytes: 'for i in 0..len(s)' and s[i] give each byte as an int" \
+            "twice|fn f() {}
+fn f() {}
+fn main() {}|give one of them another name: functions are not overloaded" \
+            "stdtypo|import std.lsit
+fn main() {}|did you mean 'std.list'?" \
+            "stdnone|import std.nothing_like_it
+fn main() {}|the standard library has no such module; its modules are std.btree, "; do
+  name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
+  printf '%s\n' "$src" >"$TMP/$name.cairn"
+  "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
+  [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
+  grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
+  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
+done
+grep -q "^note: .*twice.cairn:1:4: first declared here" <("$CAIRN" check "$TMP/twice.cairn" 2>&1) ||
+  fail "twice.cairn: no note of the first declaration"
+# A cycle of three classes names both others, in the order the bases lead.
+printf 'class A : C {}\nclass B : A {}\nclass C : B {}\nfn main() {}\n' >"$TMP/cycle3.cairn"
+"$CAIRN" check "$TMP/cycle3.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "error: class 'B' inherits from itself, through 'A' and 'C'" "$TMP/err" ||
+  fail "cycle3.cairn: $(cat "$TMP/err")"
+# A database's name is read, not assigned.
+printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
+"$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "dbname.cairn:3:5: error: cannot assign to 'name': it can only be read" "$TMP/err" ||
+  fail "dbname.cairn: $(cat "$TMP/err")"
+# --path names a folder that is there.
+"$CAIRN" check --path "$TMP/no-such-dir" "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] || fail "--path to a missing folder does not exit 2"
+grep -qF -- "--path $TMP/no-such-dir: no such folder" "$TMP/err" || fail "--path missing: $(cat "$TMP/err")"
+
 # A generic instance that fails for its type arguments is one error where it is made, however
 # many lines of the generic fail (no cascade).
 cat >"$TMP/cascade.cairn" <<'CAIRN'
