@@ -611,6 +611,9 @@ grep -q "dbname.cairn:3:5: error: cannot assign to 'name': it can only be read" 
 "$CAIRN" check --path "$TMP/no-such-dir" "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ] || fail "--path to a missing folder does not exit 2"
 grep -qF -- "--path $TMP/no-such-dir: no such folder" "$TMP/err" || fail "--path missing: $(cat "$TMP/err")"
+"$CAIRN" repl --path "$TMP/no-such-dir" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] || fail "cairn repl --path to a missing folder does not exit 2"
+grep -qF -- "--path $TMP/no-such-dir: no such folder" "$TMP/err" || fail "repl --path missing: $(cat "$TMP/err")"
 
 # A generic instance that fails for its type arguments is one error where it is made, however
 # many lines of the generic fail (no cascade).
