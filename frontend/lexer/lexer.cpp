@@ -787,6 +787,7 @@ class Lexer::Impl {
     ++pos_;  // the opening quote
     std::string value;
     bool spans_lines = false;
+    bool bad_byte = false;  // a byte that is not UTF-8 was reported
     while (true) {
       if (has() && peekc() == '\n' && !spans_lines && closesOnALaterLine(pos_)) {
         // Written across lines (as other languages allow): one error, and the literal runs to
@@ -813,9 +814,30 @@ class Lexer::Impl {
       }
       if (c == '\\') {
         lexEscape(value);
-      } else {
+      } else if (static_cast<unsigned char>(c) < 0x80) {
         value.push_back(c);
         ++pos_;
+      } else {
+        // Source files are UTF-8: a byte that starts no valid sequence (a file saved as
+        // Latin-1 or Windows-1252) is an error, once per literal, not a silent wrong byte.
+        uint32_t cp = 0;
+        const int n = utf8Sequence(src_, pos_, &cp);
+        if (n == 0 && !bad_byte) {
+          bad_byte = true;
+          const auto b = static_cast<unsigned char>(c);
+          char hex[8];
+          std::snprintf(hex, sizeof hex, "%02X", b);
+          Diagnostic &d = diags_.report(DiagId::TextNotUtf8, span(pos_, pos_ + 1), {hex});
+          if (b >= 0xA0)
+            d.withHint(std::string("the file is not saved as UTF-8: save it as UTF-8 (if it is "
+                                   "Latin-1, this byte is U+00") +
+                       hex + ", written \\u{" + hex + "})");
+          else
+            d.withHint("the file is not saved as UTF-8: save it as UTF-8");
+        }
+        const size_t take = n == 0 ? 1 : static_cast<size_t>(n);
+        value.append(src_.substr(pos_, take));
+        pos_ += take;
       }
     }
     Token t;
