@@ -306,8 +306,14 @@ void Collector::FillDeadPinnedObjects() {
       uint32_t bytes = uint32_t(SlotBytes(ref));  // an object copied out leaves a forwarding word
       size_t w = (o + kWordSize) / kWordSize;
       bool dead = heap::IsForwarded(heap::HeaderOf(ref)) || !(pp.marks[w / 64] >> (w % 64) & 1);
-      if (dead)
+      if (dead) {
+        // Its bytes are zeroed too: the page may be written to a database (made persistent in
+        // place now or by a later commit), and nothing of an object the database does not
+        // reach may be in the store's files (a password read and dropped, an object only a
+        // module variable holds, which was copied out).
         heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
+        std::memset(ref, 0, bytes - kWordSize);
+      }
       o += bytes;
     }
     pi.scan = pi.used;

@@ -32,7 +32,9 @@
 //       transient objects reach them).
 //       After the collection its objects that nothing reached, and the places of objects copied
 //       out, are fillers: their header names a pointer-free descriptor of the same size, so the
-//       page stays walkable and dead objects keep nothing else alive. (No other persistent page
+//       page stays walkable and dead objects keep nothing else alive; their bytes are zeros, so a
+//       page written to a database holds nothing of them (tests/persist/dead_neighbour_test.cpp).
+//       (No other persistent page
 //       is ever filled. A persistent page's objects never move; a stabilization may copy new
 //       objects of its database after them, into its free tail: D17 of persist/persistence.h.)
 //   P9. A persistent page (db != 0) is one of: reserved (not resident, protection none: the

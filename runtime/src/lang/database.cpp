@@ -29,12 +29,16 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
   return name;
 }
 
-// No store is open and none is where the first database call would open one: there are no
-// databases, and a question about them should not leave a store behind.
+// No store is open and none is where the first database call would open one (no directory, or
+// a directory without the store's db/: an empty folder, or a store that lost its files): there
+// are no databases, and a question about them should not leave a store behind (a store made
+// where one lost its db/ would hide the loss).
 bool NoStore() {
   if (cairn_store_dir() != nullptr) return false;
   std::error_code ec;
-  return !std::filesystem::exists(cairn::store::ResolveStoreDir(""), ec) && !ec;
+  const std::filesystem::path dir = cairn::store::ResolveStoreDir("");
+  if (!std::filesystem::exists(dir, ec)) return !ec;
+  return std::filesystem::is_directory(dir, ec) && !std::filesystem::exists(dir / "db", ec) && !ec;
 }
 
 // With no store, open and drop would make an empty one (a mistyped $CAIRN_STORE, another
@@ -46,8 +50,12 @@ bool NoStore() {
   std::error_code ec;
   const std::filesystem::path dir =
       std::filesystem::absolute(cairn::store::ResolveStoreDir(""), ec).lexically_normal();
+  const bool folder = std::filesystem::is_directory(dir, ec);
   message = "database error: there is no database '" + NameOf(loc, name_text) +
             "': there is no store at " + dir.string() +
+            (folder ? " (the folder is there, with no db/ in it: if it held a store, its files "
+                      "are gone)"
+                    : "") +
             (env != nullptr && *env != '\0'
                  ? " (named by $CAIRN_STORE): is $CAIRN_STORE right?"
                  : " (the working directory's cairn.store: $CAIRN_STORE is not set): run the "
