@@ -313,8 +313,7 @@ bool Session::runCommand(const std::string &text) {
     if (cairn_store_dir() == nullptr) {
       // Listing never makes a store (as `cairn db list`): only :create, or storing, does.
       const std::string dir = cairn::store::ResolveStoreDir("");  // the runtime's default
-      std::error_code ec;
-      if (!std::filesystem::exists(dir, ec)) {
+      if (!cairn::store::StoreFilesAt(dir)) {
         std::printf("(no databases: the store %s does not exist yet; :create NAME makes it)\n",
                     dir.c_str());
         return true;

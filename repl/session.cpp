@@ -560,20 +560,21 @@ bool Session::noStore(const std::string &db_name, std::string *why) const {
   std::error_code ec;
   const std::filesystem::path dir =
       std::filesystem::absolute(store::ResolveStoreDir(""), ec).lexically_normal();
-  if (std::filesystem::exists(dir, ec) || ec) return false;
+  if (store::StoreFilesAt(dir.string())) return false;
   *why = "there is no database '" + db_name + "': there is no store at " + dir.string() +
-         " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory the REPL "
-         "was started in, right?)";
+         (std::filesystem::is_directory(dir, ec)
+              ? " (the folder is there but holds no db/: if it held a store, its files are gone; "
+                ":create NAME makes a new store in it)"
+              : " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory the "
+                "REPL was started in, right?)");
   return true;
 }
 
 bool Session::opensStore(const front::FuncInfo *f) {
   // Open and drop need a store that is there (with none, they are the error that says so);
   // create makes one.
-  std::error_code ec;
   if (reaches(f, &TxnFacts::creates_store)) return true;
-  return reaches(f, &TxnFacts::opens_store) &&
-         std::filesystem::exists(store::ResolveStoreDir(""), ec);
+  return reaches(f, &TxnFacts::opens_store) && store::StoreFilesAt(store::ResolveStoreDir(""));
 }
 
 void Session::noteOpened() {

@@ -104,6 +104,12 @@ struct StoreOptions {
  * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
 std::string ResolveStoreDir(std::string_view flag_value);
 
+/* Whether `dir` holds a store's files (its db/ folder is there). A directory that is not there,
+ * or is there without db/ (an empty folder, or a store whose files were lost), holds no
+ * databases: asking about them there must not make a store (that would hide the loss); only
+ * creating a database does. */
+bool StoreFilesAt(std::string_view dir);
+
 /* What every error about a damaged database of store `dir` ends with, so that users are told
  * what will help: "`cairn db check --store DIR NAME` lists all the damage it can read; restore
  * the database from a copy". */

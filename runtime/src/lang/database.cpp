@@ -34,11 +34,8 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
 // are no databases, and a question about them should not leave a store behind (a store made
 // where one lost its db/ would hide the loss).
 bool NoStore() {
-  if (cairn_store_dir() != nullptr) return false;
-  std::error_code ec;
-  const std::filesystem::path dir = cairn::store::ResolveStoreDir("");
-  if (!std::filesystem::exists(dir, ec)) return !ec;
-  return std::filesystem::is_directory(dir, ec) && !std::filesystem::exists(dir / "db", ec) && !ec;
+  return cairn_store_dir() == nullptr &&
+         !cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir(""));
 }
 
 // With no store, open and drop would make an empty one (a mistyped $CAIRN_STORE, another
@@ -51,16 +48,21 @@ bool NoStore() {
   const std::filesystem::path dir =
       std::filesystem::absolute(cairn::store::ResolveStoreDir(""), ec).lexically_normal();
   const bool folder = std::filesystem::is_directory(dir, ec);
+  const bool named = env != nullptr && *env != '\0';
   message = "database error: there is no database '" + NameOf(loc, name_text) +
             "': there is no store at " + dir.string() +
-            (folder ? " (the folder is there, with no db/ in it: if it held a store, its files "
-                      "are gone)"
-                    : "") +
-            (env != nullptr && *env != '\0'
-                 ? " (named by $CAIRN_STORE): is $CAIRN_STORE right?"
-                 : " (the working directory's cairn.store: $CAIRN_STORE is not set): run the "
-                   "program where its store is, or set $CAIRN_STORE") +
-            " (Database.create makes the store and a database)";
+            (named ? " (named by $CAIRN_STORE)"
+                   : " (the working directory's cairn.store: $CAIRN_STORE is not set)");
+  if (folder)
+    message +=
+        ": the folder is there but holds no db/ (if it held a store, its files are gone; "
+        "Database.create makes a new store in it)";
+  else if (named)
+    message += ": is $CAIRN_STORE right? (Database.create makes the store and a database)";
+  else
+    message +=
+        ": run the program where its store is, or set $CAIRN_STORE (Database.create makes the "
+        "store and a database)";
   RuntimeError(loc, message);
 }
 
