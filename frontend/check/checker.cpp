@@ -585,6 +585,18 @@ void Checker::resolveClass(ClassInfo *cls) {
       } else {
         resolveClass(st->cls);
         if (!st->cls->resolving) cls->super = st->cls;
+        // Each base is a nested struct of the descriptor, which the runtime bounds
+        // (kMaxBaseClasses).
+        size_t bases = 0;
+        for (const ClassInfo *b = cls->super; b != nullptr; b = b->super) ++bases;
+        if (bases > kMaxBaseClasses && (cls->super == nullptr || !cls->super->too_deep)) {
+          error(DiagId::InheritanceTooDeep, d->name.span,
+                {cls->name, std::to_string(bases), std::to_string(kMaxBaseClasses)})
+              .withHint("make the chain shorter: keep a part of it in a field instead of a base");
+          cls->too_deep = true;
+        } else if (cls->super != nullptr && cls->super->too_deep) {
+          cls->too_deep = true;
+        }
       }
     } else if (!st->isError()) {
       error(DiagId::SuperNotClass, d->super->span, {typeName(st)});

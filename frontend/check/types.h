@@ -146,6 +146,11 @@ struct FuncInfo {
   Span span;
 };
 
+// The most base classes a class may have: each is a nested struct of its descriptor, and the
+// runtime refuses structs nested deeper than CAIRN_MAX_NESTING (cairn/type.h; lower_program.cpp
+// asserts the two agree).
+constexpr size_t kMaxBaseClasses = 1000;
+
 struct ClassInfo {
   std::string name;         // the heap type name (K4)
   std::string source_name;  // the declaration's name
@@ -160,6 +165,7 @@ struct ClassInfo {
   std::vector<FuncInfo *> vtable;  // slot -> implementation (K3)
   std::vector<std::unique_ptr<FuncInfo>> own_methods;
   bool resolved = false;   // fields and vtable are complete
+  bool too_deep = false;   // it or a base has more bases than kMaxBaseClasses (reported once)
   bool resolving = false;  // (inheritance cycle detection)
   const Type *type = nullptr;
 

@@ -16,6 +16,10 @@
 
 namespace cairn::front {
 
+static_assert(kMaxBaseClasses == CAIRN_MAX_NESTING,
+              "a class's bases are nested structs of its descriptor: the checker's bound must be "
+              "the runtime's");
+
 Lowering::Lowering(const sem::Program &program, const SourceManager &sources,
                    llvm::LLVMContext &ctx, const LowerOptions &options)
     : program_(program), sources_(sources), ctx_(ctx), options_(options), b_(ctx) {

@@ -602,6 +602,17 @@ printf 'class A : C {}\nclass B : A {}\nclass C : B {}\nfn main() {}\n' >"$TMP/c
 "$CAIRN" check "$TMP/cycle3.cairn" >"$TMP/out" 2>"$TMP/err"
 grep -q "error: class 'B' inherits from itself, through 'A' and 'C'" "$TMP/err" ||
   fail "cycle3.cairn: $(cat "$TMP/err")"
+# A class with more base classes than a descriptor may nest (1,000) is an error at the class
+# (34 made a program that died at start-up, before main; 1,000 run: lang/persistence).
+{
+  echo "class C0 {}"
+  for i in $(seq 1 1001); do echo "class C$i : C$((i - 1)) {}"; done
+  echo "fn main() { let c = new C1001 {} }"
+} >"$TMP/deep.cairn"
+"$CAIRN" check "$TMP/deep.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of deep.cairn does not exit 1"
+grep -q "deep.cairn:1002:7: error: class 'C1001' has 1001 base classes, more than the 1000 a class may have" "$TMP/err" &&
+  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "deep.cairn: $(cat "$TMP/err")"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"

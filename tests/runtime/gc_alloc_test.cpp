@@ -150,6 +150,45 @@ TEST(GcAlloc, MalformedDescriptorsAreRefusedWithAReason) {
             std::string::npos);
 }
 
+// Nested structs (a class's bases) up to CAIRN_MAX_NESTING deep are accepted, one more is
+// refused: the bound was 32, and a Cairn program with 34 classes in a chain of bases died at
+// start-up. Each level is a layout holding the one below as its only field.
+TEST(GcAlloc, StructsNestedUpToTheBoundAreAcceptedAndDeeperRefused) {
+  auto chain = [](int depth, std::vector<cairn_type> &types, std::vector<cairn_field> &fields,
+                  std::vector<std::string> &names) {
+    types.assign(size_t(depth) + 1, cairn_type{});
+    fields.assign(size_t(depth) + 1, cairn_field{});
+    names.resize(size_t(depth) + 1);
+    for (int k = 0; k <= depth; k++) {
+      names[k] = "nest" + std::to_string(depth) + "." + std::to_string(k);
+      cairn_type &t = types[k];
+      t.abi = CAIRN_TYPE_ABI;
+      t.flags = k == depth ? 0 : CAIRN_TYPE_LAYOUT;
+      t.name = names[k].c_str();
+      t.size = 8;
+      t.align = 8;
+      t.nfields = 1;
+      fields[k] = k == 0 ? cairn::Field("n", 0, CAIRN_KIND_I64)
+                         : cairn::StructField("base", 0, types[k - 1], 1);
+      t.fields = &fields[k];
+      t.fingerprint = cairn_type_fingerprint_compute(&t);
+    }
+    return &types.back();
+  };
+  std::vector<cairn_type> types;
+  std::vector<cairn_field> fields;
+  std::vector<std::string> names;
+  EXPECT_EQ(cairn_register_type(chain(CAIRN_MAX_NESTING, types, fields, names)), CAIRN_OK)
+      << cairn_last_error();
+  std::vector<cairn_type> deeper;
+  std::vector<cairn_field> deeper_fields;
+  std::vector<std::string> deeper_names;
+  EXPECT_EQ(cairn_register_type(chain(CAIRN_MAX_NESTING + 1, deeper, deeper_fields, deeper_names)),
+            CAIRN_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(cairn_last_error()).find("nested more than 1000 deep"), std::string::npos)
+      << cairn_last_error();
+}
+
 TEST(GcAlloc, StatisticsCountAllocationAndCollections) {
   cairn_stats before, after;
   cairn_get_stats(&before);

@@ -53,6 +53,11 @@ extern "C" {
 /* Version of the descriptor layout below (2: cairn_field.type). */
 #define CAIRN_TYPE_ABI 2u
 
+/* How deep nested structs may be nested (a struct inside a struct inside ...). A class's base
+ * is a nested struct of it, so this bounds a chain of base classes too: registration refuses a
+ * deeper descriptor (it bounds a malformed cycle) and the compiler a deeper class, at the class. */
+#define CAIRN_MAX_NESTING 1000
+
 /* Byte offset of element 0 in an array's payload (the length word comes first). */
 #define CAIRN_ARRAY_DATA_OFFSET 8u
 

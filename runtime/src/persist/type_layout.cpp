@@ -9,7 +9,7 @@ namespace cairn::persist {
 namespace {
 
 // Nested layouts (base classes) deeper than this are refused as damaged.
-constexpr int kMaxNesting = 64;
+constexpr int kMaxNesting = CAIRN_MAX_NESTING;
 
 void PutU32(std::string &s, uint32_t v) {
   for (int i = 0; i < 4; i++) s.push_back(char(v >> (8 * i)));

@@ -36,7 +36,9 @@ std::string Offsets(const uint32_t *refs, uint32_t n) {
 
 // T6 for t's fields, and (recursively) its nested structs'. depth bounds a malformed cycle.
 Status CheckFields(const cairn_type *top, const cairn_type *t, int depth) {
-  if (depth > 32) return Invalid(top, "its nested structs are nested more than 32 deep");
+  if (depth > CAIRN_MAX_NESTING)
+    return Invalid(top, "its nested structs are nested more than " +
+                            std::to_string(CAIRN_MAX_NESTING) + " deep");
   if (t->nfields && !t->fields) return Invalid(top, "nfields > 0 but no fields");
   const std::string in = t == top ? "" : " of its nested struct '" + std::string(t->name) + "'";
   uint64_t end = 0;  // of the previous field
