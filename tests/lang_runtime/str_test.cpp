@@ -251,7 +251,8 @@ TEST_F(StrTest, DepthAndSizeLimits) {
   EXPECT_EQ(form.substr(0, 45), std::string(40, '[') + "[1, 2");
 }
 
-// At most 100 elements, then ", ...]".
+// An array is shown whole (it was cut after 100 elements: a program printing its 168 primes
+// saw 100 of them), up to kMaxShownElements elements in one value, then ", ...]".
 TEST_F(StrTest, LengthLimit) {
   auto ints = [](size_t n) {
     void *a = cairn_malloc_array(&cairn_i64_array_type, n);
@@ -265,18 +266,20 @@ TEST_F(StrTest, LengthLimit) {
     for (size_t i = 0; i < shown; i++) s += (i ? ", " : "") + std::to_string(i);
     return s + (more ? ", ...]" : "]");
   };
-  EXPECT_EQ(StrRef(ints(99)), form(99, false));
   EXPECT_EQ(StrRef(ints(100)), form(100, false));
-  EXPECT_EQ(StrRef(ints(101)), form(100, true));
-  EXPECT_EQ(StrRef(ints(100000)), form(100, true));
+  EXPECT_EQ(StrRef(ints(168)), form(168, false));
+  EXPECT_EQ(StrRef(ints(100000)), form(100000, false));
+  const size_t limit = cairn::lang::kMaxShownElements;
+  EXPECT_EQ(StrRef(ints(limit)), form(limit, false));
+  EXPECT_EQ(StrRef(ints(limit + 1)), form(limit, true));
 
-  // A long array of long arrays: each is cut.
+  // A long array of long arrays: shown whole while the value's elements last.
   void *outer = RefArray(150);
   void *inner = ints(150);
   for (size_t i = 0; i < 150; i++) SetRef(outer, i, inner);
   std::string want = "[";
-  for (size_t i = 0; i < 100; i++) want += (i ? ", " : "") + form(100, true);
-  want += ", ...]";
+  for (size_t i = 0; i < 150; i++) want += (i ? ", " : "") + form(150, false);
+  want += "]";
   EXPECT_EQ(StrRef(outer), want);
 }
 

@@ -160,7 +160,7 @@ void AppendArray(std::string *out, const void *array, ArrayWalk &walk) {
   out->push_back('[');
   for (uint64_t i = 0; i < n; i++) {
     if (i > 0) out->append(", ");
-    if (i == kMaxArrayElements || walk.shown >= kMaxShownElements) {
+    if (walk.shown >= kMaxShownElements) {
       out->append("...");
       break;
     }

@@ -15,13 +15,14 @@ void AppendBool(std::string *out, bool v);
 // str of a reference: "nil", a text's bytes, "[...]" for arrays, "Type#N" for other objects.
 void AppendRef(std::string *out, const void *v);
 
-// Limits of an array's form: the elements of one array shown before ", ...]"; the elements of
-// all arrays shown in one value (arrays of arrays sharing their elements could otherwise be
-// exponentially long), after which each array left is "[...]"; and the arrays nested in one
-// another, after which an inner one is "[...]" (so that a deep chain does not exhaust the
-// stack). An array inside itself (an `[any]` holding itself, at any depth) is "[...]" there.
-inline constexpr uint64_t kMaxArrayElements = 100;
-inline constexpr uint64_t kMaxShownElements = 100000;
+// Limits of an array's form: the elements of all arrays shown in one value (arrays of arrays
+// sharing their elements could otherwise be exponentially long), after which the array being
+// shown ends with ", ...]" and each array left is "[...]"; and the arrays nested in one another,
+// after which an inner one is "[...]" (so that a deep chain does not exhaust the stack). An
+// array inside itself (an `[any]` holding itself, at any depth) is "[...]" there. An array of up
+// to kMaxShownElements elements is shown whole: a program printing its 168 primes prints them
+// all (each array was cut after 100 elements).
+inline constexpr uint64_t kMaxShownElements = 1000000;
 inline constexpr int kMaxArrayDepth = 1000;
 
 }  // namespace cairn::lang
