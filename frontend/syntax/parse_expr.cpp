@@ -444,6 +444,18 @@ ExprPtr Parser::parsePrimary() {
       const bool triple =
           t.kind == TokenKind::Assign && pos_ > 0 &&
           (tokenAt(pos_ - 1).kind == TokenKind::EqEq || tokenAt(pos_ - 1).kind == TokenKind::NotEq);
+      const TokenKind kind = t.kind;
+      // `.5`: a number right after the '.'. Read before the error is reported: peek(1) may lex
+      // the next token, which may report an error of its own (`.5a`), and a report moves the
+      // diagnostics (d would dangle).
+      std::string leading_dot;
+      if (kind == TokenKind::Dot) {
+        const uint32_t dot_end = t.span.end;
+        const Token &next = peek(1);
+        if (next.kind == TokenKind::Int && next.span.begin == dot_end &&
+            next.text.find_first_not_of("0123456789_") == std::string::npos)
+          leading_dot = next.text;
+      }
       Diagnostic &d = errorAtToken(DiagId::ExpectedExpr);
       if (starts_line)
         d.withHint(
@@ -454,12 +466,11 @@ ExprPtr Parser::parsePrimary() {
         d.withHint(
             "Cairn has no '===' or '!==': '==' and '!=' compare ints, floats and texts by value, "
             "other objects by identity");
-      else if (t.kind == TokenKind::Dot && peek(1).kind == TokenKind::Int &&
-               peek(1).span.begin == t.span.end)
-        d.withHint("write 0." + peek(1).text + ": a float literal starts with a digit");
-      else if (t.kind == TokenKind::Amp)
+      else if (!leading_dot.empty())
+        d.withHint("write 0." + leading_dot + ": a float literal starts with a digit");
+      else if (kind == TokenKind::Amp)
         d.withHint("use 'and' to join two conditions");
-      else if (t.kind == TokenKind::Pipe)
+      else if (kind == TokenKind::Pipe)
         d.withHint("use 'or' for either of two conditions");
       return nullptr;
     }
