@@ -812,8 +812,23 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
 
   auto fn = std::make_unique<sem::Function>();
   fn->info = f;
+  if (defer_literals_ && cx.initializing != nullptr && cx.bindings == nullptr) {
+    deferred_literals_.push_back(DeferredLiteral{&e, f, fn.get(), cx.module});
+    program_->functions.push_back(std::move(fn));
+  } else {
+    checkFnLitBody(cx, e, f, fn.get());
+    program_->functions.push_back(std::move(fn));
+  }
+  auto r = std::make_unique<sem::FuncRef>();
+  r->func = f;
+  r->type = f->fnType;
+  r->span = e.span;
+  return r;
+}
+
+void Checker::checkFnLitBody(FnCtx &cx, const ast::FnLitExpr &e, FuncInfo *f, sem::Function *fn) {
   FnCtx inner;
-  inner.fn = fn.get();
+  inner.fn = fn;
   inner.info = f;
   inner.module = cx.module;
   inner.bindings = cx.bindings;
@@ -831,13 +846,6 @@ sem::ExprPtr Checker::checkFnLit(FnCtx &cx, const ast::FnLitExpr &e) {
   if (f->ret->kind != TypeKind::Void && !f->ret->isError() && !alwaysReturns(fn->body.get()))
     error(DiagId::MissingReturn, e.span, {"this function literal", typeName(f->ret)});
   current_ = saved;
-  program_->functions.push_back(std::move(fn));
-
-  auto r = std::make_unique<sem::FuncRef>();
-  r->func = f;
-  r->type = f->fnType;
-  r->span = e.span;
-  return r;
 }
 
 }  // namespace cairn::front

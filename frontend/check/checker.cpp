@@ -797,6 +797,7 @@ void Checker::checkFunctionBody(FuncInfo *f) {
 }
 
 void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
+  defer_literals_ = true;
   for (ModuleInfo *m : modules) {
     for (const ast::DeclPtr &d : m->syntax->decls) {
       if (d->kind != ast::DeclKind::Global) continue;
@@ -829,6 +830,21 @@ void Checker::checkGlobals(const std::vector<ModuleInfo *> &modules) {
       program_->globals.push_back(info);
       program_->global_inits.push_back(sem::GlobalInit{info, std::move(init)});
     }
+  }
+  defer_literals_ = false;
+  checkDeferredLiterals();
+}
+
+void Checker::checkDeferredLiterals() {
+  // Every module-level value has its type now: the initializers' literals are checked (a
+  // literal inside one of them is checked with it).
+  std::vector<DeferredLiteral> work;
+  work.swap(deferred_literals_);
+  for (const DeferredLiteral &d : work) {
+    FnCtx cx;
+    cx.module = d.module;
+    cx.scopes.emplace_back();
+    checkFnLitBody(cx, *d.lit, d.info, d.fn);
   }
 }
 

@@ -121,6 +121,8 @@ class Checker {
   sem::ExprPtr checkNew(FnCtx &cx, const ast::NewExpr &e);
   sem::ExprPtr checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const Type *expected);
   sem::ExprPtr checkFnLit(FnCtx &cx, const ast::FnLitExpr &e);
+  // The body of a function literal (its FuncInfo and sem::Function made by checkFnLit).
+  void checkFnLitBody(FnCtx &cx, const ast::FnLitExpr &e, FuncInfo *f, sem::Function *fn);
   sem::ExprPtr errorExpr(Span span);
   const Type *arrayType(const Type *elem);
   LocalVar *lookupLocal(FnCtx &cx, const std::string &name, bool *captured);
@@ -171,6 +173,19 @@ class Checker {
   std::map<std::pair<const ast::FnDecl *, std::vector<const Type *>>, std::unique_ptr<FuncInfo>>
       fn_instances_;
   std::vector<std::unique_ptr<FuncInfo>> literal_funcs_;
+  // The function literals of module-level initializers, whose bodies are checked once every
+  // module-level value has its type (checkGlobals): a body runs only when called, so it may
+  // read the value it initializes (a recursive literal) or one declared after it, as a named
+  // function's body may. The order of initialization is then checkInitOrder's.
+  struct DeferredLiteral {
+    const ast::FnLitExpr *lit;
+    FuncInfo *info;
+    sem::Function *fn;
+    ModuleInfo *module;
+  };
+  std::vector<DeferredLiteral> deferred_literals_;
+  bool defer_literals_ = false;  // while initializers are checked (checkGlobals, a REPL input)
+  void checkDeferredLiterals();
   std::vector<std::unique_ptr<GlobalInfo>> globals_;
   std::vector<std::unique_ptr<LocalVar>> orphan_locals_;  // declared outside any function
   std::map<std::string, const ast::ClassDecl *> class_decl_by_name_;  // by classKey

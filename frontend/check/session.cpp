@@ -323,7 +323,13 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       const Type *declared = g->type ? ck.resolveType(g->type.get(), session_, nullptr) : nullptr;
       sem::ExprPtr init;
       if (g->init) {
+        // Its function literals' bodies are checked once the input's variables have their
+        // types (below), as a program's are (checkGlobals).
+        cx.initializing = info;
+        ck.defer_literals_ = true;
         init = ck.checkValue(cx, *g->init, declared);
+        ck.defer_literals_ = false;
+        cx.initializing = nullptr;
         if (declared) init = ck.coerce(cx, std::move(init), declared, g->init->span);
       }
       const Type *t = declared ? declared : (init ? init->type : ck.types().error());
@@ -364,6 +370,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     }
     if (sem::StmtPtr st = ck.checkStmt(cx, *item.stmt)) run->body->stmts.push_back(std::move(st));
   }
+  ck.checkDeferredLiterals();
   ck.current_ = saved;
 
   // 4. Every body queued by the above; then the order of what runs (init_order.h).
