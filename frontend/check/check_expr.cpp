@@ -54,6 +54,11 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
     e->type = types_.error();
     return e;
   }
+  if (to->mentionsError() || e->type->mentionsError()) {
+    // An earlier error made one of them unknown ("fn(<error>) -> int"): said already.
+    e->type = types_.error();
+    return e;
+  }
   Diagnostic &d = error(DiagId::TypeMismatch, span, {typeName(to), typeName(e->type)});
   if (to->kind == TypeKind::Float && e->type->kind == TypeKind::Int)
     d.withHint("convert it with float(...)");

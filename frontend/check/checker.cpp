@@ -85,6 +85,16 @@ size_t countTypeNodes(const Type *t, size_t budget) {
 }  // namespace
 
 Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) {
+  // A message about a type that an earlier error left unknown ("expected fn(<error>) -> int")
+  // says nothing new: that error was reported.
+  if (diags_.hasErrors()) {
+    for (const std::string &a : args) {
+      if (a.find("<error>") != std::string::npos) {
+        muted_ = Diagnostic{};
+        return muted_;
+      }
+    }
+  }
   if (current_ != nullptr && !current_->inst_name.empty() && current_->inst_site.valid()) {
     Span site = current_->inst_site;
     if (!failed_inst_sites_.insert({site.file, site.begin}).second) {
@@ -208,6 +218,12 @@ void Checker::checkTypeParams(const std::vector<ast::Ident> &params) {
   }
 }
 
+void Checker::reportGenericMethod(const ast::FnDecl &method) {
+  if (!generic_methods_.insert(&method).second) return;  // once, however many instances
+  diags_.report(DiagId::GenericMethod, method.name.span)
+      .withHint("make it a module-level generic function that takes the object as a parameter");
+}
+
 void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
   for (ModuleInfo *m : modules) {
     auto &table = symbols_[m];
@@ -227,7 +243,11 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           s.cls = c;
           name = c->name.name;
           name_span = c->name.span;
-          for (const auto &meth : c->methods) decl_module_[meth.get()] = m;
+          for (const auto &meth : c->methods) {
+            decl_module_[meth.get()] = m;
+            // At the declaration, whether or not the class (a generic one) is ever made.
+            if (!meth->type_params.empty()) reportGenericMethod(*meth);
+          }
           checkTypeParams(c->type_params);
           if (std::find(std::begin(kBuiltinTypes), std::end(kBuiltinTypes), name) !=
               std::end(kBuiltinTypes)) {
@@ -638,7 +658,7 @@ void Checker::resolveClass(ClassInfo *cls) {
     cls->own_fields.push_back(std::move(fi));
   }
   for (const auto &md : d->methods) {
-    if (!md->type_params.empty()) error(DiagId::GenericMethod, md->name.span);
+    if (!md->type_params.empty()) reportGenericMethod(*md);
     const std::string &name = md->name.name;
     if (!own_names.insert(name).second) {
       error(DiagId::DuplicateMember, md->name.span, {name, cls->name});

@@ -161,7 +161,9 @@ class Checker {
   std::string stdlib_dir_;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
-  FnCtx *current_ = nullptr;            // for error redirection in generic instances
+  FnCtx *current_ = nullptr;                       // for error redirection in generic instances
+  std::set<const ast::FnDecl *> generic_methods_;  // methods with type parameters, reported
+  void reportGenericMethod(const ast::FnDecl &method);
   std::vector<ClassInfo *> resolving_;  // the classes being resolved, outermost first
   std::string base_of_;  // while a class's base is resolved: the class (not a suggestion)
 

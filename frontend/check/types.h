@@ -64,6 +64,16 @@ struct Type {
     return kind == TypeKind::Int || kind == TypeKind::Float || kind == TypeKind::Bool;
   }
   bool isError() const { return kind == TypeKind::Error; }
+  // Whether an error type is in it (an array's element, a function's parameter or result):
+  // a type an earlier error left unknown, about which no further error is reported.
+  bool mentionsError() const {
+    if (isError()) return true;
+    if (elem != nullptr && elem->mentionsError()) return true;
+    if (ret != nullptr && ret->mentionsError()) return true;
+    for (const Type *p : params)
+      if (p->mentionsError()) return true;
+    return false;
+  }
   // Values that mean nothing in a database: they may not be stored in fields or arrays.
   bool isHandle() const {
     return kind == TypeKind::Fn || kind == TypeKind::Database || kind == TypeKind::Transaction;

@@ -613,6 +613,18 @@ grep -q "error: class 'B' inherits from itself, through 'A' and 'C'" "$TMP/err" 
 [ $? -eq 1 ] || fail "cairn check of deep.cairn does not exit 1"
 grep -q "deep.cairn:1002:7: error: class 'C1001' has 1001 base classes, more than the 1000 a class may have" "$TMP/err" &&
   [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "deep.cairn: $(cat "$TMP/err")"
+# A type an earlier error left unknown is not named in a later error ("expected fn(<error>) ->
+# int"); a method with type parameters is an error at the method, once, whether or not its
+# (generic) class is ever made, with what to do instead.
+printf 'fn g(h: fn(Nope) -> int) -> int { return 1 }\nfn main() { let b = g(fn(x: int) -> int { return x }) }\n' >"$TMP/unknown.cairn"
+"$CAIRN" check "$TMP/unknown.cairn" >"$TMP/out" 2>"$TMP/err"
+[ "$(grep -c ': error: ' "$TMP/err")" = 1 ] && ! grep -q "<error>" "$TMP/err" ||
+  fail "unknown.cairn: $(cat "$TMP/err")"
+printf 'class B[T] { v: T; fn m[U](u: U) -> int { return 1 } }\nfn main() { let a = new B[int] {}; let b = new B[text] {} }\n' >"$TMP/genmethod.cairn"
+"$CAIRN" check "$TMP/genmethod.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "genmethod.cairn:1:23: error: methods cannot have type parameters" "$TMP/err" &&
+  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] &&
+  grep -q "^hint: make it a module-level generic function" "$TMP/err" || fail "genmethod.cairn: $(cat "$TMP/err")"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"
