@@ -234,7 +234,7 @@ class Collector {
   // queued to be scanned by the stabilizer.
   void *Adopt(size_t head, void *ref, uint8_t db);
   void CountPersistent(const cairn_type *t, size_t bytes, bool ambiguous);
-  void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref);
+  void RefuseCrossDatabase(uint8_t db, size_t index, const void *ref, const cairn_type *t);
   // The database of the object at ref on persistent page `page` (P12: per object on a shared
   // page).
   uint8_t OwnerOf(size_t page, const void *ref) const {

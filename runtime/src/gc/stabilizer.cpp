@@ -110,7 +110,7 @@ struct Collector::StabilizePolicy {
     if (known != c.text_copies_[db].end()) return known->second;
     const cairn_type *t = c.hooks_->ReadStoredObject(head, ref, &c.stored_page_);
     if (t == nullptr || (t->flags & CAIRN_TYPE_TEXT) == 0) {
-      c.RefuseCrossDatabase(db, head, ref);
+      c.RefuseCrossDatabase(db, head, ref, t);
       return ref;
     }
     const size_t offset = size_t(static_cast<char *>(ref) - c.pages_.PageAddress(head));
@@ -131,7 +131,7 @@ struct Collector::StabilizePolicy {
       if (copy == nullptr) copy = c.CopyObject(*this, ref, header);
       return copy;
     }
-    c.RefuseCrossDatabase(db, page, ref);
+    c.RefuseCrossDatabase(db, page, ref, heap::TypeOfHeader(header));
     return ref;
   }
 };
@@ -246,31 +246,43 @@ void Collector::CountPersistent(const cairn_type *t, size_t bytes, bool ambiguou
 }
 
 // Database db reaches the object at ref, on page `index`, of another database: the commit is
-// refused (the first such error is kept). The object is not read (its page may not be).
-void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref) {
+// refused (the first such error is kept). The object is not read (its page may not be): `t` is
+// its type when the caller knows it, else null.
+void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref,
+                                    const cairn_type *t) {
   if (!outcome_->status.ok()) return;
   const std::string here = hooks_->DatabaseName(db),
                     there = hooks_->DatabaseName(OwnerOf(index, ref));
-  if (tracing_root_) {
-    outcome_->status =
-        Status(CAIRN_INVALID_ARGUMENT,
-               "the root of database '" + here + "' is an object of database '" + there +
-                   "'; references between databases are not supported: the commit is refused and "
-                   "nothing of it was written (abort the transaction; give '" +
-                   here +
-                   "' a root of its own, or a copy made field by field; a text, with std.text's "
-                   "Builder: b.add(t), then b.text())");
-    return;
-  }
+  const std::string what = "an object " +
+                           (t != nullptr ? "of type '" + std::string(t->name) + "' " : "") +
+                           "of database '" + there + "'";
+  // A text is copied unless it is longer than a page's room, so a text refused is a long one;
+  // an object whose type is not known (its page not read) may be one.
+  const bool text = t != nullptr && (t->flags & CAIRN_TYPE_TEXT) != 0;
+  const std::string builder =
+      "copy such a text first, with std.text's Builder (b.add(t), then b.text(); slice(t, 0, "
+      "len(t)) and t + \"\" are t itself)";
+  const std::string apart =
+      tracing_root_ ? "give '" + here + "' a root of its own, or a copy made field by field"
+                    : "keep each database's objects apart: give '" + here +
+                          "' a copy of its own, made field by field";
+  const std::string advice =
+      text ? "a text of another database is copied, unless it is longer than 4,080 bytes, as "
+             "this one is: " +
+                 builder
+      : t != nullptr ? apart
+                     : apart +
+                           "; a text of another database is copied instead, unless it is "
+                           "longer than 4,080 bytes: " +
+                           builder;
   outcome_->status =
       Status(CAIRN_INVALID_ARGUMENT,
-             "an object of database '" + here + "' refers to an object of database '" + there +
-                 "'; references between databases are not supported: the commit is refused and "
-                 "nothing of it was written (abort the transaction, then keep each database's "
-                 "objects apart). A text of another database is copied instead, unless it is "
-                 "longer than 4,080 bytes (docs/persistence.md): copy such a text first, with "
-                 "std.text's Builder (b.add(t), then b.text(); slice(t, 0, len(t)) and t + \"\" "
-                 "are t itself)");
+             (tracing_root_ ? "the root of database '" + here + "' is "
+                            : "an object of database '" + here + "' refers to ") +
+                 what +
+                 "; references between databases are not supported: the commit is refused and "
+                 "nothing of it was written (" +
+                 advice + ")");
 }
 
 }  // namespace cairn::gc
