@@ -8,6 +8,7 @@
 #include "lang/transaction.h"
 
 #include <cstdio>
+#include <string>
 
 #include "cairn/lang.h"
 #include "lang/errors.h"
@@ -18,11 +19,26 @@ namespace {
 
 int64_t last_handle = 0;  // the number the last begin took
 int64_t current = 0;      // the open transaction's handle, 0 if none
+std::string began_at;     // where the open transaction `current` began ("file:line:col")
 
-void Begin(const cairn_loc *loc) {
-  if (cairn_txn_is_open()) RuntimeError(loc, "a transaction is already open");
+// `atomic`: whether an atomic block begins it (else Transaction.begin()).
+void Begin(const cairn_loc *loc, bool atomic) {
+  if (cairn_txn_is_open()) {
+    static std::string message;  // built where a runtime error's jump leaves nothing to free
+    message = "a transaction is already open";
+    if (current != 0 && !began_at.empty()) message += " (it began at " + began_at + ")";
+    message += atomic ? ": transactions do not nest, nor do atomic blocks; do this work in the "
+                        "open transaction, or end that one before this block"
+                      : ": transactions do not nest; end it (commit or abort) before beginning "
+                        "another";
+    RuntimeError(loc, message);
+  }
   if (cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
   current = ++last_handle;
+  began_at = loc != nullptr && loc->file != nullptr
+                 ? std::string(loc->file) + ":" + std::to_string(loc->line) + ":" +
+                       std::to_string(loc->col)
+                 : std::string();
 }
 
 void RequireOpen(const cairn_loc *loc, int64_t txn) {
@@ -153,7 +169,7 @@ void cairn_lang_atomic_commit(const cairn_loc *loc) {
 extern "C" {
 
 int64_t cairn_lang_txn_begin(const cairn_loc *loc) {
-  Begin(loc);
+  Begin(loc, false);
   return current;
 }
 
@@ -167,6 +183,6 @@ int cairn_lang_txn_is_open(int64_t txn) {
   return txn != 0 && txn == current && cairn_txn_is_open();
 }
 
-void cairn_lang_atomic_begin(const cairn_loc *loc) { Begin(loc); }
+void cairn_lang_atomic_begin(const cairn_loc *loc) { Begin(loc, true); }
 
 }  // extern "C"
