@@ -102,7 +102,7 @@ class Parser {
   // destructor) runs out of stack on deep input: each recursion (parseExpr, parseType,
   // parseBlock, a unary operator, `else if`) and each turn of an operator or postfix loop
   // goes one level deeper, for as long as the construct is being parsed.
-  static constexpr size_t kMaxDepth = 256;
+  static constexpr size_t kMaxDepth = 1000;
   class DepthScope {
    public:
     explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}

@@ -338,23 +338,27 @@ TEST(ParserErrors, RenderedLikeRustc) {
 }
 
 TEST(ParserErrors, NestingTooDeep) {
-  const std::string deep = std::string(1000, '(') + "1" + std::string(1000, ')');
+  const std::string deep = std::string(2000, '(') + "1" + std::string(2000, ')');
   EXPECT_EQ(bodyErrors("x = " + deep + "\ny = 2 2"),
-            "2:260: expected at most 256 levels of nesting, found more\n"
+            "2:1004: expected at most 1000 levels of nesting, found more\n"
             "3:7: expected end of line or ';', found number\n");
   std::string minus(5000, '-');
   EXPECT_EQ(bodyErrors("x = " + minus + "1"),
-            "2:259: expected at most 256 levels of nesting, found more\n");
+            "2:1003: expected at most 1000 levels of nesting, found more\n");
   std::string chain = "x = 1";
   for (int i = 0; i < 5000; ++i) chain += " + 1";
   EXPECT_NE(bodyErrors(chain).find("levels of nesting"), std::string::npos);
-  std::string blocks = std::string(400, '{') + std::string(400, '}');
+  std::string blocks = std::string(1100, '{') + std::string(1100, '}');
   EXPECT_NE(bodyErrors(blocks).find("levels of nesting"), std::string::npos);
-  std::string types = "let x: " + std::string(400, '[') + "int" + std::string(400, ']') + " = 1";
+  std::string types = "let x: " + std::string(1100, '[') + "int" + std::string(1100, ']') + " = 1";
   EXPECT_NE(bodyErrors(types).find("levels of nesting"), std::string::npos);
-  // Deep, but not too deep, is fine.
+  // Deep, but not too deep, is fine: a sum of 300 terms (the bound was 256, and a sum of about
+  // 250 terms reached it).
   const std::string ok = std::string(100, '(') + "1" + std::string(100, ')');
   EXPECT_EQ(bodyErrors("x = " + ok), "");
+  std::string sum = "x = 1";
+  for (int i = 0; i < 300; ++i) sum += " + 1";
+  EXPECT_EQ(bodyErrors(sum), "");
   // An `if` counts as its block, as `while` does (128 nested ifs were refused as more than 256
   // levels); each `else if` of a chain counts one.
   std::string ifs, whiles;
@@ -367,13 +371,14 @@ TEST(ParserErrors, NestingTooDeep) {
   EXPECT_EQ(bodyErrors(ifs), "");
   EXPECT_EQ(bodyErrors(whiles), "");
   std::string ifs_too_deep;
-  for (int i = 0; i < 300; ++i) ifs_too_deep += "if true {\n";
-  ifs_too_deep += std::string(300, '}');
+  for (int i = 0; i < 1100; ++i) ifs_too_deep += "if true {\n";
+  ifs_too_deep += std::string(1100, '}');
   EXPECT_NE(bodyErrors(ifs_too_deep).find("levels of nesting"), std::string::npos);
+  // A chain of 300 `else if`s is fine (a dispatch on an opcode); 1,100 are too deep.
   std::string elifs = "let x = 1\nif x == 0 {\n}";
-  for (int i = 1; i < 100; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
+  for (int i = 1; i < 300; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
   EXPECT_EQ(bodyErrors(elifs), "");
-  for (int i = 100; i < 300; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
+  for (int i = 300; i < 1100; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
   EXPECT_NE(bodyErrors(elifs).find("levels of nesting"), std::string::npos);
 }
 
