@@ -101,10 +101,22 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
       muted_ = Diagnostic{};
       return muted_;
     }
+    for (std::string &a : args) a = abbreviated(a);
     std::string message = formatMessage(diagKindInfo(id).format, args);
-    Diagnostic &d =
-        diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
-    for (const auto &[at, what] : current_->inst_via) d.withNote(at, what);
+    Diagnostic &d = diags_.report(DiagId::InstanceError, current_->inst_site,
+                                  {abbreviated(current_->inst_name), message});
+    // Instances that make instances without end made a hundred notes, each longer than the
+    // last: the first few and the last one say it.
+    const auto &via = current_->inst_via;
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < via.size(); ++i) {
+      if (via.size() > kShown + 1 && i == kShown) {
+        d.withNote(Span{}, "... " + std::to_string(via.size() - kShown - 1) +
+                               " more instances, each made by the one before ...");
+        i = via.size() - 1;
+      }
+      d.withNote(via[i].first, abbreviated(via[i].second));
+    }
     d.withNote(span, "the error is here, in the generic declaration");
     return d;
   }
@@ -114,11 +126,19 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
 InstSite Checker::siteFor(Span site, const std::string &own) const {
   if (current_ == nullptr || current_->inst_name.empty()) return InstSite{site, own, {}};
   // Made while checking another instance: reported where the outermost one was made, with a
-  // note for each instance in between.
-  InstSite s{current_->inst_site, own + " (made by " + current_->inst_name + ")",
-             current_->inst_via};
-  s.via.emplace_back(site, own + " is made here, in " + current_->inst_name);
+  // note for each instance in between. Each names the instance that made it, not that one's
+  // makers too (the notes say those).
+  const std::string maker = current_->inst_name.substr(0, current_->inst_name.find(" (made by "));
+  InstSite s{current_->inst_site, own + " (made by " + maker + ")", current_->inst_via};
+  s.via.emplace_back(site, own + " is made here, in " + maker);
   return s;
+}
+
+std::string Checker::abbreviated(const std::string &text) {
+  // A type 100 instances deep (g[[[...[int]...]]]) is a line of its own: the ends say it.
+  constexpr size_t kMax = 160;
+  if (text.size() <= kMax) return text;
+  return text.substr(0, kMax / 2) + " ... " + text.substr(text.size() - kMax / 2 + 10);
 }
 
 std::string Checker::stdModuleDeclaring(const std::string &name, bool type) const {

@@ -164,6 +164,8 @@ class Checker {
   FnCtx *current_ = nullptr;                       // for error redirection in generic instances
   std::set<const ast::FnDecl *> generic_methods_;  // methods with type parameters, reported
   void reportGenericMethod(const ast::FnDecl &method);
+  // `text` cut in its middle when longer than a message can show (an instance's name).
+  static std::string abbreviated(const std::string &text);
   std::vector<ClassInfo *> resolving_;  // the classes being resolved, outermost first
   std::string base_of_;  // while a class's base is resolved: the class (not a suggestion)
 

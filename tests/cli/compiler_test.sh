@@ -625,6 +625,12 @@ printf 'class B[T] { v: T; fn m[U](u: U) -> int { return 1 } }\nfn main() { let 
 grep -q "genmethod.cairn:1:23: error: methods cannot have type parameters" "$TMP/err" &&
   [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] &&
   grep -q "^hint: make it a module-level generic function" "$TMP/err" || fail "genmethod.cairn: $(cat "$TMP/err")"
+# A generic that makes instances of itself without end: one error of a few lines (it printed
+# 421 KB: a hundred notes, each naming every instance before it).
+printf 'fn g[T](x: T) -> int { return g([x]) }\nfn main() { println(g(1)) }\n' >"$TMP/endless.cairn"
+"$CAIRN" check "$TMP/endless.cairn" >"$TMP/out" 2>"$TMP/err"
+[ "$(wc -c <"$TMP/err")" -lt 2000 ] && grep -q "instances of 'g' never end" "$TMP/err" &&
+  grep -q "^note: ... 94 more instances" "$TMP/err" || fail "endless.cairn: $(head -c 3000 "$TMP/err")"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"
