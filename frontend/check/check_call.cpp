@@ -87,8 +87,12 @@ bool Checker::checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
                         const std::vector<const Type *> &params, Span span,
                         std::vector<sem::ExprPtr> &out) {
   if (args.size() != params.size()) {
-    error(DiagId::WrongArgCount, span,
-          {plural(params.size(), "argument"), std::to_string(args.size())});
+    Diagnostic &d = error(DiagId::WrongArgCount, span,
+                          {plural(params.size(), "argument"), std::to_string(args.size())});
+    // What it takes: its parameters' types (the callee is at the call's start).
+    std::string takes;
+    for (const Type *p : params) takes += (takes.empty() ? "" : ", ") + typeName(p);
+    d.withHint(params.empty() ? "it takes no arguments" : "it takes (" + takes + ")");
     for (const auto &a : args) checkExpr(cx, *a);
     return false;
   }

@@ -590,7 +590,10 @@ sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::Ty
   if (vt->isError() || target->isError()) return fail(std::move(v));
   const char *op = is ? "is" : "as";
   if (!vt->isRef()) {
-    error(DiagId::IsNeedsReference, value.span, {op, typeName(vt)});
+    Diagnostic &d = error(DiagId::IsNeedsReference, value.span, {op, typeName(vt)});
+    // `i as float`: a conversion, which Cairn writes as a call.
+    if (!is && vt->isValue() && target->isValue() && vt != target)
+      d.withHint("to convert it, write " + typeName(target) + "(...)");
     return fail(std::move(v));
   }
   if (!target->isRef() || target->kind == TypeKind::Nil) {

@@ -465,10 +465,18 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     if (args.size() != s.cls->type_params.size()) {
       if (s.cls->type_params.empty())
         error(DiagId::NotGeneric, n->name.span, {name});
-      else
-        error(DiagId::TypeArgCount, t->span,
-              {name, plural(s.cls->type_params.size(), "type argument"),
-               std::to_string(args.size())});
+      else {
+        Diagnostic &d = error(DiagId::TypeArgCount, t->span,
+                              {name, plural(s.cls->type_params.size(), "type argument"),
+                               std::to_string(args.size())});
+        // `new Pair { ... }`: type arguments are not inferred from the fields.
+        std::string params;
+        for (const ast::Ident &p : s.cls->type_params)
+          params += (params.empty() ? "" : ", ") + p.name;
+        if (args.empty())
+          d.withHint("give them, as in " + name + "[" + params +
+                     "] with a type for each (they are not inferred from the fields)");
+      }
       return types_.error();
     }
     ClassInfo *ci = instantiateClass(s.cls, s.module, std::move(args), t->span);

@@ -587,7 +587,12 @@ fn main() {}|give one of them another name: functions are not overloaded" \
             "stdtypo|import std.lsit
 fn main() {}|did you mean 'std.list'?" \
             "stdnone|import std.nothing_like_it
-fn main() {}|the standard library has no such module; its modules are std.btree, "; do
+fn main() {}|the standard library has no such module; its modules are std.btree, " \
+            "asfloat|fn main() { let i = 3; let f = i as float }|to convert it, write float(...)" \
+            "argcount|fn two(a: int, b: float) -> int { return a }
+fn main() { println(two(1)) }|it takes (int, float)" \
+            "typeargs|class Pair[A, B] { first: A; second: B }
+fn main() { let q = new Pair { first: 1, second: \"x\" } }|give them, as in Pair[A, B] with a type for each"; do
   name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
   printf '%s\n' "$src" >"$TMP/$name.cairn"
   "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
