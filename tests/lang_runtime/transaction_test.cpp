@@ -120,12 +120,19 @@ LANG_PROGRAM(Misuse) {
 }
 
 TEST_F(TransactionTest, MisusedHandles) {
-  const std::string already = ErrorAt(kLoc2, "a transaction is already open");
+  // Beginning while a transaction is open says where that one began, and what to do.
+  const std::string began = "a transaction is already open (it began at t.cairn:3:7): ";
+  const std::string begin_again = ErrorAt(
+      kLoc2, began + "transactions do not nest; end it (commit or abort) before beginning another");
+  const std::string atomic_again =
+      ErrorAt(kLoc2, began +
+                         "transactions do not nest, nor do atomic blocks; do this work in the "
+                         "open transaction, or end that one before this block");
   const std::string not_open = ErrorAt(kLoc2, "transaction is not open");
   const std::pair<const char *, std::string> cases[] = {
-      {"begin twice", already},
-      {"atomic in transaction", already},
-      {"begin in atomic", already},
+      {"begin twice", begin_again},
+      {"atomic in transaction", atomic_again},
+      {"begin in atomic", begin_again},
       {"stale handle", not_open},
       {"never begun", not_open},
       {"commit after commit", not_open},
