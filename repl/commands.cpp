@@ -314,8 +314,10 @@ bool Session::runCommand(const std::string &text) {
       // Listing never makes a store (as `cairn db list`): only :create, or storing, does.
       const std::string dir = cairn::store::ResolveStoreDir("");  // the runtime's default
       if (!cairn::store::StoreFilesAt(dir)) {
-        std::printf("(no databases: the store %s does not exist yet; :create NAME makes it)\n",
-                    dir.c_str());
+        std::printf(
+            "(no databases: there is no store at %s, or it is an empty folder; :create "
+            "NAME makes one)\n",
+            dir.c_str());
         return true;
       }
     }

@@ -91,8 +91,12 @@ bool Checker::checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
                           {plural(params.size(), "argument"), std::to_string(args.size())});
     // What it takes: its parameters' types (the callee is at the call's start).
     std::string takes;
-    for (const Type *p : params) takes += (takes.empty() ? "" : ", ") + typeName(p);
-    d.withHint(params.empty() ? "it takes no arguments" : "it takes (" + takes + ")");
+    bool unknown = false;  // a parameter's type an earlier error left unknown
+    for (const Type *p : params) {
+      takes += (takes.empty() ? "" : ", ") + typeName(p);
+      unknown |= p->mentionsError();
+    }
+    if (!unknown) d.withHint(params.empty() ? "it takes no arguments" : "it takes (" + takes + ")");
     for (const auto &a : args) checkExpr(cx, *a);
     return false;
   }

@@ -592,7 +592,8 @@ sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::Ty
   if (!vt->isRef()) {
     Diagnostic &d = error(DiagId::IsNeedsReference, value.span, {op, typeName(vt)});
     // `i as float`: a conversion, which Cairn writes as a call.
-    if (!is && vt->isValue() && target->isValue() && vt != target)
+    if (!is && (vt->kind == TypeKind::Int || vt->kind == TypeKind::Float) &&
+        (target->kind == TypeKind::Int || target->kind == TypeKind::Float) && vt != target)
       d.withHint("to convert it, write " + typeName(target) + "(...)");
     return fail(std::move(v));
   }

@@ -103,8 +103,8 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
     }
     for (std::string &a : args) a = abbreviated(a);
     std::string message = formatMessage(diagKindInfo(id).format, args);
-    Diagnostic &d = diags_.report(DiagId::InstanceError, current_->inst_site,
-                                  {abbreviated(current_->inst_name), message});
+    Diagnostic &d =
+        diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
     // Instances that make instances without end made a hundred notes, each longer than the
     // last: the first few and the last one say it.
     const auto &via = current_->inst_via;
@@ -115,7 +115,7 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
                                " more instances, each made by the one before ...");
         i = via.size() - 1;
       }
-      d.withNote(via[i].first, abbreviated(via[i].second));
+      d.withNote(via[i].first, via[i].second);
     }
     d.withNote(span, "the error is here, in the generic declaration");
     return d;
@@ -124,13 +124,17 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
 }
 
 InstSite Checker::siteFor(Span site, const std::string &own) const {
-  if (current_ == nullptr || current_->inst_name.empty()) return InstSite{site, own, {}};
+  if (current_ == nullptr || current_->inst_name.empty())
+    return InstSite{site, abbreviated(own), {}};
   // Made while checking another instance: reported where the outermost one was made, with a
   // note for each instance in between. Each names the instance that made it, not that one's
   // makers too (the notes say those).
-  const std::string maker = current_->inst_name.substr(0, current_->inst_name.find(" (made by "));
-  InstSite s{current_->inst_site, own + " (made by " + maker + ")", current_->inst_via};
-  s.via.emplace_back(site, own + " is made here, in " + maker);
+  // Names too long to read are cut in their middle (a type a hundred instances deep).
+  const std::string maker =
+      abbreviated(current_->inst_name.substr(0, current_->inst_name.find(" (made by ")));
+  const std::string made = abbreviated(own);
+  InstSite s{current_->inst_site, made + " (made by " + maker + ")", current_->inst_via};
+  s.via.emplace_back(site, made + " is made here, in " + maker);
   return s;
 }
 
@@ -630,6 +634,17 @@ void Checker::resolveClass(ClassInfo *cls) {
           through += names[i];
         }
         error(DiagId::InheritanceCycle, d->name.span, {cls->name, through});
+      } else if (resolving_.size() > kMaxBaseClasses) {
+        // Each base is resolved inside its subclass: a chain declared base-last would recurse
+        // once per base, past the stack, before the bound below could be checked. Said once:
+        // the rest of such a chain would say it again every thousand classes.
+        if (!inheritance_too_deep_reported_)
+          error(DiagId::InheritanceTooDeep, d->name.span,
+                {cls->name, "more than " + std::to_string(kMaxBaseClasses),
+                 std::to_string(kMaxBaseClasses)})
+              .withHint("make the chain shorter: keep a part of it in a field instead of a base");
+        inheritance_too_deep_reported_ = true;
+        cls->too_deep = true;
       } else {
         resolveClass(st->cls);
         if (!st->cls->resolving) cls->super = st->cls;

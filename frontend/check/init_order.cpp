@@ -206,12 +206,12 @@ class InitOrder {
     d.withNote(read_site, (reader ? describe(reader) : who0) + " reads '" + late->name + "' here");
     if (!step.global)
       d.withHint("declare '" + late->name + "' before this statement");
-    else if (as_value)
-      d.withHint("module-level values are initialized in order, imported modules first: declare '" +
-                 late->name + "' above '" + step.global->name + "'");
     else if (late == step.global)
       d.withHint("its own initializer reads it before it has a value: give '" + step.global->name +
                  "' its value in main");
+    else if (as_value)
+      d.withHint("module-level values are initialized in order, imported modules first: declare '" +
+                 late->name + "' above '" + step.global->name + "'");
     else
       d.withHint("module-level values are initialized in order, imported modules first: declare '" +
                  late->name + "' above '" + step.global->name + "', or give '" + step.global->name +

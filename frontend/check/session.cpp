@@ -191,7 +191,11 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     std::string what;
     if (d->kind == ast::DeclKind::Class) {
       const auto *c = d->as<ast::ClassDecl>();
-      for (const auto &meth : c->methods) ck.decl_module_[meth.get()] = session_;
+      for (const auto &meth : c->methods) {
+        ck.decl_module_[meth.get()] = session_;
+        // At the declaration, as a program's (the input is refused, so no instance is made).
+        if (!meth->type_params.empty()) ck.reportGenericMethod(*meth);
+      }
       s.kind = Symbol::Kind::Class;
       s.cls = c;
       name = c->name.name;

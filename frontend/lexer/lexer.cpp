@@ -604,7 +604,8 @@ class Lexer::Impl {
         char hex[32];
         std::snprintf(hex, sizeof hex, "0x%llX", static_cast<unsigned long long>(value));
         d.withHint(std::string("Cairn has no ") + (radix == 2 ? "binary" : "octal") +
-                   " literals: write " + hex + " (or " + std::to_string(value) + ")");
+                   " literals: write " + hex + " (or " +
+                   std::to_string(static_cast<int64_t>(value)) + ")");
         return;
       }
     }

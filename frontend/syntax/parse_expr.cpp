@@ -97,7 +97,7 @@ bool continuesOperand(TokenKind k) {
 
 ExprPtr Parser::parseExpr() {
   DepthScope scope(*this);
-  if (!deeper()) return nullptr;
+  if (!deeper(kNestCost)) return nullptr;
   return parseOr();
 }
 
@@ -126,7 +126,7 @@ ExprPtr Parser::parseAnd() {
 ExprPtr Parser::parseNot() {
   if (!at(TokenKind::KwNot)) return parseComparison();
   DepthScope scope(*this);
-  if (!deeper()) return nullptr;
+  if (!deeper(kNestCost)) return nullptr;
   auto e = std::make_unique<UnaryExpr>();
   e->op = UnaryOp::Not;
   e->op_span = advance().span;
@@ -250,7 +250,7 @@ ExprPtr Parser::parseAs() {
 ExprPtr Parser::parseUnary() {
   if (at(TokenKind::Tilde)) {
     DepthScope scope(*this);
-    if (!deeper()) return nullptr;
+    if (!deeper(kNestCost)) return nullptr;
     auto e = std::make_unique<UnaryExpr>();
     e->op = UnaryOp::Complement;
     e->op_span = advance().span;
@@ -260,7 +260,7 @@ ExprPtr Parser::parseUnary() {
   }
   if (!at(TokenKind::Minus)) return parsePostfix();
   DepthScope scope(*this);
-  if (!deeper()) return nullptr;
+  if (!deeper(kNestCost)) return nullptr;
   // `-9223372036854775808` is INT64_MIN: the one literal that only exists negated. Not when a
   // postfix operator follows, which binds tighter than the minus.
   const TokenKind after = kind(2);
@@ -588,7 +588,7 @@ ExprPtr Parser::parseFnLit() {
 
 TypeExprPtr Parser::parseType() {
   DepthScope scope(*this);
-  if (!deeper()) return nullptr;
+  if (!deeper(kNestCost)) return nullptr;
   const Token &t = peek();
   switch (t.kind) {
     case TokenKind::Ident: {

@@ -32,7 +32,7 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
 std::unique_ptr<Block> Parser::parseBlock() {
   auto block = std::make_unique<Block>();
   DepthScope scope(*this);
-  if (!deeper()) {
+  if (!deeper(kNestCost)) {
     block->span = peek().span;  // the '{' is left for the enclosing construct's sync
     return block;
   }
@@ -156,7 +156,7 @@ StmtPtr Parser::parseIf(bool else_if) {
   // The block counts a level, as a while's does; an `else if` counts one more (a chain of them
   // nests).
   DepthScope scope(*this);
-  if (else_if && !deeper()) return nullptr;
+  if (else_if && !deeper(2)) return nullptr;
   const Span start = advance().span;  // if
   s->cond = parseExpr();
   s->then_block = expectBlock();

@@ -148,7 +148,9 @@ bool Parser::expectIdent(Ident *out, const char *what) {
     return true;
   }
   Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {what});
-  if (isKeyword(peek().kind))
+  // (`for in 0..3`: the name is missing, not spelt as a keyword.)
+  if (isKeyword(peek().kind) &&
+      !(peek().kind == TokenKind::KwIn && std::string_view(what) == "a loop variable name"))
     d.withHint("'" + std::string(tokenSpelling(peek().kind)) +
                "' is a keyword and cannot name anything: choose another name");
   return false;
@@ -156,13 +158,16 @@ bool Parser::expectIdent(Ident *out, const char *what) {
 
 // --- Nesting ------------------------------------------------------------------------------
 
-bool Parser::deeper() {
-  if (++depth_ <= kMaxDepth) return true;
+bool Parser::deeper(size_t cost) {
+  depth_ += cost;
+  if (depth_ <= kMaxDepth) return true;
   if (speculating_) {
     speculation_failed_ = true;
   } else if (!too_deep_reported_) {
     too_deep_reported_ = true;
-    error(DiagId::NestingTooDeep, peek().span, {std::to_string(kMaxDepth)})
+    error(DiagId::NestingTooDeep, peek().span,
+          {std::to_string(kMaxDepth / kNestCost), std::to_string(kMaxDepth),
+           std::to_string(kMaxDepth / 2)})
         .withHint(
             "split it up: a local variable for a part of an expression, a function for a "
             "part of a block");

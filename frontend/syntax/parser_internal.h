@@ -98,11 +98,17 @@ class Parser {
   bool expectIdent(ast::Ident *out, const char *what);
 
   // --- Nesting (parser.cpp). --------------------------------------------------------------
-  // The tree's height is bounded, so that no phase after the parser (nor the tree's
-  // destructor) runs out of stack on deep input: each recursion (parseExpr, parseType,
-  // parseBlock, a unary operator, `else if`) and each turn of an operator or postfix loop
-  // goes one level deeper, for as long as the construct is being parsed.
-  static constexpr size_t kMaxDepth = 1000;
+  // The tree's height is bounded, so that neither the parser nor any phase after it (nor the
+  // tree's destructor) runs out of stack on deep input. Depth is counted in units, by what a
+  // level costs the stack: a recursion through the grammar (parseExpr, parseType, parseBlock,
+  // a unary operator: a dozen frames in the parser) costs kNestCost, so 256 of them fit; a turn
+  // of an operator or postfix loop (a loop in the parser, one level of the tree for later
+  // phases) costs 1, so a sum of about 1,000 terms fits; an `else if` (a few frames in the
+  // parser and each later phase) costs 2. Each lasts for as long as its construct is parsed.
+  // (A flat bound of 256 refused a sum of 300 terms; one of 1,000 for everything overflowed the
+  // parser's stack under ASan at 1,000 parentheses.)
+  static constexpr size_t kMaxDepth = 1024;
+  static constexpr size_t kNestCost = 4;
   class DepthScope {
    public:
     explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}
@@ -116,7 +122,7 @@ class Parser {
   };
   // One level deeper (until the enclosing DepthScope ends); false past kMaxDepth, which is
   // reported once per file.
-  bool deeper();
+  bool deeper(size_t cost = 1);
 
   // --- Recovery (parser.cpp). -------------------------------------------------------------
   // Skips to a synchronization point for `mode`: a line break or ';' at the nesting where it

@@ -16,10 +16,13 @@ std::string ResolveStoreDir(std::string_view flag_value) {
 
 bool StoreFilesAt(std::string_view dir) {
   std::error_code ec;
-  // An error other than absence (a folder that may not be read) is not "no store": the open
-  // that follows says what it is.
-  const bool there = std::filesystem::exists(std::filesystem::path(dir) / "db", ec);
-  return there || ec;
+  const std::filesystem::path path(dir);
+  if (!std::filesystem::exists(path, ec)) return static_cast<bool>(ec);
+  // An empty folder holds nothing; any other (a store, one that lost its db/, a folder that is
+  // no store at all) is for the open to judge and name. An error other than absence (a folder
+  // that may not be read) is not "no store" either: the open says what it is.
+  const bool empty = std::filesystem::is_directory(path, ec) && std::filesystem::is_empty(path, ec);
+  return !empty || static_cast<bool>(ec);
 }
 
 }  // namespace cairn::store

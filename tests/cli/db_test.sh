@@ -251,16 +251,23 @@ expect "a program creating a database without db/CURRENT" 70 "" "its file db/CUR
 [ "$(listing "$TMP/lost")" = "$before" ] && echo "ok: nothing written without db/CURRENT" ||
   fail "an open wrote into $TMP/lost, whose db/CURRENT is missing"
 
-# An empty folder (or a store whose db/ was lost whole): a program's exists and names say there
+# An empty folder (a store whose files were all lost): a program's exists and names say there
 # are no databases and its open is the error that there is no store there, and none of them
 # makes a store in it (which would hide the loss); create does make one.
 mkdir "$TMP/emptyfolder"
 run_program ask.cairn 'fn main() {\n    println(Database.exists("x"), Database.names())\n    let d = Database.open("x")\n}\n' "$TMP/emptyfolder"
-expect "a program's exists, names and open in an empty folder" 70 "false []" "the folder is there but holds no db/"
+expect "a program's exists, names and open in an empty folder" 70 "false []" "the folder is there but empty"
 [ -z "$(ls -A "$TMP/emptyfolder")" ] && echo "ok: no store made in an empty folder" ||
   fail "exists, names or open made a store in $TMP/emptyfolder: $(ls -A "$TMP/emptyfolder")"
 run_program make.cairn 'fn main() {\n    let d = Database.create("x")\n    println(Database.names())\n}\n' "$TMP/emptyfolder"
 expect "a program's create in an empty folder" 0 "[\"x\"]" ""
+# A folder that is not empty and not a store (a mistyped $CAIRN_STORE): the store's own refusal,
+# naming it, and nothing written.
+before=$(listing "$TMP/plain")
+run_program plainask.cairn 'fn main() {\n    println(Database.exists("x"))\n}\n' "$TMP/plain"
+expect "a program's exists in a folder that is not a store" 70 "" "Cairn store"
+[ "$(listing "$TMP/plain")" = "$before" ] && echo "ok: nothing written into a plain folder by a program" ||
+  fail "a program wrote into $TMP/plain"
 
 # A store the user may only read: list, info and check work (read-only open), create is refused
 # with a clear message, and nothing is written. As root, permissions do not stop writes: run

@@ -128,11 +128,15 @@ TEST_F(TransactionTest, MisusedHandles) {
       ErrorAt(kLoc2, began +
                          "transactions do not nest, nor do atomic blocks; do this work in the "
                          "open transaction, or end that one before this block");
+  const std::string begin_in_atomic =
+      ErrorAt(kLoc2, began +
+                         "transactions do not nest; inside an atomic block, do this work in its "
+                         "transaction");
   const std::string not_open = ErrorAt(kLoc2, "transaction is not open");
   const std::pair<const char *, std::string> cases[] = {
       {"begin twice", begin_again},
       {"atomic in transaction", atomic_again},
-      {"begin in atomic", begin_again},
+      {"begin in atomic", begin_in_atomic},
       {"stale handle", not_open},
       {"never begun", not_open},
       {"commit after commit", not_open},

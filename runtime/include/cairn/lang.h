@@ -104,10 +104,10 @@ void *cairn_str_float(double v); /* shortest text that reads back as the same do
                                     "-inf", "nan" */
 void *cairn_str_bool(int v);     /* "true" / "false" */
 /* Any reference: "nil"; a text: itself; an array: "[1, 2, 3]" (text elements quoted:
- * ["a", "b"]; nested arrays and objects as str would show them, at most 100 elements then
- * ", ...]"; an array inside itself is "[...]" where it comes back, and so is any array past
- * 1,000 levels of nesting or 100,000 elements shown in all); an object: "Type#N" where N is the
- * object's identity number. */
+ * ["a", "b"]; nested arrays and objects as str would show them, every element; an array
+ * inside itself is "[...]" where it comes back, and so is any array past 1,000 levels of
+ * nesting or 1,000,000 elements (or about 64 MiB) shown in all, the array being shown then
+ * ending with ", ...]"); an object: "Type#N" where N is the object's identity number. */
 void *cairn_str_ref(void *v);
 
 /* --- Printing: print(e) / println(e) -------------------------------------------------------- */

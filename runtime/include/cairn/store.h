@@ -104,10 +104,11 @@ struct StoreOptions {
  * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
 std::string ResolveStoreDir(std::string_view flag_value);
 
-/* Whether `dir` holds a store's files (its db/ folder is there). A directory that is not there,
- * or is there without db/ (an empty folder, or a store whose files were lost), holds no
- * databases: asking about them there must not make a store (that would hide the loss); only
- * creating a database does. */
+/* Whether `dir` may hold a store: it is there and not an empty folder. A directory that is not
+ * there, or an empty one, holds no databases: asking about them there must not make a store
+ * (an empty folder given for a store that lost its files would then look like an empty store);
+ * only creating a database does. Any other folder is for the store's open to judge (one that is
+ * not a store is refused, unchanged, naming what it is). */
 bool StoreFilesAt(std::string_view dir);
 
 /* What every error about a damaged database of store `dir` ends with, so that users are told

@@ -55,7 +55,7 @@ bool NoStore() {
                    : " (the working directory's cairn.store: $CAIRN_STORE is not set)");
   if (folder)
     message +=
-        ": the folder is there but holds no db/ (if it held a store, its files are gone; "
+        ": the folder is there but empty (if it held a store, its files are gone; "
         "Database.create makes a new store in it)";
   else if (named)
     message += ": is $CAIRN_STORE right? (Database.create makes the store and a database)";

@@ -150,6 +150,7 @@ void AppendArray(std::string *out, const void *array, ArrayWalk &walk) {
     return;
   }
   if (walk.open.size() >= size_t(kMaxArrayDepth) || walk.shown >= kMaxShownElements ||
+      out->size() >= kMaxShownBytes ||
       std::find(walk.open.begin(), walk.open.end(), array) != walk.open.end()) {
     out->append("[...]");
     return;
@@ -160,7 +161,7 @@ void AppendArray(std::string *out, const void *array, ArrayWalk &walk) {
   out->push_back('[');
   for (uint64_t i = 0; i < n; i++) {
     if (i > 0) out->append(", ");
-    if (walk.shown >= kMaxShownElements) {
+    if (walk.shown >= kMaxShownElements || out->size() >= kMaxShownBytes) {
       out->append("...");
       break;
     }

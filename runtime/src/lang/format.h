@@ -23,6 +23,9 @@ void AppendRef(std::string *out, const void *v);
 // to kMaxShownElements elements is shown whole: a program printing its 168 primes prints them
 // all (each array was cut after 100 elements).
 inline constexpr uint64_t kMaxShownElements = 1000000;
+// And the bytes: one value's form stops at about this size ("...", "[...]"), a flat array
+// holding one long text a million times included.
+inline constexpr size_t kMaxShownBytes = size_t{64} << 20;
 inline constexpr int kMaxArrayDepth = 1000;
 
 }  // namespace cairn::lang

@@ -17,24 +17,33 @@
 namespace cairn::lang {
 namespace {
 
-int64_t last_handle = 0;  // the number the last begin took
-int64_t current = 0;      // the open transaction's handle, 0 if none
-std::string began_at;     // where the open transaction `current` began ("file:line:col")
+int64_t last_handle = 0;    // the number the last begin took
+int64_t current = 0;        // the open transaction's handle, 0 if none
+std::string began_at;       // where the open transaction `current` began ("file:line:col")
+bool began_atomic = false;  // whether an atomic block began it (else Transaction.begin())
 
 // `atomic`: whether an atomic block begins it (else Transaction.begin()).
 void Begin(const cairn_loc *loc, bool atomic) {
   if (cairn_txn_is_open()) {
-    static std::string message;  // built where a runtime error's jump leaves nothing to free
+    std::string &message = ErrorMessage();  // nothing of it leaks when a hook jumps away
     message = "a transaction is already open";
-    if (current != 0 && !began_at.empty()) message += " (it began at " + began_at + ")";
-    message += atomic ? ": transactions do not nest, nor do atomic blocks; do this work in the "
-                        "open transaction, or end that one before this block"
-                      : ": transactions do not nest; end it (commit or abort) before beginning "
-                        "another";
+    const bool known = current != 0 && !began_at.empty();
+    if (known) message += " (it began at " + began_at + ")";
+    if (known && began_atomic)
+      message += atomic ? ": atomic blocks do not nest; do this work in the enclosing block's "
+                          "transaction"
+                        : ": transactions do not nest; inside an atomic block, do this work in "
+                          "its transaction";
+    else
+      message += atomic ? ": transactions do not nest, nor do atomic blocks; do this work in the "
+                          "open transaction, or end that one before this block"
+                        : ": transactions do not nest; end it (commit or abort) before beginning "
+                          "another";
     RuntimeError(loc, message);
   }
   if (cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
   current = ++last_handle;
+  began_atomic = atomic;
   began_at = loc != nullptr && loc->file != nullptr
                  ? std::string(loc->file) + ":" + std::to_string(loc->line) + ":" +
                        std::to_string(loc->col)

@@ -484,8 +484,9 @@ Status Persistence::Flush(cairn_persist_stats *c,
     if (!ok)
       return Status(CAIRN_INVALID_ARGUMENT,
                     "the root of database '" + d->name +
-                        "' is an object of another database; "
-                        "references between databases are not supported: abort the transaction");
+                        "' is an object of another database; references between databases are "
+                        "not supported: the commit is refused and nothing of it was written "
+                        "(give it a root of its own, or a copy made field by field)");
     s = txn_->SetRoot(d->id, pref);
     if (!s.ok()) return s;
     new_roots->emplace_back(d.get(), pref);
