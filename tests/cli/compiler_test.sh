@@ -546,9 +546,23 @@ for name in std math; do
     fail "no module-name hint for '$name': $(cat "$TMP/err")"
 done
 
+# expect_hints CASE...: each CASE is NAME|SOURCE|HINT; `cairn check` of SOURCE exits 1 with one
+# error, and HINT is its hint.
+expect_hints() {
+  local case name rest src hint
+  for case in "$@"; do
+    name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
+    printf '%s\n' "$src" >"$TMP/$name.cairn"
+    "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
+    [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
+    grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
+    [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
+  done
+}
+
 # Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c', range(),
 # for (...).
-for case in "elif|fn main() { if true { } elif false { } }|write 'else if'" \
+expect_hints "elif|fn main() { if true { } elif false { } }|write 'else if'" \
             "extends|class A {}
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
@@ -558,20 +572,13 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "range|fn main() { for i in range(0, 3) { } }|a range is written 'lo..hi'" \
             "cfor|fn main() {
     for (x in [1]) { }
-}|a Cairn loop is 'for i in 0..n { ... }'"; do
-  name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
-  printf '%s\n' "$src" >"$TMP/$name.cairn"
-  "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
-  [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
-  grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
-  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
-done
+}|a Cairn loop is 'for i in 0..n { ... }'"
 
 # More habits and slips get a hint that says what to write (session 20): a keyword as a name,
 # binary and octal literals (with the value), C's number suffixes, '.5', '#' comments, a value
 # in an 'any', 'for' over a text, a function declared twice (with where it was first), a
 # misspelt standard module, a read-only property assigned.
-for case in "keyword|fn main() { let class = 3 }|'class' is a keyword and cannot name anything" \
+expect_hints "keyword|fn main() { let class = 3 }|'class' is a keyword and cannot name anything" \
             "binary|fn main() { println(0b101) }|Cairn has no binary literals: write 0x5 (or 5)" \
             "octal|fn main() { println(0o17) }|Cairn has no octal literals: write 0xF (or 15)" \
             "csuffix|fn main() { println(10L) }|a number takes no suffix" \
@@ -592,14 +599,7 @@ fn main() {}|the standard library has no such module; its modules are std.btree,
             "argcount|fn two(a: int, b: float) -> int { return a }
 fn main() { println(two(1)) }|it takes (int, float)" \
             "typeargs|class Pair[A, B] { first: A; second: B }
-fn main() { let q = new Pair { first: 1, second: \"x\" } }|give them, as in Pair[A, B] with a type for each"; do
-  name=${case%%|*}; rest=${case#*|}; src=${rest%|*}; hint=${rest##*|}
-  printf '%s\n' "$src" >"$TMP/$name.cairn"
-  "$CAIRN" check "$TMP/$name.cairn" >"$TMP/out" 2>"$TMP/err"
-  [ $? -eq 1 ] || fail "cairn check of $name.cairn does not exit 1"
-  grep -qF "hint: $hint" "$TMP/err" || fail "$name: no hint '$hint': $(cat "$TMP/err")"
-  [ "$(grep -c ': error: ' "$TMP/err")" = 1 ] || fail "$name: not one error: $(cat "$TMP/err")"
-done
+fn main() { let q = new Pair { first: 1, second: \"x\" } }|give them, as in Pair[A, B] with a type for each"
 grep -q "^note: .*twice.cairn:1:4: first declared here" <("$CAIRN" check "$TMP/twice.cairn" 2>&1) ||
   fail "twice.cairn: no note of the first declaration"
 # A cycle of three classes names both others, in the order the bases lead.
