@@ -153,8 +153,8 @@ StmtPtr Parser::parseStmt() {
 
 StmtPtr Parser::parseIf(bool else_if) {
   auto s = std::make_unique<IfStmt>();
-  // The block counts a level, as a while's does; an `else if` counts one more (a chain of them
-  // nests).
+  // The block counts a level, as a while's does; an `else if` counts two units more (a chain
+  // of them nests: parser_internal.h, Nesting).
   DepthScope scope(*this);
   if (else_if && !deeper(2)) return nullptr;
   const Span start = advance().span;  // if
