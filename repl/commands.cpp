@@ -4,7 +4,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -355,11 +354,6 @@ bool Session::runCommand(const std::string &text) {
       if (cairn_txn_commit() != CAIRN_OK) {
         std::string why = cairn_last_error();
         cairn_txn_abort();
-        // The runtime's advice to abort is done already.
-        for (const char *advice : {": abort the transaction", "; abort the transaction"})
-          if (why.size() > std::strlen(advice) &&
-              why.compare(why.size() - std::strlen(advice), std::string::npos, advice) == 0)
-            why.resize(why.size() - std::strlen(advice));
         return fail("commit failed: " + why +
                     "; the transaction is aborted, and nothing of it was written");
       }

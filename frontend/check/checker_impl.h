@@ -166,9 +166,8 @@ class Checker {
   void reportGenericMethod(const ast::FnDecl &method);
   // `text` cut in its middle when longer than a message can show (an instance's name).
   static std::string abbreviated(const std::string &text);
-  std::vector<ClassInfo *> resolving_;
-  bool inheritance_too_deep_reported_ = false;  // a chain of bases past the stack's bound  // the
-                                                // classes being resolved, outermost first
+  std::vector<ClassInfo *> resolving_;          // the classes being resolved, outermost first
+  bool inheritance_too_deep_reported_ = false;  // a chain of bases past the stack's bound
   std::string base_of_;  // while a class's base is resolved: the class (not a suggestion)
 
   std::map<ModuleInfo *, std::map<std::string, Symbol>> symbols_;

@@ -283,6 +283,21 @@ TEST_F(StrTest, LengthLimit) {
   EXPECT_EQ(StrRef(outer), want);
 }
 
+// One value's form is bounded in bytes too: a flat array holding one long text many times (each
+// element shown whole) stops near kMaxShownBytes with ", ...]" instead of growing without end.
+TEST_F(StrTest, ByteLimit) {
+  const std::string long_text(1 << 20, 'x');  // 1 MiB, written with its quotes
+  const size_t n = cairn::lang::kMaxShownBytes / long_text.size() + 8;
+  void *outer = RefArray(n);
+  void *text = Text(long_text);
+  for (size_t i = 0; i < n; i++) SetRef(outer, i, text);
+  std::string form;
+  cairn::lang::AppendRef(&form, outer);
+  EXPECT_GE(form.size(), cairn::lang::kMaxShownBytes);
+  EXPECT_LT(form.size(), cairn::lang::kMaxShownBytes + 2 * long_text.size());
+  EXPECT_EQ(form.substr(form.size() - 6), ", ...]");
+}
+
 // str builds its text after reading the value, so an array that only the heap reaches moves
 // under it only between calls.
 TEST_F(StrTest, ArraysAcrossCollections) {

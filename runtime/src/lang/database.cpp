@@ -30,9 +30,9 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
 }
 
 // No store is open and none is where the first database call would open one (no directory, or
-// a directory without the store's db/: an empty folder, or a store that lost its files): there
-// are no databases, and a question about them should not leave a store behind (a store made
-// where one lost its db/ would hide the loss).
+// an empty one: store::StoreFilesAt): there are no databases, and a question about them should
+// not leave a store behind (a store made in an empty folder given for one that lost its files
+// would hide the loss).
 bool NoStore() {
   return cairn_store_dir() == nullptr &&
          !cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir(""));
