@@ -176,7 +176,7 @@ def case_small_counts(e):
 def case_suite(e):
     """suite generates the database when it is not there, runs each operation in a fresh process,
     prints the table, writes JSON (and the chart when matplotlib is there); a second suite reuses
-    the database."""
+    the database, and makes it again when its classes are not this build's."""
     results = os.path.join(e.tmp, "results")
     out = e.cairn("suite", "--config", "tiny", "--iterations", "3", "--results", results).stdout
     check("generating oo7-tiny-3" in out, "suite did not generate the database:\n" + out)
@@ -195,6 +195,22 @@ def case_suite(e):
     out2 = e.cairn("suite", "--config", "tiny", "--iterations", "2", "--ops", "T1,Q7",
                    "--results", results).stdout
     check("generating" not in out2, "the second suite generated again")
+    # A database of the same name whose root's class is defined otherwise (as one made by an
+    # earlier cairn-oo7 whose classes changed): the suite says so and generates it again.
+    stale = os.path.join(e.tmp, "stale.cairn")
+    with open(stale, "w") as f:
+        f.write('class OO7Db { x: int }\n'
+                'fn main() {\n'
+                '    Database.drop("oo7-tiny-3")\n'
+                '    let d = Database.create("oo7-tiny-3")\n'
+                '    atomic { d.root = new OO7Db { x: 1 } }\n'
+                '}\n')
+    e.run([os.path.join(os.path.dirname(e.oo7), "cairn"), "run", stale])
+    out3 = e.cairn("suite", "--config", "tiny", "--iterations", "2", "--ops", "T1",
+                   "--results", results).stdout
+    check("was made by an earlier cairn-oo7 whose classes differ" in out3 and
+          "generating oo7-tiny-3" in out3 and re.search(r"^T1 +810 ", out3, re.M),
+          "the suite did not make a stale database again:\n" + out3)
 
 
 def case_compare(e):
