@@ -188,7 +188,7 @@ bool Session::runCommand(const std::string &text) {
     std::printf(
         "Type a declaration, a statement or an expression; its value is printed.\n"
         "An input goes on over several lines while a bracket is open or a line ends\n"
-        "in an operator or ','; a blank line ends it. Commands:\n");
+        "in an operator, ',' or 'new'; a blank line ends it. Commands:\n");
     for (const CommandInfo &c : kCommands) {
       std::string head = std::string(c.name) + (c.args[0] ? " " : "") + c.args;
       std::printf("  %-22s %s\n", head.c_str(), c.help);

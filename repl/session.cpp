@@ -87,6 +87,7 @@ bool Session::isComplete(const std::string &text) {
     if (d.id == front::DiagId::UnterminatedComment) return false;
   int depth = 0;
   front::TokenKind last = front::TokenKind::Eof;
+  bool last_new = false;  // the name `new`, which the type on the next line follows (lexer.h 3a)
   for (const front::Token &t : tokens) {
     switch (t.kind) {
       case front::TokenKind::LParen:
@@ -102,9 +103,12 @@ bool Session::isComplete(const std::string &text) {
       default:
         break;
     }
-    if (t.kind != front::TokenKind::Newline && t.kind != front::TokenKind::Eof) last = t.kind;
+    if (t.kind != front::TokenKind::Newline && t.kind != front::TokenKind::Eof) {
+      last = t.kind;
+      last_new = t.kind == front::TokenKind::Ident && t.text == "new";
+    }
   }
-  if (depth > 0) return false;
+  if (depth > 0 || last_new) return false;
   switch (last) {
     case front::TokenKind::Eof:
     case front::TokenKind::Ident:

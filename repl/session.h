@@ -69,7 +69,7 @@ class Session {
   bool handle(const std::string &text);
 
   // Whether `text` (the lines typed so far) is a complete input, or continues on the next line
-  // (brackets open, a line ending in an operator or ',', an unfinished comment).
+  // (brackets open, a line ending in an operator, ',' or `new`, an unfinished comment).
   static bool isComplete(const std::string &text);
 
   // Completions of the word before the cursor: names in scope, fields and methods after '.',

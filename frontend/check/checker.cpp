@@ -708,7 +708,7 @@ void Checker::resolveClass(ClassInfo *cls) {
       continue;
     }
     if (cls->super && cls->super->findField(name)) {
-      error(DiagId::FieldRedeclared, md->name.span,
+      error(DiagId::MethodNamesBaseField, md->name.span,
             {name, cls->super->findField(name)->owner->name});
       continue;
     }

@@ -7,7 +7,10 @@ namespace cairn::front {
 
 std::string QuoteText(std::string_view bytes, size_t max_shown) {
   static constexpr char kHex[] = "0123456789abcdef";
-  const size_t shown = std::min(bytes.size(), max_shown);
+  size_t shown = std::min(bytes.size(), max_shown);
+  // A cut does not split a UTF-8 character: it goes back to the start of the one it falls in.
+  if (shown < bytes.size())
+    while (shown > 0 && (static_cast<unsigned char>(bytes[shown]) & 0xC0) == 0x80) shown--;
   std::string out = "\"";
   for (size_t i = 0; i < shown; i++) {
     const unsigned char c = static_cast<unsigned char>(bytes[i]);

@@ -11,8 +11,8 @@
 
 namespace cairn::front {
 
-// bytes quoted; if it is longer than max_shown, its first max_shown bytes, quoted, then
-// "... (N bytes)".
+// bytes quoted; if it is longer than max_shown, its first max_shown bytes (fewer if the cut
+// would split a UTF-8 character: it goes before the character), quoted, then "... (N bytes)".
 std::string QuoteText(std::string_view bytes, size_t max_shown = std::string_view::npos);
 
 }  // namespace cairn::front

@@ -23,5 +23,22 @@ TEST(Quote, ALongTextIsCutWithItsLength) {
   EXPECT_EQ(QuoteText("a\nb", 2), "\"a\\n\"... (3 bytes)");
 }
 
+TEST(Quote, ACutDoesNotSplitAUtf8Character) {
+  // "a☺b": ☺ is three bytes (1..3); a cut inside it goes before it.
+  EXPECT_EQ(QuoteText("a\xe2\x98\xba"
+                      "b",
+                      2),
+            "\"a\"... (5 bytes)");
+  EXPECT_EQ(QuoteText("a\xe2\x98\xba"
+                      "b",
+                      3),
+            "\"a\"... (5 bytes)");
+  EXPECT_EQ(QuoteText("a\xe2\x98\xba"
+                      "b",
+                      4),
+            "\"a\xe2\x98\xba\"... (5 bytes)");
+  EXPECT_EQ(QuoteText("\xc3\xa9\xc3\xa9", 1), "\"\"... (4 bytes)");  // "éé"
+}
+
 }  // namespace
 }  // namespace cairn::front
