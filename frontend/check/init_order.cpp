@@ -31,6 +31,10 @@ struct Uses {
   // Calls through a module-level variable holding a function (`handler()`): each function ever
   // stored in it is a call (made into `calls` once every store is known).
   std::vector<std::pair<const GlobalInfo *, Span>> indirect;
+  // Reads of a module-level variable holding a function, other than to call it or to keep it in
+  // another such variable: each function ever stored in it is taken as a value (it may be
+  // passed on and called at once).
+  std::vector<std::pair<const GlobalInfo *, Span>> taken;
 };
 
 // One thing that runs, in order: a module-level initializer (of `global`), or in a REPL input
@@ -57,14 +61,32 @@ class InitOrder {
       const sem::Expr *e = steps[i].expr;
       if (e && steps[i].global && e->kind == sem::ExprKind::FuncRef)
         stored_[steps[i].global].push_back(e->as<sem::FuncRef>()->func);  // kept, not called
+      else if (e && steps[i].global && keeps(*e))
+        keep(steps[i].global, *e, &starts[i]);
       else if (e)
         expr(*e, &starts[i]);
       if (steps[i].stmt) stmt(*steps[i].stmt, &starts[i]);
     }
+    // A variable given another's function (`var g = f`) holds every function ever stored in
+    // that one: to a fixed point, for chains of them.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto &[to, from] : aliases_)
+        for (FuncInfo *f : std::vector<FuncInfo *>(stored_[from])) {
+          std::vector<FuncInfo *> &held = stored_[to];
+          if (std::find(held.begin(), held.end(), f) == held.end()) {
+            held.push_back(f);
+            grew = true;
+          }
+        }
+    }
     auto resolve = [&](Uses &u) {
       for (const auto &[g, site] : u.indirect)
         for (FuncInfo *f : stored_[g]) u.calls.push_back({f, site, Reach::Call});
+      for (const auto &[g, site] : u.taken)
+        for (FuncInfo *f : stored_[g]) u.calls.push_back({f, site, Reach::Value});
       u.indirect.clear();
+      u.taken.clear();
     };
     for (auto &[f, u] : uses_) resolve(u);
     for (Uses &u : starts) resolve(u);
@@ -268,9 +290,12 @@ class InitOrder {
       case sem::ExprKind::Nil:
       case sem::ExprKind::Local:
         return;
-      case sem::ExprKind::Global:
-        u->reads.push_back({e.as<sem::Global>()->global, e.span});
+      case sem::ExprKind::Global: {
+        GlobalInfo *g = e.as<sem::Global>()->global;
+        u->reads.push_back({g, e.span});
+        if (g->type != nullptr && g->type->kind == TypeKind::Fn) u->taken.push_back({g, e.span});
         return;
+      }
       case sem::ExprKind::FuncRef:
         u->calls.push_back({e.as<sem::FuncRef>()->func, e.span, Reach::Value});
         return;
@@ -356,6 +381,10 @@ class InitOrder {
               a->value->as<sem::FuncRef>()->func);
           return;
         }
+        if (a->target->kind == sem::ExprKind::Global && keeps(*a->value)) {
+          keep(a->target->as<sem::Global>()->global, *a->value, u);
+          return;
+        }
         expr(*a->value, u);
         return;
       }
@@ -402,8 +431,22 @@ class InitOrder {
     }
   }
 
+  // Whether e is a module-level variable holding a function, as the whole value given to
+  // another one (`g = f`): the function is kept, not taken.
+  static bool keeps(const sem::Expr &e) {
+    if (e.kind != sem::ExprKind::Global) return false;
+    const Type *t = e.as<sem::Global>()->global->type;
+    return t != nullptr && t->kind == TypeKind::Fn;
+  }
+  void keep(const GlobalInfo *to, const sem::Expr &from, Uses *u) {
+    GlobalInfo *g = from.as<sem::Global>()->global;
+    u->reads.push_back({g, from.span});
+    aliases_.emplace_back(to, g);
+  }
+
   const sem::Program &program_;
   Diagnostics &diags_;
+  std::vector<std::pair<const GlobalInfo *, const GlobalInfo *>> aliases_;  // `to = from`
   std::map<const FuncInfo *, const sem::Function *> bodies_;
   std::map<const FuncInfo *, Uses> uses_;
   std::map<FuncInfo *, std::vector<FuncInfo *>> overrides_;
