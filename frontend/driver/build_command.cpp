@@ -71,9 +71,8 @@ bool parseOptions(const std::vector<std::string> &args, CompileOptions &o, std::
       return &args[++i];
     };
     if (is_run && !o.main_file.empty()) {
-      // Everything after the program belongs to it.
-      size_t from = a == "--" ? i + 1 : i;
-      rest->assign(args.begin() + static_cast<long>(from), args.end());
+      // Everything after the program belongs to it, a `--` too (as `./prog -- x` gets it).
+      rest->assign(args.begin() + static_cast<long>(i), args.end());
       return true;
     }
     if (a == "-o" && output) {

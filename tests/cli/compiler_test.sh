@@ -113,6 +113,9 @@ sed -i '/Database.exists/d' "$TMP/src/prog.cairn"
 # cairn run: arguments pass through (even ones that look like options), the cache is reused.
 (cd "$TMP" && "$CAIRN" run src/prog.cairn --store z -O0) >"$TMP/out" 2>&1
 [ "$(cat "$TMP/out")" = 'sq 25 ["--store", "z", "-O0"]' ] || fail "cairn run printed: $(cat "$TMP/out")"
+# ... a `--` too, as the built program gets it (it was dropped).
+(cd "$TMP" && "$CAIRN" run src/prog.cairn -- x) >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = 'sq 16 ["--", "x"]' ] || fail "cairn run with --: $(cat "$TMP/out")"
 n1=$(ls "$CAIRN_CACHE" | wc -l)
 "$CAIRN" run "$TMP/src/prog.cairn" >/dev/null 2>&1
 "$CAIRN" run "$TMP/src/prog.cairn" >/dev/null 2>&1
