@@ -122,6 +122,13 @@ n1=$(ls "$CAIRN_CACHE" | wc -l)
 n2=$(ls "$CAIRN_CACHE" | wc -l)
 [ "$n1" -ge 1 ] && [ "$n2" -le $((n1 + 1)) ] || fail "cairn run's cache: $n1 then $n2 entries"
 echo 'fn main() { exit(7) }' >"$TMP/exit.cairn"
+# A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
+echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
+"$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"
+# (started with SIGPIPE ignored, as some harnesses start programs: the same)
+(trap '' PIPE; "$TMP/lines" 2>"$TMP/err"; echo "status $?" >"$TMP/status") | head -1 >"$TMP/out"
+[ "$(cat "$TMP/out")" = "0" ] && [ "$(cat "$TMP/status")" = "status 141" ] && [ ! -s "$TMP/err" ] ||
+    fail "a closed pipe: $(cat "$TMP/out" "$TMP/status" "$TMP/err")"
 "$CAIRN" run "$TMP/exit.cairn"; [ $? -eq 7 ] || fail "cairn run does not pass the exit status on"
 
 # --store hands the store to the program.

@@ -157,6 +157,10 @@ void cairn_lang_start(int argc, char **argv) {
   else
     std::setvbuf(stdout, nullptr, _IOFBF, 64 * 1024);
   cairn_set_out_of_memory_exit(CAIRN_EXIT_RUNTIME_ERROR);
+  // A reader that goes away (`prog | head`) ends the program as it ends other Unix tools, by
+  // SIGPIPE and without a message (docs/language.md), even if it was started with SIGPIPE
+  // ignored (a write would then fail, a runtime error of status 70).
+  std::signal(SIGPIPE, SIG_DFL);
   if (cairn_init(nullptr) != CAIRN_OK) {
     std::fprintf(stderr, "cairn: fatal: the heap could not be set up: %s\n", cairn_last_error());
     std::exit(CAIRN_EXIT_RUNTIME_ERROR);
