@@ -294,6 +294,19 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   }
   // Unknown: suggest a near name in scope, or self.field inside a method.
   Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
+  for (const FnCtx *c = &cx; c != nullptr; c = c->outer)
+    if (c->initializing_local != nullptr && *c->initializing_local == name) {
+      if (c != &cx)
+        d.withHint("'" + name +
+                   "' is the local this function literal initializes: a literal cannot use it "
+                   "(nor any other local around it); a named function (`fn " +
+                   name + "(...)`) can call itself");
+      else
+        d.withHint("'" + name +
+                   "' is declared by this statement: it has no value until the "
+                   "initializer is done");
+      return errorExpr(e.span);
+    }
   if (name == "super") {
     d.withHint(
         "Cairn has no 'super': an overriding method cannot call the method it overrides; put "

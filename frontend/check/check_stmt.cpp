@@ -98,8 +98,16 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
   auto out = std::make_unique<sem::Block>();
   out->span = b.span;
   if (new_scope) cx.scopes.emplace_back();
-  for (const ast::StmtPtr &s : b.stmts) {
-    sem::StmtPtr st = checkStmt(cx, *s);
+  for (size_t i = 0; i < b.stmts.size(); ++i) {
+    const ast::Stmt &s = *b.stmts[i];
+    // `return` with its value on the next line: the line break ended the return, and the value
+    // became a statement of its own. One error, at the return, says so.
+    if (s.kind == ast::StmtKind::Return && !s.as<ast::ReturnStmt>()->value &&
+        i + 1 < b.stmts.size() && b.stmts[i + 1]->kind == ast::StmtKind::Expr) {
+      split_return_ = &s;
+      split_value_ = b.stmts[i + 1].get();
+    }
+    sem::StmtPtr st = checkStmt(cx, s);
     if (st) out->stmts.push_back(std::move(st));
   }
   if (new_scope) cx.scopes.pop_back();
@@ -184,7 +192,10 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       out->span = s.span;
       const Type *t = declared;
       if (l->init) {
+        const std::string *outer_init = cx.initializing_local;
+        cx.initializing_local = &l->name.name;
         out->init = checkValue(cx, *l->init, declared);
+        cx.initializing_local = outer_init;
         if (declared) out->init = coerce(cx, std::move(out->init), declared, l->init->span);
         if (!t) t = out->init->type;
         if (t->kind == TypeKind::Nil) {
@@ -293,7 +304,16 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       sem::ExprKind k = out->expr->kind;
       bool call = k == sem::ExprKind::CallDirect || k == sem::ExprKind::CallVirtual ||
                   k == sem::ExprKind::CallIndirect || k == sem::ExprKind::Builtin;
-      if (!call && !out->expr->type->isError()) error(DiagId::UselessExpr, e->expr->span);
+      if (&s == split_value_) {
+        split_value_ = nullptr;  // reported with the 'return' above it
+      } else if (!call && !out->expr->type->isError()) {
+        Diagnostic &d = error(DiagId::UselessExpr, e->expr->span);
+        if (e->expr->kind == ast::ExprKind::Unary &&
+            e->expr->as<ast::UnaryExpr>()->op == ast::UnaryOp::Neg)
+          d.withHint(
+              "if it continues the line before, put '-' at the end of that line: a line break "
+              "before '-' ends the statement (a '-' at the start of a line is a negation)");
+      }
       return out;
     }
     case ast::StmtKind::If: {
@@ -417,7 +437,15 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
           out->value = coerce(cx, checkValue(cx, *r->value, ret), ret, r->value->span);
         }
       } else if (ret->kind != TypeKind::Void && !ret->isError()) {
-        error(DiagId::ReturnNeedsValue, s.span, {fname, typeName(ret)});
+        Diagnostic &d = error(DiagId::ReturnNeedsValue, s.span, {fname, typeName(ret)});
+        if (split_return_ == &s)
+          d.withHint(
+              "the line break after 'return' ended it, and the line below is a statement of its "
+              "own: put the value on the line of the 'return'");
+        else
+          split_value_ = nullptr;
+      } else if (split_return_ == &s) {
+        split_value_ = nullptr;  // a void function: the value below is reported as it is
       }
       return out;
     }

@@ -37,6 +37,8 @@ struct FnCtx {
   ClassInfo *self_class = nullptr;  // methods
   LocalVar *self_var = nullptr;
   FnCtx *outer = nullptr;  // a function literal's enclosing function (captures)
+  // The local whose initializer is being checked (`let f = ...`): not in scope in it yet.
+  const std::string *initializing_local = nullptr;
   std::vector<std::map<std::string, LocalVar *>> scopes;
   int loop_depth = 0;
   // Generic instances report errors at the place that made the instance (InstanceError).
@@ -159,6 +161,10 @@ class Checker {
   std::set<std::pair<uint32_t, uint32_t>> failed_inst_sites_;
   Diagnostic muted_{};  // what error() returns for an error it does not report
   std::string stdlib_dir_;
+  // checkBlock: a `return` without a value followed by an expression statement (its value, put
+  // on the next line), and that statement, whose "does nothing" the return's error covers.
+  const ast::Stmt *split_return_ = nullptr;
+  const ast::Stmt *split_value_ = nullptr;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
   FnCtx *current_ = nullptr;                       // for error redirection in generic instances

@@ -587,7 +587,8 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
 # More habits and slips get a hint that says what to write (session 20): a keyword as a name,
 # binary and octal literals (with the value), C's number suffixes, '.5', '#' comments, a value
 # in an 'any', 'for' over a text, a function declared twice (with where it was first), a
-# misspelt standard module, a read-only property assigned.
+# misspelt standard module, a read-only property assigned, a 'return' or a '-' a line break cut
+# from its value, a local used in its own initializer (a recursive function literal).
 expect_hints "keyword|fn main() { let class = 3 }|'class' is a keyword and cannot name anything" \
             "binary|fn main() { println(0b101) }|Cairn has no binary literals: write 0x5 (or 5)" \
             "octal|fn main() { println(0o17) }|Cairn has no octal literals: write 0xF (or 15)" \
@@ -609,7 +610,20 @@ fn main() {}|the standard library has no such module; its modules are std.btree,
             "argcount|fn two(a: int, b: float) -> int { return a }
 fn main() { println(two(1)) }|it takes (int, float)" \
             "typeargs|class Pair[A, B] { first: A; second: B }
-fn main() { let q = new Pair { first: 1, second: \"x\" } }|give them, as in Pair[A, B] with a type for each"
+fn main() { let q = new Pair { first: 1, second: \"x\" } }|give them, as in Pair[A, B] with a type for each" \
+            "returnbreak|fn f(x: int) -> int {
+    return
+        x * 2
+}
+fn main() {}|the line break after 'return' ended it, and the line below is a statement of its own" \
+            "leadingminus|fn main() {
+    let y = 10
+    - 2
+}|if it continues the line before, put '-' at the end of that line" \
+            "selfliteral|fn main() {
+    let f = fn(n: int) -> int { return f(n - 1) }
+}|'f' is the local this function literal initializes: a literal cannot use it" \
+            "selflocal|fn main() { let x = x + 1 }|'x' is declared by this statement"
 grep -q "^note: .*twice.cairn:1:4: first declared here" <("$CAIRN" check "$TMP/twice.cairn" 2>&1) ||
   fail "twice.cairn: no note of the first declaration"
 # A cycle of three classes names both others, in the order the bases lead.
