@@ -194,7 +194,9 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
     }
     if (bt->cls->findMethod(name)) {
       error(DiagId::MethodAsValue, e.name.span, {name})
-          .withHint("call it, or wrap the call in a function literal");
+          .withHint("call it, as in '" + name +
+                    "(...)'; a method is not a value: to pass it on, pass the object, or a "
+                    "named function that takes the object and calls the method");
       return errorExpr(e.span);
     }
     Diagnostic &d =

@@ -74,7 +74,8 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
                typeName(e->type) + "s");
   else if (to->kind == TypeKind::Class &&
            (e->type->kind == TypeKind::Class || e->type->kind == TypeKind::Any) &&
-           (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)))
+           (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)) &&
+           e->kind != sem::ExprKind::New)  // a `new A {}` is never a B
     d.withHint("if it is always a " + to->cls->name + ", say so with 'as " + to->cls->name + "'");
   else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
            typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
