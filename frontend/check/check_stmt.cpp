@@ -38,6 +38,33 @@ LocalVar *Checker::declareLocal(FnCtx &cx, const std::string &name, const Type *
   return raw;
 }
 
+namespace {
+
+// Whether e is `true`, written as a constant: true, not false, and/or of constants (so that
+// `while not false { ... }` is the endless loop `while true` is).
+bool constantTrue(const sem::Expr *e, bool want = true) {
+  switch (e->kind) {
+    case sem::ExprKind::BoolConst:
+      return e->as<sem::BoolConst>()->value == want;
+    case sem::ExprKind::Unary:
+      return e->as<sem::Unary>()->op == sem::UnOp::Not &&
+             constantTrue(e->as<sem::Unary>()->operand.get(), !want);
+    case sem::ExprKind::Binary: {
+      const auto *b = e->as<sem::Binary>();
+      if (!b->lhs) return false;
+      // true: and of two trues, or of a true and anything; false: the duals.
+      const bool both = (b->op == sem::BinOp::And) == want;
+      if (b->op != sem::BinOp::And && b->op != sem::BinOp::Or) return false;
+      return both ? constantTrue(b->lhs.get(), want) && constantTrue(b->rhs.get(), want)
+                  : constantTrue(b->lhs.get(), want) || constantTrue(b->rhs.get(), want);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 bool Checker::alwaysReturns(const sem::Stmt *s) {
   if (s == nullptr) return false;
   switch (s->kind) {
@@ -55,10 +82,9 @@ bool Checker::alwaysReturns(const sem::Stmt *s) {
     case sem::StmtKind::Atomic:
       return alwaysReturns(s->as<sem::Atomic>()->body.get());
     case sem::StmtKind::While: {
-      // `while true { ... }` without a break never falls through.
+      // `while true { ... }` (or another constant true) without a break never falls through.
       const auto *w = s->as<sem::While>();
-      if (w->cond->kind != sem::ExprKind::BoolConst || !w->cond->as<sem::BoolConst>()->value)
-        return false;
+      if (!constantTrue(w->cond.get())) return false;
       struct BreakFinder {
         static bool has(const sem::Stmt *st) {
           if (!st) return false;
