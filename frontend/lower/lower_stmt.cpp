@@ -221,10 +221,9 @@ void Lowering::lowerStmt(const sem::Stmt &s) {
       llvm::Value *c = lowerExpr(coll);
       b_.CreateStore(c, holder);
       llvm::Value *length = nullptr;
-      if (is_array) {
-        nilCheck(c, {CAIRN_CHECK_NIL, coll.span, "for over " + typeName(coll.type)});
-        length = b_.CreateLoad(i64_, c);
-      }
+      // A nil collection is the loop's error, not its len()'s (`for over List[int]`).
+      nilCheck(c, {CAIRN_CHECK_NIL, coll.span, "for over " + typeName(coll.type)});
+      if (is_array) length = b_.CreateLoad(i64_, c);
       b_.CreateStore(llvm::ConstantInt::get(i64_, 0), counter);
       llvm::BasicBlock *cond = llvm::BasicBlock::Create(ctx_, "for.cond", fn_);
       llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx_, "for.body", fn_);
