@@ -27,6 +27,7 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_text_format_float", "tfi", true, false},
     {"cairn_text_buffer_append", "yyit", true, false},  // std.text's Builder: [byte] buffers
     {"cairn_text_buffer_text", "tyi", true, false},
+    {"cairn_text_repeat", "tti", true, false},
     // Files and standard input (std.io).
     {"cairn_io_read_line", "t", true, false},
     {"cairn_io_read_file", "tt", true, false},

@@ -122,6 +122,11 @@ n1=$(ls "$CAIRN_CACHE" | wc -l)
 n2=$(ls "$CAIRN_CACHE" | wc -l)
 [ "$n1" -ge 1 ] && [ "$n2" -le $((n1 + 1)) ] || fail "cairn run's cache: $n1 then $n2 entries"
 echo 'fn main() { exit(7) }' >"$TMP/exit.cairn"
+# readLine: "\r\n" is a line break; a "\r" at the very end of the input is a byte of the line.
+printf 'import std.io\nfn main() { var l = readLine(); while l != nil { println(len(l)); l = readLine() } }\n' >"$TMP/lines_cr.cairn"
+"$CAIRN" build "$TMP/lines_cr.cairn" -o "$TMP/lines_cr" >"$TMP/out" 2>&1 || fail "build lines_cr: $(cat "$TMP/out")"
+[ "$(printf 'ab\r\ncd\r' | "$TMP/lines_cr" | tr '\n' ' ')" = "2 3 " ] ||
+  fail "readLine and a last \\r: $(printf 'ab\r\ncd\r' | "$TMP/lines_cr" | tr '\n' ' ')"
 # A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
 echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
 "$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"

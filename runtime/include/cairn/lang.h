@@ -355,6 +355,10 @@ void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits);
  * `used` outside 0..its length, is a runtime error at loc (a Builder whose fields were set by
  * hand), as it is for cairn_text_buffer_text. */
 void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece);
+/* n copies of t one after another ("" when n <= 0 or t is empty), made in one allocation: a
+ * result larger than the heap can hold in one object is a runtime error at loc, before anything
+ * is made (std.text's repeat). Also a builder whose contents would grow past that size. */
+void *cairn_text_repeat(const cairn_loc *loc, void *t, int64_t n);
 /* A new text holding the first `used` bytes of a builder's buffer (always a copy: the buffer
  * changes as pieces are appended). */
 void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used);

@@ -41,11 +41,14 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   if (interactive) std::fflush(stdout);
   std::string line;
   int c;
-  bool any = false;
+  bool any = false, ended = false;
   errno = 0;
   while ((c = std::getchar()) != EOF) {
     any = true;
-    if (c == '\n') break;
+    if (c == '\n') {
+      ended = true;
+      break;
+    }
     line.push_back(static_cast<char>(c));
   }
   if (std::ferror(stdin)) {
@@ -55,7 +58,8 @@ void *cairn_io_read_line(const cairn_loc *loc) {
                           (err != 0 ? std::strerror(err) : "read error"));
   }
   if (!any) return nullptr;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  // "\r\n" is a line break; a "\r" at the end of the input, with no "\n", is a byte of the line.
+  if (ended && !line.empty() && line.back() == '\r') line.pop_back();
   return NewText(line);
 }
 

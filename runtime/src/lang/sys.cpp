@@ -238,6 +238,10 @@ void *cairn_sys_store_dir(void) {
 
 void *cairn_sys_drop_caches(const cairn_loc *loc, void *dir) {
   std::string d = TextArg(loc, dir, "the folder of dropCaches");
+  std::error_code ec;
+  if (!std::filesystem::is_directory(d, ec))
+    return NewText("warm: " + d +
+                   " is not a folder: nothing was dropped (give the folder whose files to evict)");
   ::sync();
   std::string why;
   int64_t n = EvictFiles(d, &why);

@@ -2,6 +2,7 @@
 // slice, case, trim, replace, parsing and formatting numbers, and a builder's buffer. Each reads
 // its arguments' bytes before it allocates, or keeps the arguments live across the allocation
 // (text.h).
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -43,6 +44,28 @@ int64_t BufferCapacity(const cairn_loc *loc, const void *buf, int64_t used) {
     RuntimeError(loc, m);
   }
   return cap;
+}
+
+// A text (or a builder's buffer) of `bytes` bytes (more than any size if `overflow`): a runtime
+// error at loc when the heap cannot hold one object that large (which would otherwise be a
+// fatal out-of-memory error, or memory filled a piece at a time before it).
+void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow) {
+  const uint64_t room = cairn_largest_object_bytes();
+  if (!overflow && bytes <= CAIRN_MAX_ARRAY_BYTES &&
+      (room == 0 || bytes + 2 * sizeof(uint64_t) <= room))
+    return;
+  std::string &m = ErrorMessage();
+  m = "out of memory: a text of ";
+  if (overflow || bytes > CAIRN_MAX_ARRAY_BYTES) {
+    m += "more than 1 TiB";
+  } else {
+    AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
+    m += " MiB";
+  }
+  m += " is more than the heap has for one object (";
+  AppendInt(&m, static_cast<int64_t>(room >> 20));
+  m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
+  RuntimeError(loc, m);
 }
 
 bool IsSpace(char c) {
@@ -237,8 +260,13 @@ void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, vo
   const int64_t cap = BufferCapacity(loc, buf, used);
   if (add == 0) return buf;
   if (used + add > cap) {
+    CheckTextBytes(loc, static_cast<uint64_t>(used) + static_cast<uint64_t>(add), false);
     int64_t grown = cap * 2;
     if (grown < 16) grown = 16;
+    // Not past what the heap holds in one object, when the contents still fit.
+    const uint64_t room = cairn_largest_object_bytes();
+    if (room != 0 && static_cast<uint64_t>(grown) + 2 * sizeof(uint64_t) > room)
+      grown = static_cast<int64_t>(room - 2 * sizeof(uint64_t));
     if (grown < used + add) grown = used + add;
     void *bigger = cairn_malloc_array(&cairn_byte_buffer_type, static_cast<size_t>(grown));
     if (used > 0) std::memcpy(MutableTextBytes(bigger), TextBytes(buf), static_cast<size_t>(used));
@@ -248,6 +276,23 @@ void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, vo
   std::memcpy(MutableTextBytes(buf) + used, TextBytes(piece), static_cast<size_t>(add));
   KeepAlive(piece);
   return buf;
+}
+
+void *cairn_text_repeat(const cairn_loc *loc, void *t, int64_t n) {
+  const size_t len = Need(loc, t).size();
+  if (n <= 0 || len == 0) return NewText("");
+  const bool overflow = static_cast<uint64_t>(n) > CAIRN_MAX_ARRAY_BYTES / len;
+  const uint64_t bytes = overflow ? 0 : static_cast<uint64_t>(n) * len;
+  CheckTextBytes(loc, bytes, overflow);
+  return MakeText(static_cast<size_t>(bytes), t, [&](char *out) {
+    std::memcpy(out, TextBytes(t), len);
+    // The copies made so far, copied again: about log2(n) copies.
+    for (size_t done = len; done < bytes;) {
+      const size_t k = std::min<size_t>(done, static_cast<size_t>(bytes) - done);
+      std::memcpy(out + done, out, k);
+      done += k;
+    }
+  });
 }
 
 void *cairn_text_buffer_text(const cairn_loc *loc, void *buf, int64_t used) {
