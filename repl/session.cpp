@@ -350,6 +350,20 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
                "that name. Keep the definition, or give the new class another name";
         return false;
       }
+      // Its fields are also those of its subclasses' objects: one stored (the type table lists
+      // the subclass, not the base) holds the current definition as well.
+      for (const auto &[sub, sub_fp] : fingerprints_) {
+        if (sub == latest || !sub->isSubclassOf(latest)) continue;
+        const std::string held = databaseHolding(sub_fp);
+        if (held.empty()) continue;
+        *why = "class '" + cls->name + "' is the base class of '" + sub->name +
+               "', whose instances are stored in database '" + held + "' with the fields of '" +
+               cls->name +
+               "' as defined now, so it cannot be defined again with other fields: the "
+               "session could not read them, nor store objects of the new definition beside "
+               "them. Keep the definition, or give the new class another name";
+        return false;
+      }
     }
   }
   return true;
