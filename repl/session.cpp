@@ -299,7 +299,20 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
       auto known = fingerprints_.find(p);
       if (known == fingerprints_.end()) continue;  // made by this input
       if (known->second != fp) continue;
-      // The same layout: one canonical descriptor, one method table for both (plugin.md).
+      // The same layout: one canonical descriptor, one method table for both (plugin.md). So
+      // its reference fields must keep their declared types too (the fingerprint has only a
+      // field's kind, the runtime's registration the declared type).
+      for (size_t i = 0; i < p->fields.size() && i < cls->fields.size(); ++i) {
+        const std::string was = front::typeName(p->fields[i]->type);
+        const std::string now = front::typeName(cls->fields[i]->type);
+        if (was == now) continue;
+        *why = "class '" + cls->name + "' is defined again with field '" + cls->fields[i]->name +
+               "' of type " + now + ", declared " + was +
+               " before: the same layout (a reference) with another type, which a session "
+               "cannot hold under one name. Keep the field's type, or give the class another "
+               "name";
+        return false;
+      }
       std::string differs;
       if (p->vtable.size() != cls->vtable.size()) {
         differs = "it has " + std::to_string(cls->vtable.size()) + " methods, " +
