@@ -760,9 +760,36 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
     }
   }
   endImplicit(ok);
+  if (own_transactions) settleOutside(ok);
   noteOpened();
   llvm::consumeError(jit_->remove(*run_unit));
   return ok;
+}
+
+void Session::settleOutside(bool ok) {
+  // An input that begins transactions itself runs outside one: what it changed in persistent
+  // objects outside its transactions (after an atomic block, or between two) would wait for
+  // the next commit, an unrelated later input's (or an :abort would undo it), or be lost at the
+  // end of the session. It is settled now, as every input's changes are: committed when the
+  // input ended well, undone when it failed (a program's uncommitted changes end with it).
+  if (explicit_txn_ || cairn_store_dir() == nullptr || cairn_txn_is_open()) return;
+  if (cairn_txn_begin() != CAIRN_OK) {
+    reportError(std::string("the changes this input made outside its transactions could not be "
+                            "settled: ") +
+                cairn_last_error());
+    ++failures_;
+    return;
+  }
+  if (!ok) {
+    cairn_txn_abort();
+    return;
+  }
+  if (cairn_txn_commit() == CAIRN_OK) return;
+  reportError(std::string("the changes this input made outside its transactions could not be "
+                          "committed: ") +
+              cairn_last_error() + "; nothing of them was written");
+  ++failures_;
+  cairn_txn_abort();
 }
 
 }  // namespace cairn::repl
