@@ -451,6 +451,14 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       const auto *r = s.as<ast::ReturnStmt>();
       auto out = std::make_unique<sem::Return>();
       out->span = s.span;
+      if (cx.info && cx.info->prompt) {
+        error(DiagId::ReturnAtPrompt, s.span)
+            .withHint(
+                "an input that is one expression prints its value: type the expression alone; "
+                "to stop early, put the rest in an 'if'");
+        if (r->value) checkExpr(cx, *r->value);
+        return out;
+      }
       const Type *ret = cx.info ? cx.info->ret : types_.voidType();
       std::string fname = !cx.info           ? "this function"
                           : cx.info->literal ? "this function literal"

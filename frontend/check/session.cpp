@@ -289,6 +289,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   run_info->ret = ck.types().voidType();
   run_info->fnType = ck.types().fnType({}, run_info->ret);
   run_info->checked = true;
+  run_info->prompt = true;
   auto run = std::make_unique<sem::Function>();
   run->info = run_info.get();
   run->body = std::make_unique<sem::Block>();

@@ -152,6 +152,7 @@ struct FuncInfo {
   bool is_extern = false;
   bool is_override = false;
   bool checked = false;          // its body has been checked (or queued)
+  bool prompt = false;           // the REPL's function that runs one input (not a function)
   const Type *fnType = nullptr;  // fn(params) -> ret
   Span span;
 };
