@@ -41,6 +41,20 @@ std::string hex(uint64_t v) {
   return b;
 }
 
+// The session whose :begin an exit() may end (the note at exit, NoteExitInTransaction).
+const bool *exit_txn_flag = nullptr;
+
+// At the process's exit: exit() in an input ended the session while :begin's transaction was
+// open (the runtime has aborted it): say so, as the end of a session does.
+void NoteExitInTransaction() {
+  if (exit_txn_flag == nullptr || !*exit_txn_flag) return;
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "note: exit() ended the session with the transaction begun with :begin open: it "
+               "was aborted, and none of its changes are in the database\n");
+  std::fflush(stderr);
+}
+
 }  // namespace
 
 Session::Session(SessionOptions options) : options_(std::move(options)) {
@@ -49,8 +63,6 @@ Session::Session(SessionOptions options) : options_(std::move(options)) {
   so.stdlib_dir = options_.stdlib_dir;
   checker_ = std::make_unique<front::SessionChecker>(sources_, diags_, types_, so);
 }
-
-Session::~Session() = default;
 
 bool Session::start() {
   if (!options_.store_dir.empty()) setenv("CAIRN_STORE", options_.store_dir.c_str(), 1);
@@ -65,6 +77,8 @@ bool Session::start() {
     return false;
   }
   installGuardHooks();
+  exit_txn_flag = &explicit_txn_;
+  std::atexit(NoteExitInTransaction);
   // A recursion too deep in an input is a runtime error that ends only that input.
   if (cairn_lang_catch_stack_overflow() != 0)
     std::fprintf(stderr, "cairn: warning: a recursion too deep will end the session\n");
@@ -166,6 +180,10 @@ void Session::finish() {
   std::fflush(stderr);
   cairn_txn_abort();
   explicit_txn_ = false;
+}
+
+Session::~Session() {
+  if (exit_txn_flag == &explicit_txn_) exit_txn_flag = nullptr;
 }
 
 void Session::reportError(const std::string &message) {
