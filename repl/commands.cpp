@@ -183,6 +183,13 @@ bool Session::runCommand(const std::string &text) {
     return fail(name + " needs " + what + " (:help lists the commands)");
   };
 
+  // A command that takes nothing refuses words after it (`:commit x` did :commit).
+  bool takes_nothing = name == ":q" || name == ":exit" || name == ":h" || name == ":?";
+  for (const CommandInfo &c : kCommands)
+    if (name == c.name && c.args[0] == '\0') takes_nothing = true;
+  if (takes_nothing && !arg.empty())
+    return fail(name + " takes nothing after it, not '" + arg + "' (:help lists the commands)");
+
   if (name == ":quit" || name == ":q" || name == ":exit") return false;
   if (name == ":help" || name == ":h" || name == ":?") {
     std::printf(
