@@ -59,6 +59,7 @@ std::string Printer::value(const front::Type *type, const void *slot) {
     default:
       path_.clear();
       objects_ = 0;
+      capped_ = false;
       return ref(load<void *>(p), options_.depth);
   }
 }
@@ -127,7 +128,16 @@ std::string Printer::ref(const void *obj, int depth) {
   }
   // An array is a container, not a level: its elements are shown at its own depth.
   const bool shown_whole = isArray(t) ? depth > 0 || holdsValues(obj, t) : depth > 0;
-  if (!shown_whole || objects_ >= options_.max_objects) return name(obj, t) + lengthNote(obj, t);
+  if (!shown_whole) return name(obj, t) + lengthNote(obj, t);
+  if (objects_ >= options_.max_objects) {
+    // Said once, where the value stops being shown.
+    std::string note;
+    if (!capped_)
+      note = " (and no further: a value shows at most " + std::to_string(options_.max_objects) +
+             " objects with their fields)";
+    capped_ = true;
+    return name(obj, t) + lengthNote(obj, t) + note;
+  }
   if (std::find(path_.begin(), path_.end(), obj) != path_.end()) return name(obj, t) + " (cycle)";
   ++objects_;
   path_.push_back(obj);

@@ -65,6 +65,7 @@ class Printer {
   LengthFn length_;
   std::vector<const void *> path_;  // objects being printed, outermost first
   size_t objects_ = 0;
+  bool capped_ = false;  // max_objects was reached in this value (said once)
 };
 
 }  // namespace cairn::repl
