@@ -274,6 +274,9 @@ bool Session::runCommand(const std::string &text) {
       // Not a built-in's name: `let str = ...` hid str() from the session, `let Database =
       // Database.open("Database")` was refused as a read of itself after the database was made.
       if (front::isBuiltinName(arg)) return false;
+      // Nor `new`, a name that makes objects: a variable of that name could not be read alone
+      // (a line ending in `new` goes on to the next).
+      if (arg == "new") return false;
       const front::GlobalInfo *g = checker_->findGlobal(arg);
       return isIdentifier(arg) &&
              (g != nullptr ? g->type == types_.databaseType()
