@@ -333,8 +333,7 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
       }
       std::string differs;
       if (p->vtable.size() != cls->vtable.size()) {
-        differs = "it has " + std::to_string(cls->vtable.size()) +
-                  (cls->vtable.size() == 1 ? " method, " : " methods, ") +
+        differs = "it has " + std::to_string(cls->vtable.size()) + " methods, " +
                   std::to_string(p->vtable.size()) + " before";
       } else {
         for (size_t i = 0; i < p->vtable.size() && differs.empty(); ++i) {

@@ -259,27 +259,13 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     own_names_.insert(name);
     unit->declared.push_back(what + name);
   }
-  // Every non-generic class and function declared now is checked, used or not; a generic class
-  // declared again gets, at once, the instances the old declaration had (so that a redefinition
-  // the session must refuse, other fields while instances are stored, is refused at its own
-  // input, not at a later one that happens to make an instance).
+  // Every non-generic class and function declared now is checked, used or not.
   for (ast::InputItem &item : in.items) {
     if (!item.decl) continue;
     if (item.decl->kind == ast::DeclKind::Class) {
       const auto *c = item.decl->as<ast::ClassDecl>();
       if (c->type_params.empty() && table[c->name.name].cls == c)
         ck.instantiateClass(c, session_, {}, c->name.span);
-      if (!c->type_params.empty() && table[c->name.name].cls == c)
-        for (const auto &[name, sym] : previous) {
-          if (name != c->name.name || sym.cls == nullptr || sym.cls->type_params.empty() ||
-              sym.cls->type_params.size() != c->type_params.size())
-            continue;
-          std::vector<std::vector<const Type *>> made;
-          for (auto it = ck.class_instances_.lower_bound({sym.cls, {}});
-               it != ck.class_instances_.end() && it->first.first == sym.cls; ++it)
-            made.push_back(it->first.second);
-          for (const auto &args : made) ck.instantiateClass(c, session_, args, c->name.span);
-        }
     } else if (item.decl->kind == ast::DeclKind::Fn) {
       const auto *f = item.decl->as<ast::FnDecl>();
       if (f->type_params.empty() && table[f->name.name].fn == f)
