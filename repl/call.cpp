@@ -315,6 +315,7 @@ bool Session::callFunction(const std::string &arg) {
     ++failures_;
   }
   endImplicit(ok);
+  if (own_transactions) settleOutside(ok);
   return true;
 }
 

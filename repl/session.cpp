@@ -50,8 +50,9 @@ void NoteExitInTransaction() {
   if (exit_txn_flag == nullptr || !*exit_txn_flag) return;
   std::fflush(stdout);
   std::fprintf(stderr,
-               "note: exit() ended the session with the transaction begun with :begin open: it "
-               "was aborted, and none of its changes are in the database\n");
+               "note: the session ended (exit(), or a fatal error) with the transaction "
+               "begun with :begin open: it was aborted, and none of its changes are in the "
+               "database\n");
   std::fflush(stderr);
 }
 
@@ -333,7 +334,8 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
       }
       std::string differs;
       if (p->vtable.size() != cls->vtable.size()) {
-        differs = "it has " + std::to_string(cls->vtable.size()) + " methods, " +
+        differs = "it has " + std::to_string(cls->vtable.size()) +
+                  (cls->vtable.size() == 1 ? " method, " : " methods, ") +
                   std::to_string(p->vtable.size()) + " before";
       } else {
         for (size_t i = 0; i < p->vtable.size() && differs.empty(); ++i) {

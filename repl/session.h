@@ -80,8 +80,8 @@ class Session {
   int failures() const { return failures_; }
 
  private:
-  // After an input that begins transactions itself: its changes made outside them committed
-  // (or undone if it failed), so that none waits for a later input's commit.
+  // After an input (or a :call) that begins transactions itself: its changes made outside them
+  // committed (or undone if it failed), so that none waits for a later input's commit.
   void settleOutside(bool ok);
   friend class Commands;
   struct Code {

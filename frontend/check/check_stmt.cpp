@@ -120,6 +120,12 @@ bool Checker::alwaysReturns(const sem::Stmt *s) {
   }
 }
 
+bool Checker::onLaterLine(Span a, Span b) const {
+  if (!a.valid() || !b.valid() || a.file != b.file) return false;
+  const SourceFile &f = diags_.sources().file(a.file);
+  return f.lineCol(b.begin).line > f.lineCol(a.end).line;
+}
+
 std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, bool new_scope) {
   auto out = std::make_unique<sem::Block>();
   out->span = b.span;
@@ -129,11 +135,13 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
     // `return` with its value on the next line: the line break ended the return, and the value
     // became a statement of its own. One error, at the return, says so.
     if (s.kind == ast::StmtKind::Return && !s.as<ast::ReturnStmt>()->value &&
-        i + 1 < b.stmts.size() && b.stmts[i + 1]->kind == ast::StmtKind::Expr) {
+        i + 1 < b.stmts.size() && b.stmts[i + 1]->kind == ast::StmtKind::Expr &&
+        onLaterLine(s.span, b.stmts[i + 1]->span)) {
       split_return_ = &s;
       split_value_ = b.stmts[i + 1].get();
     }
     sem::StmtPtr st = checkStmt(cx, s);
+    if (&s == split_return_) split_return_ = nullptr;  // used (a later node may reuse the address)
     if (st) out->stmts.push_back(std::move(st));
   }
   if (new_scope) cx.scopes.pop_back();
@@ -324,14 +332,17 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
     }
     case ast::StmtKind::Expr: {
       const auto *e = s.as<ast::ExprStmt>();
+      // Taken before the expression is checked: a function literal in it has blocks of its own.
+      const bool split_value = &s == split_value_;
+      if (split_value) split_value_ = nullptr;
       auto out = std::make_unique<sem::ExprStmt>();
       out->span = s.span;
       out->expr = checkExpr(cx, *e->expr);
       sem::ExprKind k = out->expr->kind;
       bool call = k == sem::ExprKind::CallDirect || k == sem::ExprKind::CallVirtual ||
                   k == sem::ExprKind::CallIndirect || k == sem::ExprKind::Builtin;
-      if (&s == split_value_) {
-        split_value_ = nullptr;  // reported with the 'return' above it
+      if (split_value) {
+        // reported with the 'return' above it
       } else if (!call && !out->expr->type->isError()) {
         Diagnostic &d = error(DiagId::UselessExpr, e->expr->span);
         if (e->expr->kind == ast::ExprKind::Unary &&

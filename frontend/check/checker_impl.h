@@ -165,6 +165,8 @@ class Checker {
   // on the next line), and that statement, whose "does nothing" the return's error covers.
   const ast::Stmt *split_return_ = nullptr;
   const ast::Stmt *split_value_ = nullptr;
+  // Whether b begins on a later line than a ends (same file).
+  bool onLaterLine(Span a, Span b) const;
   TypeContext &types_;
   std::unique_ptr<sem::Program> program_ = std::make_unique<sem::Program>();
   FnCtx *current_ = nullptr;                       // for error redirection in generic instances

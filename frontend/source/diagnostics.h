@@ -66,6 +66,7 @@ struct Diagnostic {
 class Diagnostics {
  public:
   explicit Diagnostics(const SourceManager &sources) : sources_(sources) {}
+  const SourceManager &sources() const { return sources_; }
 
   // Reports a diagnostic of a registered kind with its arguments substituted for {0}, {1}...
   // The returned reference is valid until the next report.

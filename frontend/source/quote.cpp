@@ -8,9 +8,14 @@ namespace cairn::front {
 std::string QuoteText(std::string_view bytes, size_t max_shown) {
   static constexpr char kHex[] = "0123456789abcdef";
   size_t shown = std::min(bytes.size(), max_shown);
-  // A cut does not split a UTF-8 character: it goes back to the start of the one it falls in.
-  if (shown < bytes.size())
-    while (shown > 0 && (static_cast<unsigned char>(bytes[shown]) & 0xC0) == 0x80) shown--;
+  // A cut does not split a UTF-8 character: it goes back to the start of the one it falls in
+  // (at most 3 bytes back, onto a lead byte; bytes that are not UTF-8 are cut where they are).
+  if (shown < bytes.size()) {
+    size_t back = shown;
+    while (back > 0 && shown - back < 3 && (static_cast<unsigned char>(bytes[back]) & 0xC0) == 0x80)
+      back--;
+    if (back < shown && static_cast<unsigned char>(bytes[back]) >= 0xC0) shown = back;
+  }
   std::string out = "\"";
   for (size_t i = 0; i < shown; i++) {
     const unsigned char c = static_cast<unsigned char>(bytes[i]);

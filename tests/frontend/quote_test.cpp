@@ -38,6 +38,8 @@ TEST(Quote, ACutDoesNotSplitAUtf8Character) {
                       4),
             "\"a\xe2\x98\xba\"... (5 bytes)");
   EXPECT_EQ(QuoteText("\xc3\xa9\xc3\xa9", 1), "\"\"... (4 bytes)");  // "éé"
+  // Bytes that are not UTF-8 (a run of continuation bytes) are cut where they are.
+  EXPECT_EQ(QuoteText(std::string(6, '\x80'), 4), "\"\x80\x80\x80\x80\"... (6 bytes)");
 }
 
 }  // namespace
