@@ -127,6 +127,14 @@ printf 'import std.io\nfn main() { var l = readLine(); while l != nil { println(
 "$CAIRN" build "$TMP/lines_cr.cairn" -o "$TMP/lines_cr" >"$TMP/out" 2>&1 || fail "build lines_cr: $(cat "$TMP/out")"
 [ "$(printf 'ab\r\ncd\r' | "$TMP/lines_cr" | tr '\n' ' ')" = "2 3 " ] ||
   fail "readLine and a last \\r: $(printf 'ab\r\ncd\r' | "$TMP/lines_cr" | tr '\n' ' ')"
+# readFile of a file larger than the heap holds in one object: a runtime error at the call that
+# names the file (it was a fatal out-of-memory error with no position).
+head -c 140000000 /dev/zero >"$TMP/big.bin"
+printf 'import std.io\nfn main() { println(len(readFile("%s"))) }\n' "$TMP/big.bin" >"$TMP/readbig.cairn"
+CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/readbig.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "readbig.cairn:2:.*cannot read file '.*big.bin': out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
+  fail "readFile of a file too large: $(cat "$TMP/err")"
+rm -f "$TMP/big.bin"
 # A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
 echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
 "$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"

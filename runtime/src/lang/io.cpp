@@ -74,6 +74,7 @@ void *cairn_io_read_file(const cairn_loc *loc, void *path) {
   const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err != 0) FileError(loc, "read", p, err);
+  CheckTextBytes(loc, data.size(), false, "cannot read file '" + p + "'");
   return NewText(data);
 }
 

@@ -9,9 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "cairn/gc.h"
+#include "cairn/lang.h"
 
 namespace cairn::lang {
 
@@ -38,5 +40,12 @@ inline bool IsText(const void *obj) {
 
 // A new text holding a copy of s. s must not point into the heap (use cairn_text_new for that).
 void *NewText(std::string_view s);
+
+// A text (or a builder's buffer) of `bytes` bytes (more than any size if `overflow`): a runtime
+// error at loc, its message after `what` and ": " if given, when the heap cannot hold one object
+// that large (which would otherwise be a fatal out-of-memory error, or memory filled a piece at
+// a time before it). text_ops.cpp.
+void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow,
+                    const std::string &what = "");
 
 }  // namespace cairn::lang

@@ -46,28 +46,6 @@ int64_t BufferCapacity(const cairn_loc *loc, const void *buf, int64_t used) {
   return cap;
 }
 
-// A text (or a builder's buffer) of `bytes` bytes (more than any size if `overflow`): a runtime
-// error at loc when the heap cannot hold one object that large (which would otherwise be a
-// fatal out-of-memory error, or memory filled a piece at a time before it).
-void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow) {
-  const uint64_t room = cairn_largest_object_bytes();
-  if (!overflow && bytes <= CAIRN_MAX_ARRAY_BYTES &&
-      (room == 0 || bytes + 2 * sizeof(uint64_t) <= room))
-    return;
-  std::string &m = ErrorMessage();
-  m = "out of memory: a text of ";
-  if (overflow || bytes > CAIRN_MAX_ARRAY_BYTES) {
-    m += "more than 1 TiB";
-  } else {
-    AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
-    m += " MiB";
-  }
-  m += " is more than the heap has for one object (";
-  AppendInt(&m, static_cast<int64_t>(room >> 20));
-  m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
-  RuntimeError(loc, m);
-}
-
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -130,6 +108,28 @@ bool ParseFloat(std::string_view s, double *out) {
 }
 
 }  // namespace
+
+// (text.h)
+void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow, const std::string &what) {
+  const uint64_t room = cairn_largest_object_bytes();
+  if (!overflow && bytes <= CAIRN_MAX_ARRAY_BYTES &&
+      (room == 0 || bytes + 2 * sizeof(uint64_t) <= room))
+    return;
+  std::string &m = ErrorMessage();
+  m = what.empty() ? "" : what + ": ";
+  m += "out of memory: a text of ";
+  if (overflow || bytes > CAIRN_MAX_ARRAY_BYTES) {
+    m += "more than 1 TiB";
+  } else {
+    AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
+    m += " MiB";
+  }
+  m += " is more than the heap has for one object (";
+  AppendInt(&m, static_cast<int64_t>(room >> 20));
+  m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
+  RuntimeError(loc, m);
+}
+
 }  // namespace cairn::lang
 
 using namespace cairn::lang;
