@@ -9,8 +9,10 @@
 // once; or calls a method: every override counts) which, directly or through further calls,
 // reads a module-level value initialized at or after it. Such a read saw zero, nil or a null
 // function (a crash when called); now it is a compile error that names the value, the value it
-// reads and the chain of calls between them. A function only stored in a module-level variable is not called by the
-// store (`var handler = report` is fine when report reads a later value).
+// reads and the chain of calls between them. A function only stored in a module-level variable
+// is not called by the store (`var handler = report` is fine when report reads a later value).
+// "Every function ever stored" includes main's stores, which happen after initialization: a
+// conservative answer (language.md says so).
 //
 // The analysis is by reachability, not by path: a function that reads a later value only on a
 // branch the initializer never takes is still refused (declare the value above, or set it in

@@ -350,14 +350,16 @@ void *cairn_text_format_float(const cairn_loc *loc, double x, int64_t digits);
 /* A builder's growable buffer (std.text's Builder): `buf` is nil (empty) or a byte buffer made
  * here (cairn_byte_buffer_type, never a text: no text is ever written in place) whose first
  * `used` bytes are the contents. Appends the bytes of `piece` and returns the buffer: `buf`
- * itself, written in place, when it has room, else a new buffer of at least twice the capacity
- * holding the contents and the piece. Amortized linear time. A `buf` of another type, or a
+ * itself, written in place, when it has room, else a new buffer of twice the capacity (no more
+ * than the heap holds in one object), or more if the piece needs it, holding the contents and
+ * the piece. Amortized linear time. A `buf` of another type, or a
  * `used` outside 0..its length, is a runtime error at loc (a Builder whose fields were set by
- * hand), as it is for cairn_text_buffer_text. */
+ * hand), as it is for cairn_text_buffer_text, and so are contents that would grow past what the
+ * heap can hold in one object (checked before anything is made). */
 void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, void *piece);
 /* n copies of t one after another ("" when n <= 0 or t is empty), made in one allocation: a
  * result larger than the heap can hold in one object is a runtime error at loc, before anything
- * is made (std.text's repeat). Also a builder whose contents would grow past that size. */
+ * is made (std.text's repeat). */
 void *cairn_text_repeat(const cairn_loc *loc, void *t, int64_t n);
 /* A new text holding the first `used` bytes of a builder's buffer (always a copy: the buffer
  * changes as pieces are appended). */
