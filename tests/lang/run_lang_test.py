@@ -15,6 +15,7 @@ Annotations (tests/lang/README.md has the details), each a `//` comment anywhere
                                  (the file is then only checked with `cairn check FILE`)
     // runtime error: PART       the run exits with status 70 and standard error contains PART
     // exit: N                   the run exits with status N
+    // stderr: PART              standard error contains PART (the status is unaffected)
     // run: ARGS                 a new run of this program with ARGS (split on spaces)
     // run program: PATH ARGS    a new run of another program (PATH relative to this file's folder)
     // stdin: TEXT               one line of the run's standard input
@@ -40,7 +41,7 @@ RUNTIME_ERROR_STATUS = 70
 
 # The annotation markers, longest first where one is a prefix of another.
 ANNOTATION = re.compile(
-    r"//\s?(expect re|expect|error|runtime error|exit|run program|run|stdin):(?: (.*))?$")
+    r"//\s?(expect re|expect|error|runtime error|exit|stderr|run program|run|stdin):(?: (.*))?$")
 # A compile error line on standard error: FILE:LINE:COL: error: MESSAGE
 REPORTED_ERROR = re.compile(r"^(\S.*?):(\d+):(\d+): error: (.*)$")
 
@@ -56,11 +57,13 @@ class Run:
         self.origin = origin        # "line N" where the run was declared, for reports
         self.expect = []            # list of (kind, text, line): kind "text" or "re"
         self.runtime_errors = []    # list of (part, line)
+        self.stderr = []            # list of (part, line): parts of standard error, any status
         self.exit = None            # expected exit status, None: default
         self.stdin = []             # lines of standard input
 
     def has_expectations(self):
-        return bool(self.expect or self.runtime_errors or self.exit is not None or self.stdin)
+        return bool(self.expect or self.runtime_errors or self.stderr or self.exit is not None or
+                    self.stdin)
 
     def expected_status(self):
         if self.exit is not None:
@@ -117,6 +120,10 @@ def parse(path):
             if not value:
                 raise Malformed("%s: `// runtime error:` without a message" % where)
             current.runtime_errors.append((value, number))
+        elif kind == "stderr":
+            if not value:
+                raise Malformed("%s: `// stderr:` without a message" % where)
+            current.stderr.append((value, number))
         elif kind == "exit":
             if not value or not re.match(r"^\d+$", value.strip()):
                 raise Malformed("%s: `// exit:` needs a number" % where)
@@ -272,7 +279,7 @@ def execute(run, exe, store, tmp):
     if status != run.expected_status():
         what = "status %d" % status if status >= 0 else "signal %d" % -status
         problems.append("exited with %s, expected status %d" % (what, run.expected_status()))
-    for part, ann in run.runtime_errors:
+    for part, ann in run.runtime_errors + run.stderr:
         if part not in stderr:
             problems.append("standard error does not contain %r (annotation on line %d)" %
                             (part, ann))
@@ -372,6 +379,8 @@ def list_annotations(test):
             print("  expect%s: %s" % (" re" if kind == "re" else "", text))
         for part, _ in run.runtime_errors:
             print("  runtime error: %s" % part)
+        for part, _ in run.stderr:
+            print("  stderr: %s" % part)
         print("  exit status: %d" % run.expected_status())
 
 

@@ -261,7 +261,7 @@ void cairn_lang_exit(int64_t code) {
 }
 
 void cairn_lang_finish(void) {
-  AbortOpenTransaction();
+  AbortTransactionLeftOpen();
   std::exit(StandardOutputWritten() ? 0 : CAIRN_EXIT_RUNTIME_ERROR);
 }
 

@@ -64,6 +64,18 @@ void AbortOpenTransaction() {
                  cairn_last_error());
 }
 
+void AbortTransactionLeftOpen() {
+  if (cairn_txn_is_open()) {
+    const bool known = current != 0 && !began_at.empty();
+    std::fprintf(stderr,
+                 "cairn: note: main returned with a transaction open%s%s: it is aborted, and "
+                 "nothing of it was written; commit it (t.commit(), or use atomic { }) before "
+                 "main returns\n",
+                 known ? " (begun at " : "", known ? (began_at + ")").c_str() : "");
+  }
+  AbortOpenTransaction();
+}
+
 }  // namespace cairn::lang
 
 using namespace cairn::lang;

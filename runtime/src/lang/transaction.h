@@ -8,4 +8,9 @@ namespace cairn::lang {
 // it reaches the database. Reports a failure to abort on standard error and carries on.
 void AbortOpenTransaction();
 
+// At the end of main: aborts the open transaction, if there is one, saying so on standard error
+// (where it began, and that nothing of it was written): a program that forgets its commit is
+// told, where exit() and a runtime error abort without a note (that is what they promise).
+void AbortTransactionLeftOpen();
+
 }  // namespace cairn::lang
