@@ -1,14 +1,38 @@
 // Checking members and calls: fields, methods (virtual), functions and function values,
 // generic functions (explicit or inferred type arguments), built-in functions, and the
 // built-in classes Database and Transaction.
+#include <algorithm>
 #include <functional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "check/checker_impl.h"
 
 namespace cairn::front {
 
 namespace {
+
+// Another language's name for a collection's method (`append`, `size`, `push_back`) and the
+// method of `cls` that does it, if it has one; "" if not.
+std::string methodSynonym(const std::string &name, const ClassInfo &cls) {
+  static const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> kGroups =
+      {
+          {{"append", "push_back", "pushBack", "addLast", "add", "emplace_back"}, {"push", "add"}},
+          {{"pop_back", "popBack", "removeLast"}, {"pop"}},
+          {{"at", "getAt", "elementAt"}, {"get"}},
+          {{"includes", "containsKey", "has_key", "contains", "has"}, {"has", "contains"}},
+          {{"delete", "erase", "discard", "removeKey"}, {"remove"}},
+          {{"size", "length", "count"}, {"len"}},
+          {{"setAt", "put"}, {"set", "put"}},
+      };
+  for (const auto &[others, ours] : kGroups) {
+    if (std::find(others.begin(), others.end(), name) == others.end()) continue;
+    for (const std::string &m : ours)
+      if (m != name && cls.findMethod(m) != nullptr) return m;
+  }
+  return "";
+}
 
 // Binds the type parameters `params` by matching a parameter's type (as written) against an
 // argument's type. Returns false on a conflict (the caller reports).
@@ -571,6 +595,7 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
       for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
       for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
       std::string near = nearestName(name, names);
+      if (near.empty()) near = methodSynonym(name, *bt->cls);
       if (!near.empty()) d.withHint("did you mean '" + near + "'?");
       for (const auto &a : e.args) checkExpr(cx, *a);
       return errorExpr(e.span);
@@ -605,6 +630,12 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
     if (bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) {
       if (name == "len" || name == "length" || name == "size" || name == "count")
         d.withHint("use len(x)");
+      else if (bt->kind == TypeKind::Array &&
+               (name == "push" || name == "append" || name == "add" || name == "pop" ||
+                name == "insert" || name == "remove" || name == "push_back"))
+        d.withHint(
+            "an array's length is fixed when it is made: for one that grows, use a List[T] "
+            "(import std.list: push, pop, insert, remove)");
     } else if (bt->kind == TypeKind::Any) {
       d.withHint("test it with 'is' and convert it with 'as' first");
     }

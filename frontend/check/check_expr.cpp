@@ -1,4 +1,5 @@
 // Checking expressions: names, operators, type tests, indexing, construction, literals.
+#include <algorithm>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -731,8 +732,12 @@ sem::ExprPtr Checker::checkNew(FnCtx &cx, const ast::NewExpr &e) {
     const FieldInfo *field = cls->findField(fi.name.name);
     if (!field) {
       Diagnostic &d = error(DiagId::NoSuchField, fi.name.span, {cls->name, fi.name.name});
+      // The fields the literal does not give already (`{x: 1, z: 2}` means y, not x).
       std::vector<std::string> names;
-      for (const FieldInfo *f : cls->fields) names.push_back(f->name);
+      for (const FieldInfo *f : cls->fields)
+        if (std::none_of(e.fields.begin(), e.fields.end(),
+                         [&](const ast::FieldInit &g) { return g.name.name == f->name; }))
+          names.push_back(f->name);
       std::string near = nearestName(fi.name.name, names);
       if (!near.empty()) d.withHint("did you mean '" + near + "'?");
       checkExpr(cx, *fi.value);
@@ -795,6 +800,15 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
                     typeName(elem) +
                     "); for elements of different types, say the array's type: `let a: [any] = "
                     "[...]`");
+      values[i]->type = types_.error();
+      r->elems.push_back(std::move(values[i]));
+      continue;
+    }
+    if (inferred && !elem->isError() && !t->isError() && !assignable(t, elem)) {
+      // `[1, "two"]`: a value type beside another type has no common type to widen to.
+      error(DiagId::TypeMismatch, e.elems[i]->span, {typeName(elem), typeName(t)})
+          .withHint("an array literal's elements are all of its first element's type (" +
+                    typeName(elem) + ")");
       values[i]->type = types_.error();
       r->elems.push_back(std::move(values[i]));
       continue;

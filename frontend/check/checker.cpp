@@ -22,12 +22,16 @@ const char *cairnWordFor(const std::string &name, bool as_type) {
   static const Word kNames[] = {{"null", "nil"},    {"NULL", "nil"},  {"None", "nil"},
                                 {"nullptr", "nil"}, {"this", "self"}, {"True", "true"},
                                 {"False", "false"}, {"TRUE", "true"}, {"FALSE", "false"}};
-  static const Word kTypes[] = {{"string", "text"},  {"String", "text"},  {"str", "text"},
-                                {"double", "float"}, {"Double", "float"}, {"float64", "float"},
-                                {"f64", "float"},    {"real", "float"},   {"boolean", "bool"},
-                                {"Boolean", "bool"}, {"long", "int"},     {"Long", "int"},
-                                {"integer", "int"},  {"Integer", "int"},  {"int64", "int"},
-                                {"i64", "int"},      {"Object", "any"},   {"object", "any"}};
+  static const Word kTypes[] = {
+      {"string", "text"},  {"String", "text"},   {"str", "text"},      {"double", "float"},
+      {"Double", "float"}, {"float64", "float"}, {"f64", "float"},     {"real", "float"},
+      {"boolean", "bool"}, {"Boolean", "bool"},  {"long", "int"},      {"Long", "int"},
+      {"integer", "int"},  {"Integer", "int"},   {"int64", "int"},     {"i64", "int"},
+      {"Object", "any"},   {"object", "any"},    {"i32", "int"},       {"int32", "int"},
+      {"i16", "int"},      {"short", "int"},     {"u64", "int"},       {"u32", "int"},
+      {"uint", "int"},     {"usize", "int"},     {"isize", "int"},     {"size_t", "int"},
+      {"byte", "int"},     {"f32", "float"},     {"float32", "float"}, {"char", "text"},
+      {"Char", "text"}};
   const Word *begin = as_type ? std::begin(kTypes) : std::begin(kNames);
   const Word *end = as_type ? std::end(kTypes) : std::end(kNames);
   for (const Word *w = begin; w != end; ++w)
@@ -36,6 +40,17 @@ const char *cairnWordFor(const std::string &name, bool as_type) {
 }
 
 namespace {
+
+// What to add to "Cairn's name for it is 'int'" for another language's type name.
+std::string typeWordNote(const std::string &name) {
+  static const char *const kNarrow[] = {"i32",  "int32", "i16",   "short",  "u64", "u32",
+                                        "uint", "usize", "isize", "size_t", "byte"};
+  for (const char *n : kNarrow)
+    if (name == n) return " (64-bit and signed: Cairn has no smaller or unsigned ints)";
+  if (name == "char" || name == "Char")
+    return " (a character is a text of one character, or its code as an int)";
+  return "";
+}
 
 const char *const kBuiltinFunctions[] = {"print", "println", "str",   "len",  "panic",  "args",
                                          "exit",  "int",     "float", "hash", "compare"};
@@ -103,8 +118,12 @@ Diagnostic &Checker::error(DiagId id, Span span, std::vector<std::string> args) 
     }
     for (std::string &a : args) a = abbreviated(a);
     std::string message = formatMessage(diagKindInfo(id).format, args);
-    Diagnostic &d =
-        diags_.report(DiagId::InstanceError, current_->inst_site, {current_->inst_name, message});
+    // Instances without end are said first (the instance's name, a hundred levels deep, would
+    // bury it); the notes say which instances.
+    Diagnostic &d = id == DiagId::InstanceNeverEnds
+                        ? diags_.report(id, current_->inst_site, std::move(args))
+                        : diags_.report(DiagId::InstanceError, current_->inst_site,
+                                        {current_->inst_name, message});
     // Instances that make instances without end made a hundred notes, each longer than the
     // last: the first few and the last one say it.
     const auto &via = current_->inst_via;
@@ -520,8 +539,26 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
   std::string near = nearestName(name, candidates);
   std::string std_module;
-  if (const char *word = cairnWordFor(name, true))
-    d.withHint("Cairn's name for it is '" + std::string(word) + "'");
+  static const char *const kCollections[][3] = {
+      {"Map", "HashMap", "std.map"},       {"Dict", "HashMap", "std.map"},
+      {"dict", "HashMap", "std.map"},      {"Dictionary", "HashMap", "std.map"},
+      {"HashTable", "HashMap", "std.map"}, {"TreeMap", "BTree", "std.btree"},
+      {"SortedMap", "BTree", "std.btree"}, {"ArrayList", "List", "std.list"},
+      {"Vec", "List", "std.list"},         {"Vector", "List", "std.list"},
+      {"vector", "List", "std.list"},      {"list", "List", "std.list"},
+      {"HashSet", "Set", "std.set"},       {"set", "Set", "std.set"}};
+  const char *const *collection = nullptr;
+  for (const auto &c : kCollections)
+    if (name == c[0]) collection = c;
+  if (collection != nullptr && lookupModule(m, collection[1]).kind != Symbol::Kind::Class)
+    d.withHint("Cairn's standard library calls it '" + std::string(collection[1]) +
+               "': add 'import " + collection[2] + "'");
+  else if (collection != nullptr)
+    d.withHint("did you mean '" + std::string(collection[1]) + "'?");
+  else if (name == "void" || name == "Void" || name == "Unit" || name == "unit" || name == "None")
+    d.withHint("a function that returns nothing has no '->' and no result type: `fn f() { ... }`");
+  else if (const char *word = cairnWordFor(name, true))
+    d.withHint("Cairn's name for it is '" + std::string(word) + "'" + typeWordNote(name));
   else if (!(std_module = stdModuleDeclaring(name, true)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
   else if (const ModuleInfo *owner = moduleDeclaringClass(name); owner != nullptr && owner != m)

@@ -138,6 +138,17 @@ const char *invisibleName(uint32_t cp) {
       return "an ideographic space";
     case 0xFEFF:
       return "a byte order mark, or zero-width no-break space";
+    case 0x061C:
+    case 0x202A:
+    case 0x202B:
+    case 0x202C:
+    case 0x202D:
+    case 0x202E:
+    case 0x2066:
+    case 0x2067:
+    case 0x2068:
+    case 0x2069:
+      return "a bidirectional control, which changes the order the line is shown in";
     default:
       return cp >= 0x2000 && cp <= 0x200A ? "a typographic space" : nullptr;
   }

@@ -73,14 +73,29 @@ size_t utf8Length(std::string_view s, size_t i) {
   return n;
 }
 
-// `text` with each control character (but a tab) and each byte that is not part of a valid
-// UTF-8 sequence replaced by '?', so that a binary file's line cannot garble the terminal.
+// Whether the UTF-8 sequence of n bytes at s[i] is a C1 control (U+0080 to U+009F) or a
+// bidirectional control (U+061C, U+202A to U+202E, U+2066 to U+2069): invisible characters
+// that a terminal acts on, or that reorder the line around them.
+bool isInvisibleControl(std::string_view s, size_t i, size_t n) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  if (n == 2) return (b(0) == 0xC2 && b(1) <= 0x9F) || (b(0) == 0xD8 && b(1) == 0x9C);
+  if (n == 3 && b(0) == 0xE2 && b(1) == 0x80) return b(2) >= 0xAA && b(2) <= 0xAE;
+  if (n == 3 && b(0) == 0xE2 && b(1) == 0x81) return b(2) >= 0xA6 && b(2) <= 0xA9;
+  return false;
+}
+
+// `text` with each control character (but a tab), each bidirectional control and each byte that
+// is not part of a valid UTF-8 sequence replaced by '?', so that a binary file's line cannot
+// garble the terminal, nor a bidirectional control reorder what is shown.
 std::string printable(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
     const size_t n = utf8Length(text, i);
     const auto c = static_cast<unsigned char>(text[i]);
-    if (n == 0 || (n == 1 && ((c < 0x20 && c != '\t') || c == 0x7F))) {
+    if (n > 1 && isInvisibleControl(text, i, n)) {
+      out.push_back('?');
+      i += n;
+    } else if (n == 0 || (n == 1 && ((c < 0x20 && c != '\t') || c == 0x7F))) {
       out.push_back('?');
       ++i;
     } else {

@@ -445,6 +445,13 @@ ExprPtr Parser::parsePrimary() {
           t.kind == TokenKind::Assign && pos_ > 0 &&
           (tokenAt(pos_ - 1).kind == TokenKind::EqEq || tokenAt(pos_ - 1).kind == TokenKind::NotEq);
       const TokenKind kind = t.kind;
+      // `let x = 1 +` at the end of a line: the operator carried the expression on to this one.
+      const bool dangling =
+          t.newline_before && pos_ > 0 && continuesOperand(tokenAt(pos_ - 1).kind) &&
+          (kind == TokenKind::RBrace || startsStatementOnly(kind) || startsDeclOnly(kind)) &&
+          file_.lineCol(t.span.begin).line > file_.lineCol(tokenAt(pos_ - 1).span.begin).line;
+      const std::string dangling_op =
+          dangling ? std::string(tokenSpelling(tokenAt(pos_ - 1).kind)) : "";
       // `.5`: a number right after the '.'. Read before the error is reported: peek(1) may lex
       // the next token, which may report an error of its own (`.5a`), and a report moves the
       // diagnostics (d would dangle).
@@ -456,8 +463,30 @@ ExprPtr Parser::parsePrimary() {
             next.text.find_first_not_of("0123456789_") == std::string::npos)
           leading_dot = next.text;
       }
-      Diagnostic &d = errorAtToken(DiagId::ExpectedExpr);
-      if (starts_line)
+      // The token before this one, when it touches it (`<>`, `**`, `&&`, `..=`).
+      const Token *glued =
+          pos_ > 0 && tokenAt(pos_ - 1).span.end == t.span.begin ? &tokenAt(pos_ - 1) : nullptr;
+      const TokenKind before = glued != nullptr ? glued->kind : TokenKind::Eof;
+      // `|x| x * 2`, `|| 5`: another language's function literal (a '|' not glued to a '|').
+      const bool pipe_lambda =
+          kind == TokenKind::Pipe && before != TokenKind::Pipe &&
+          (peek(1).kind == TokenKind::Pipe ||
+           (peek(1).kind == TokenKind::Ident &&
+            (peek(2).kind == TokenKind::Pipe || peek(2).kind == TokenKind::Comma)));
+      std::string range_end;  // `0..=10`: the end to write instead
+      if (kind == TokenKind::Assign && before == TokenKind::DotDot &&
+          peek(1).kind == TokenKind::Int && peek(1).int_value < static_cast<uint64_t>(INT64_MAX))
+        range_end = std::to_string(peek(1).int_value + 1);
+      // `&&`, `||`: the error spans both characters.
+      Diagnostic &d = (kind == TokenKind::Amp || kind == TokenKind::Pipe) && before == kind
+                          ? error(DiagId::ExpectedExpr, Span::cover(glued->span, t.span),
+                                  {kind == TokenKind::Amp ? "'&&'" : "'||'"})
+                          : errorAtToken(DiagId::ExpectedExpr);
+      if (dangling)
+        d.withHint("the '" + dangling_op +
+                   "' at the end of the line before carries the expression on to this line: "
+                   "give it what follows it there");
+      else if (starts_line)
         d.withHint(
             "the line break before it ended the statement (only a line ending in an "
             "operator goes on): put " +
@@ -466,8 +495,21 @@ ExprPtr Parser::parsePrimary() {
         d.withHint(
             "Cairn has no '===' or '!==': '==' and '!=' compare ints, floats and texts by value, "
             "other objects by identity");
+      else if (kind == TokenKind::Dot && before == TokenKind::DotDot)
+        d.withHint("a range is `lo..hi`, with two dots: from lo up to hi, hi not included");
+      else if (kind == TokenKind::Assign && before == TokenKind::DotDot)
+        d.withHint("a range `lo..hi` stops before hi: write `lo.." +
+                   (range_end.empty() ? std::string("hi + 1") : range_end) + "` to include it");
       else if (!leading_dot.empty())
         d.withHint("write 0." + leading_dot + ": a float literal starts with a digit");
+      else if (kind == TokenKind::Gt && before == TokenKind::Lt)
+        d.withHint("write '!=' for not-equal");
+      else if (kind == TokenKind::Star && before == TokenKind::Star)
+        d.withHint("Cairn has no power operator: multiply, or use std.math's pow(x, y) (floats)");
+      else if (pipe_lambda)
+        d.withHint(
+            "a function literal is written `fn(x: int) -> int { return x * 2 }` (it captures "
+            "nothing)");
       else if (kind == TokenKind::Amp)
         d.withHint("use 'and' to join two conditions");
       else if (kind == TokenKind::Pipe)
@@ -520,12 +562,33 @@ ExprPtr Parser::parseNew() {
     e->span = from(start);
     return e;
   }
+  // `new int[10]`, `new Part[n]`: another language's array.
+  if (at(TokenKind::Ident) && kind(1) == TokenKind::LBracket &&
+      (kind(2) == TokenKind::Int ||
+       (kind(2) == TokenKind::Ident && kind(3) == TokenKind::RBracket &&
+        std::islower(static_cast<unsigned char>(peek(2).text[0])) && peek(2).text != "int" &&
+        peek(2).text != "float" && peek(2).text != "bool" && peek(2).text != "text" &&
+        peek(2).text != "any"))) {
+    const std::string elem = peek().text, length = peek(2).text;
+    advance();
+    advance();
+    errorAtToken(DiagId::ExpectedType)
+        .withHint("an array is made with `new [" + elem + "](" + length +
+                  ")`: the element type in brackets, then the length");
+    return nullptr;
+  }
   auto e = std::make_unique<NewExpr>();
   e->type = parseType();
   if (e->type == nullptr) return nullptr;
   if (!at(TokenKind::LBrace)) {
+    const bool angle =
+        at(TokenKind::Lt) && kind(1) == TokenKind::Ident && e->type->kind == ast::TypeKind::Named;
+    const std::string arg = angle ? peek(1).text : "";
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
     if (at(TokenKind::LParen)) d.withHint("an object is made with `new T { field: value, ... }`");
+    if (angle)
+      d.withHint("type arguments go in brackets: `" + e->type->as<ast::NamedType>()->name.name +
+                 "[" + arg + "]`");
     return nullptr;
   }
   const Span open = advance().span;
@@ -540,7 +603,10 @@ ExprPtr Parser::parseNew() {
     }
     FieldInit init;
     if (expectIdent(&init.name, "a field name")) {
-      if (expect(TokenKind::Colon)) {
+      if (at(TokenKind::Assign)) {
+        errorAtToken(DiagId::ExpectedToken, {"':'"})
+            .withHint("a field's value follows ':': `" + init.name.name + ": value`");
+      } else if (expect(TokenKind::Colon)) {
         init.value = parseExpr();
         if (init.value != nullptr) e->fields.push_back(std::move(init));
       }

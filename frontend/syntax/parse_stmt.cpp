@@ -29,15 +29,16 @@ std::string describeDecl(const Token &keyword, const Token &next, const Token &a
 
 }  // namespace
 
-std::unique_ptr<Block> Parser::parseBlock() {
+std::unique_ptr<Block> Parser::parseBlock(bool brace_missing) {
   auto block = std::make_unique<Block>();
   DepthScope scope(*this);
   if (!deeper(kNestCost)) {
     block->span = peek().span;  // the '{' is left for the enclosing construct's sync
     return block;
   }
-  const Span open = advance().span;  // '{'
-  needs_sync_ = false;               // found a '{': back on the grammar's track
+  // Without its '{' (reported by the caller), the block opens at the end of the line before.
+  const Span open = brace_missing ? prevSpan() : advance().span;  // '{'
+  needs_sync_ = false;  // found a '{': back on the grammar's track
   const uint32_t outer_indent = block_indent_;
   block_indent_ = indentOf(open);
   while (true) {
@@ -90,11 +91,17 @@ std::unique_ptr<Block> Parser::expectBlock() {
     const std::string next = continued ? describeToken(peek(1)) : "";
     // (Looked at before the error: reading a token may report one, which would move `d`.)
     const bool arrow = at(TokenKind::Assign) && kind(1) == TokenKind::Gt;
+    // `a =! b`: '!=' typed the other way round.
+    const std::string_view source = file_.text();
+    const bool bang_after =
+        at(TokenKind::Assign) && peek().span.end < source.size() && source[peek().span.end] == '!';
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
     if (arrow)
       d.withHint(
           "a function's body is a block: `fn(x: int) -> int { return x * 2 }` (Cairn has no "
           "'=>' arrow)");
+    else if (bang_after)
+      d.withHint("did you mean '!='? ('=!' is not an operator)");
     else if (at(TokenKind::Assign))
       d.withHint("to compare, use '=='");
     if (continued)

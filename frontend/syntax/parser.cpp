@@ -347,6 +347,31 @@ bool Parser::recoverTo(TokenKind k) {
   }
 }
 
+namespace {
+
+// What to write instead of another language's statement keyword at the start of a statement
+// (`do {`, `try {`, `loop {`, `unless c {`, `throw e`): empty when `word` is none of them.
+std::string foreignStatementHint(const std::string &word) {
+  if (word == "switch" || word == "match" || word == "case")
+    return "Cairn has no '" + word + "': write `if x == a { ... } else if x == b { ... }`";
+  if (word == "do" || word == "repeat")
+    return "Cairn has no '" + word +
+           "' loop: write `while true { ...; if not (condition) { break } }`";
+  if (word == "loop") return "write `while true { ... }` (and `break` to leave it)";
+  if (word == "unless") return "write `if not (condition) { ... }`";
+  if (word == "until") return "write `while not (condition) { ... }`";
+  if (word == "foreach") return "write `for x in items { ... }`";
+  if (word == "try" || word == "catch" || word == "finally" || word == "except")
+    return "Cairn has no exceptions: a runtime error stops the program (inside atomic, after "
+           "aborting its transaction); check for the problem before it happens";
+  if (word == "throw" || word == "raise")
+    return "Cairn has no exceptions: `panic(\"message\")` stops the program with a runtime error";
+  if (word == "defer") return "Cairn has no 'defer': write the code where the block ends";
+  return "";
+}
+
+}  // namespace
+
 void Parser::finishItem(SyncMode mode) {
   if (!needs_sync_) {
     if (accept(TokenKind::Newline) || accept(TokenKind::Semi)) return;
@@ -362,12 +387,29 @@ void Parser::finishItem(SyncMode mode) {
                           tokenAt(pos_ - 2).kind == TokenKind::Semi ||
                           tokenAt(pos_ - 2).kind == TokenKind::LBrace ||
                           tokenAt(pos_ - 2).kind == TokenKind::RBrace;
+      const std::string foreign =
+          prev.kind == TokenKind::Ident && starts ? foreignStatementHint(prev.text) : "";
       if (prev.kind == TokenKind::Ident &&
           (prev.text == "elif" || prev.text == "elsif" || prev.text == "elseif")) {
         hint = "write 'else if'";
+      } else if (!foreign.empty()) {
+        hint = foreign;
+      } else if (prev.kind == TokenKind::Ident && starts && at(TokenKind::Colon) &&
+                 kind(1) == TokenKind::Assign) {
+        hint = "a name is declared with `let " + prev.text + " = value` (or `var " + prev.text +
+               " = value` to assign it again later)";
+      } else if (prev.kind == TokenKind::Ident && starts && at(TokenKind::Colon) &&
+                 (kind(1) == TokenKind::KwFor || kind(1) == TokenKind::KwWhile)) {
+        hint =
+            "loops have no labels: break and continue leave the innermost loop (to leave an "
+            "outer one, set a flag variable and test it, or return from a function)";
+      } else if ((prev.kind == TokenKind::KwBreak || prev.kind == TokenKind::KwContinue) &&
+                 at(TokenKind::Ident)) {
+        hint = "loops have no labels: '" + std::string(tokenSpelling(prev.kind)) +
+               "' applies to the innermost loop";
       } else if (prev.kind == TokenKind::Ident && starts &&
-                 (prev.text == "switch" || prev.text == "match")) {
-        hint = "Cairn has no '" + prev.text + "': write `if x == a { ... } else if x == b { ... }`";
+                 (at(TokenKind::Text) || at(TokenKind::Int) || at(TokenKind::Float))) {
+        hint = "a call puts its arguments in parentheses: `" + prev.text + "(...)`";
       } else if (!keyword.empty()) {
         hint = "did you mean '" + keyword + "'?";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
@@ -440,7 +482,46 @@ bool Parser::atDeclStart() const {
   return startsDeclOnly(kind()) || (at(TokenKind::KwFn) && kind(1) == TokenKind::Ident);
 }
 
+std::string Parser::foreignDeclarationHint() const {
+  if (!at(TokenKind::Ident)) return "";
+  const std::string &word = peek().text;
+  if (word == "function" || word == "def" || word == "func" || word == "fun" || word == "sub" ||
+      word == "proc")
+    return "functions are declared with `fn`: `fn add(a: int, b: int) -> int { ... }`";
+  if (word == "const" || word == "final" || word == "val" || word == "static")
+    return "a module-level constant is declared `let NAME = value` (a value type or a text), a "
+           "variable `var name = value`";
+  static const char *const kTypes[] = {"int",  "void",   "float",  "double", "bool", "boolean",
+                                       "text", "string", "String", "char",   "long", "auto"};
+  bool type = false;
+  for (const char *t : kTypes) type = type || word == t;
+  if (type && kind(1) == TokenKind::Ident) {
+    const std::string &name = peek(1).text;
+    if (kind(2) == TokenKind::LParen && name == "main")
+      return "the entry point is declared `fn main() { ... }`: the arguments come from args(), "
+             "the exit status from exit(n)";
+    if (kind(2) == TokenKind::LParen)
+      return "a function is declared `fn " + name +
+             "(a: int) -> int { ... }`: the result type, if any, follows '->'";
+    return "a variable is declared `var " + name +
+           ": int = value` (or `let`): the type follows "
+           "the name";
+  }
+  return "";
+}
+
+std::string Parser::missingCommaHint() const {
+  if (at(TokenKind::Text) && pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::Ident &&
+      tokenAt(pos_ - 1).span.end == peek().span.begin)
+    return "Cairn has no interpolated texts: join the parts with '+', as in `\"x is \" + str(x)`";
+  if (at(TokenKind::Assign) && kind(1) == TokenKind::Gt)
+    return "a function literal is written `fn(x: int) -> int { return x * 2 }` (Cairn has no "
+           "'=>' arrow)";
+  return "";
+}
+
 DeclPtr Parser::parseDecl() {
+  if (atDeclStart()) stray_reported_ = false;
   switch (kind()) {
     case TokenKind::KwImport:
       return parseImport();
@@ -477,12 +558,19 @@ DeclPtr Parser::parseDecl() {
       break;
   }
   if (startsStatementOnly(kind()) || startsExpr(kind()) || at(TokenKind::LBrace)) {
-    // A statement where a declaration belongs: say so once, and parse it (to skip it whole).
-    const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
-    softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
-        .withHint(!keyword.empty()
-                      ? "did you mean '" + keyword + "'?"
-                      : "statements run inside functions: put it in `fn main() { ... }`");
+    // A statement where a declaration belongs: say so once for a run of them, and parse it (to
+    // skip it whole).
+    if (!stray_reported_) {
+      std::string hint = foreignDeclarationHint();
+      if (hint.empty()) {
+        const std::string keyword = kind(1) == TokenKind::Ident ? misspelledKeyword(pos_) : "";
+        hint = !keyword.empty() ? "did you mean '" + keyword + "'?"
+                                : "statements run inside functions: put it in `fn main() { ... }`";
+      }
+      softError(DiagId::StatementAtModuleLevel, peek().span, {describeToken(peek())})
+          .withHint(std::move(hint));
+    }
+    stray_reported_ = true;
     parseStmt();
     return nullptr;
   }
@@ -494,6 +582,17 @@ DeclPtr Parser::parseImport() {
   auto decl = std::make_unique<ImportDecl>();
   const Span start = advance().span;
   Ident part;
+  if (at(TokenKind::Text)) {
+    // `import "std/list"`: a path in quotes.
+    std::string path = peek().text;
+    if (path.ends_with(".cairn")) path.resize(path.size() - 6);
+    for (char &c : path)
+      if (c == '/') c = '.';
+    errorAtToken(DiagId::ExpectedToken, {"a module name"})
+        .withHint("a module is named without quotes, its folders joined by '.': `import " + path +
+                  "`");
+    return nullptr;
+  }
   if (!expectIdent(&part, "a module name")) return nullptr;
   decl->path.push_back(std::move(part));
   while (accept(TokenKind::Dot)) {
@@ -516,6 +615,31 @@ void Parser::parseBinding(bool *is_var, Ident *name, TypeExprPtr *type, ExprPtr 
     return;
   }
   if (needs_sync_) return;  // the type was wrong: one error is enough
+  if (at(TokenKind::Ident) && (name->name == "mut" || name->name == "mutable")) {
+    errorAtToken(*is_var ? DiagId::VarWithoutTypeOrValue : DiagId::LetWithoutValue, {name->name})
+        .withHint("Cairn has no '" + name->name + "': `var " + peek().text +
+                  " = value` declares a variable that may be assigned again, `let` one that "
+                  "may not");
+    return;
+  }
+  if (at(TokenKind::Ident) && kind(1) != TokenKind::Newline) {
+    // Another language's type name before the variable's name, and Cairn's for it.
+    static const char *const kTypes[][2] = {
+        {"int", "int"},      {"float", "float"}, {"double", "float"}, {"bool", "bool"},
+        {"boolean", "bool"}, {"text", "text"},   {"string", "text"},  {"String", "text"},
+        {"char", "text"},    {"long", "int"},    {"i32", "int"},      {"i64", "int"},
+        {"f64", "float"},    {"any", "any"},     {"auto", nullptr}};
+    for (const auto &t : kTypes) {
+      if (name->name != t[0]) continue;
+      const std::string binder = *is_var ? "var " : "let ";
+      errorAtToken(*is_var ? DiagId::VarWithoutTypeOrValue : DiagId::LetWithoutValue, {name->name})
+          .withHint(t[1] == nullptr
+                        ? "the type is the value's: `" + binder + peek().text + " = value`"
+                        : "the type follows the name: `" + binder + peek().text + ": " + t[1] +
+                              " = value`");
+      return;
+    }
+  }
   if (!*is_var) {
     errorAtToken(DiagId::LetWithoutValue, {name->name})
         .withHint("`let` binds once, to a value; use `var " + name->name +
@@ -573,10 +697,29 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
   if (!needs_sync_ && !fn->ret && at(TokenKind::Colon))
     fn->ret = parseColonResult("fn " + fn->name.name + "(...) -> T");
+  if (!needs_sync_ && !fn->ret && at(TokenKind::Ident) &&
+      (kind(1) == TokenKind::LBrace || kind(1) == TokenKind::Newline)) {
+    // `fn add(a: int) int {`: the result type without its arrow.
+    softError(DiagId::ExpectedToken, peek().span,
+              {"'->' before the result type", describeToken(peek())})
+        .withHint("a result type follows '->': `fn " + fn->name.name + "(...) -> " + peek().text +
+                  " {`");
+    fn->ret = parseType();
+  }
+  const bool body_unopened = !needs_sync_ && at(TokenKind::Newline) &&
+                             kind(1) != TokenKind::LBrace && !startsDeclOnly(kind(1)) &&
+                             kind(1) != TokenKind::KwFn && kind(1) != TokenKind::Eof &&
+                             kind(1) != TokenKind::RBrace && !outdented(peek(1), indentOf(start));
   if (at(TokenKind::LBrace) || braceOnNextLine()) {
     fn->body = parseBlock();
   } else if (needs_sync_ && recoverTo(TokenKind::LBrace)) {
     fn->body = parseBlock();  // the header had an error; the body is still worth parsing
+  } else if (body_unopened) {
+    // `fn main()` then the body's lines, indented, and its '}': one error, and the body parsed.
+    errorAtToken(DiagId::MissingFnBody, {fn->name.name})
+        .withHint("a function's body starts with '{' at the end of its header's line: `fn " +
+                  fn->name.name + "(...) {`");
+    fn->body = parseBlock(true);
   } else if (!needs_sync_) {
     errorAtToken(DiagId::MissingFnBody, {fn->name.name})
         .withHint("only `extern fn` declarations have no body");
@@ -671,7 +814,18 @@ void Parser::parseMember(ClassDecl *cls) {
     FieldDecl field;
     expectIdent(&field.name, "a field name");
     if (!accept(TokenKind::Colon)) {
-      errorAtToken(DiagId::ExpectedToken, {"':' and the type of field '" + field.name.name + "'"});
+      const std::string &word = field.name.name;
+      Diagnostic &d = errorAtToken(DiagId::ExpectedToken,
+                                   {"':' and the type of field '" + field.name.name + "'"});
+      if (word == "public" || word == "private" || word == "protected" || word == "pub" ||
+          word == "internal")
+        d.withHint(
+            "Cairn has no access modifiers: fields and methods are visible wherever their class "
+            "is (a module-level name starting with '_' is private to its module)");
+      else if (word == "static")
+        d.withHint(
+            "a class has no static members: declare a module-level `fn` (or `let`, `var`) "
+            "beside the class");
       return;
     }
     field.type = parseType();

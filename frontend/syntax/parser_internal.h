@@ -139,6 +139,12 @@ class Parser {
   // The keyword that the identifier at token index i, first on its line or after ';', '{'
   // or '}', is a near misspelling of ("els" -> "else"); "" if none.
   std::string misspelledKeyword(size_t i) const;
+  // At a statement where a declaration belongs: what to write when it starts as another
+  // language's declaration does (`function f(`, `def f(`, `const X =`, `int main(`); "" if not.
+  std::string foreignDeclarationHint() const;
+  // Where a list expects ',' or its closing bracket: what another language's syntax there
+  // (`f"x {y}"`, `x => e`) is written as; "" if nothing is recognized.
+  std::string missingCommaHint() const;
   // Ends a declaration, member or statement: expects a line break or ';' (or a '}' closing the
   // block, Eof, or nothing after a construct ending in '}'); after an error, syncs.
   void finishItem(SyncMode mode);
@@ -169,7 +175,9 @@ class Parser {
   void parseBinding(bool *is_var, ast::Ident *name, ast::TypeExprPtr *type, ast::ExprPtr *init);
 
   // --- Statements (parse_stmt.cpp). -------------------------------------------------------
-  std::unique_ptr<ast::Block> parseBlock();
+  // A block at its '{'; with brace_missing, the statements of a block whose '{' is missing (an
+  // error reported by the caller) from the line break after its header, up to its '}'.
+  std::unique_ptr<ast::Block> parseBlock(bool brace_missing = false);
   // The block of if/while/for/atomic/fn: reports a missing '{' and recovers to a '{' later on
   // the line if there is one; never nullptr.
   std::unique_ptr<ast::Block> expectBlock();
@@ -220,6 +228,9 @@ class Parser {
   bool speculating_ = false;
   bool speculation_failed_ = false;
   uint32_t last_error_line_ = 0;
+  // A statement where a declaration belongs was reported and no declaration came after it: the
+  // statements that follow it (a script's next lines, a Python body) are not reported again.
+  bool stray_reported_ = false;
   Diagnostic scratch_{};  // what suppressed reports write to
 };
 
@@ -246,8 +257,10 @@ void Parser::parseList(TokenKind close, Span opener, F element) {
       advance();
       continue;
     }
+    std::string hint = missingCommaHint();
     errorAtToken(DiagId::ExpectedToken, {"',' or " + describeKind(close)})
-        .withNote(opener, "to match this " + describeKind(openerOf(close)));
+        .withNote(opener, "to match this " + describeKind(openerOf(close)))
+        .withHint(std::move(hint));
     // A missing ',' (`f(a b, c)`): go on after the next ',' or at the closing bracket.
     if (!skipInList(close)) return;
     needs_sync_ = false;

@@ -704,6 +704,27 @@ printf 'fn g[T](x: T) -> int { return g([x]) }\nfn main() { println(g(1)) }\n' >
 "$CAIRN" check "$TMP/endless.cairn" >"$TMP/out" 2>"$TMP/err"
 [ "$(wc -c <"$TMP/err")" -lt 2000 ] && grep -q "instances of 'g' never end" "$TMP/err" &&
   grep -q "^note: ... 94 more instances" "$TMP/err" || fail "endless.cairn: $(head -c 3000 "$TMP/err")"
+# ... and the error says so first, not after the name of an instance a hundred levels deep.
+grep -q "endless.cairn:2:21: error: instances of 'g' never end" "$TMP/err" ||
+  fail "endless.cairn: not said first: $(head -c 600 "$TMP/err")"
+
+# Other languages' type and method names, and slips of type (session 22): 'void', narrow ints,
+# 'char', a collection by another name, a List's append/size, an array's push, an array
+# literal of mixed types, a field suggested that the literal gives already.
+expect_hints "void|fn f() -> void { }
+fn main() {}|a function that returns nothing has no '->' and no result type" \
+            "i32|fn f(x: i32) { }
+fn main() {}|Cairn's name for it is 'int' (64-bit and signed: Cairn has no smaller or unsigned ints)" \
+            "char|fn main() { var c: char = \"a\" }|Cairn's name for it is 'text' (a character is a text of one character" \
+            "mapname|fn main() { let m = new Map[text, int] {} }|Cairn's standard library calls it 'HashMap': add 'import std.map'" \
+            "append|import std.list
+fn main() { let l = new List[int] {}; l.append(1) }|did you mean 'push'?" \
+            "size|import std.list
+fn main() { let l = new List[int] {}; println(l.size()) }|did you mean 'len'?" \
+            "arraypush|fn main() { let a = [1]; a.push(2) }|an array's length is fixed when it is made: for one that grows, use a List[T]" \
+            "mixedarray|fn main() { let a = [1, \"two\"] }|an array literal's elements are all of its first element's type (int)" \
+            "givenfield|class Point { x: int; y: int }
+fn main() { let p = new Point { x: 1, z: 2 } }|did you mean 'y'?"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"

@@ -145,6 +145,22 @@ TEST(Diagnostics, RenderBinaryBytesAsQuestionMarks) {
                 std::string("     | ") + std::string(8, ' ') + "^\n");
 }
 
+// Bidirectional controls (U+202E here, U+2067) and C1 controls (U+0085) are shown as '?' too: one
+// would reorder the shown line around it, the other a terminal may act on.
+TEST(Diagnostics, RenderInvisibleControlsAsQuestionMarks) {
+  SourceManager sm;
+  sm.add("bidi.cairn", std::string("a\xE2\x80\xAE"
+                                   "b\xE2\x81\xA7"
+                                   "c\xC2\x85"
+                                   "d\xC3\xA9 @\n"));
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 15, 16}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "bidi.cairn:1:16: error: unexpected character '@'\n"
+            "   1 | a?b?c?d\xC3\xA9 @\n" +
+                std::string("     | ") + std::string(9, ' ') + "^\n");
+}
+
 TEST(Diagnostics, RenderWithoutPosition) {
   SourceManager sm;
   Diagnostics diags(sm);

@@ -301,6 +301,12 @@ TEST(Lexer, ByteOrderMarkSkipped) {
             "1:3: unexpected character U+FEFF (a byte order mark, or zero-width no-break space)\n");
 }
 
+TEST(Lexer, BidirectionalControlNamed) {
+  EXPECT_EQ(errors("x \xE2\x80\xAE"),
+            "1:3: unexpected character U+202E (a bidirectional control, which changes the order "
+            "the line is shown in)\n");
+}
+
 TEST(Lexer, UnexpectedCharacters) {
   EXPECT_EQ(tokens("a @ b"), "a INVALID b | 1:3: unexpected character '@'\n");
   EXPECT_EQ(tokens("a @#$ b"), "a INVALID b | 1:3: unexpected character '@'\n");  // one per run

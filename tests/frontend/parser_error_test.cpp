@@ -334,7 +334,95 @@ TEST(ParserErrors, RenderedLikeRustc) {
   EXPECT_EQ(p.diags().render(p.diags().all()[0], false),
             "prog.cairn:3:1: error: expected an expression, found '}'\n"
             "   3 | }\n"
-            "     | ^\n");
+            "     | ^\n"
+            "hint: the '+' at the end of the line before carries the expression on to this line: "
+            "give it what follows it there\n");
+}
+
+// The first error's message and hint for a program written with another language's syntax.
+std::string firstErrorAndHint(const std::string &text) {
+  Parsed p(text);
+  if (p.diags().all().empty()) return "no error";
+  const auto *first = &p.diags().all()[0];  // the earliest in the text (lexed ahead: later)
+  for (const auto &d : p.diags().all())
+    if (d.span.begin < first->span.begin) first = &d;
+  const auto &d = *first;
+  return std::to_string(p.diags().all().size()) + ": " + d.message + " | " + d.hint;
+}
+
+TEST(ParserErrors, OtherLanguagesSyntaxHints) {
+  struct Case {
+    const char *source;
+    const char *expected;  // a part of "COUNT: MESSAGE | HINT"
+  };
+  const Case cases[] = {
+      {"fn main() {\n  do { x() } while (c)\n}",
+       "1: expected end of line or ';', found '{' | "
+       "Cairn has no 'do' loop"},
+      {"fn main() {\n  try {\n  }\n}", "| Cairn has no exceptions"},
+      {"fn main() {\n  loop {\n  }\n}", "| write `while true { ... }`"},
+      {"fn main() {\n  unless x > 0 { }\n}", "| write `if not (condition) { ... }`"},
+      {"fn main() {\n  foreach x in a { }\n}", "| write `for x in items { ... }`"},
+      {"fn main() {\n  throw \"bad\"\n}", "| Cairn has no exceptions: `panic(\"message\")`"},
+      {"fn main() {\n  x := 1\n}", "| a name is declared with `let x = value`"},
+      {"fn main() {\n  println \"hi\"\n}", "| a call puts its arguments in parentheses"},
+      {"fn main() {\n  outer: for i in a { }\n}", "| loops have no labels"},
+      {"fn main() {\n  while true { break outer }\n}", "| loops have no labels: 'break'"},
+      {"function add(a: int) -> int {\n  return a\n}",
+       "1: expected a declaration, found a "
+       "statement starting with identifier "
+       "'function' | functions are declared "
+       "with `fn`"},
+      // A Python function: one error, not one more for its body's lines.
+      {"def add(a, b):\n    return a + b\n    print(a)\nfn main() {}",
+       "1: expected a "
+       "declaration"},
+      {"const LIMIT = 10", "| a module-level constant is declared `let NAME = value`"},
+      {"int main() {\n}", "| the entry point is declared `fn main() { ... }`"},
+      {"int add(int a) {\n}", "| a function is declared `fn add(a: int) -> int { ... }`"},
+      {"fn main() {\n  let mut x = 1\n}", "| Cairn has no 'mut': `var x = value`"},
+      {"fn main() {\n  var int x = 0\n}", "| the type follows the name: `var x: int = value`"},
+      {"fn main() {\n  var string s = \"\"\n}", "| the type follows the name: `var s: text"},
+      {"fn add(a: int) int {\n  return a\n}",
+       "1: expected '->' before the result type, found "
+       "identifier 'int' | a result type follows '->'"},
+      // The body's '{' missing: one error, and the body is parsed.
+      {"fn main()\n    println(1)\n    return\n}\nfn g() {}",
+       "1: expected '{' and the body of "
+       "function 'main', found end of line "
+       "| a function's body starts with '{'"},
+      {"fn main() {\n  let f = |x| x * 2\n}", "| a function literal is written `fn(x: int)"},
+      {"fn main() {\n  f(x => x * 2)\n}", "| a function literal is written `fn(x: int)"},
+      {"fn main() {\n  if a =! 2 { }\n}", "| did you mean '!='?"},
+      {"fn main() {\n  if a <> 2 { }\n}", "| write '!=' for not-equal"},
+      {"fn main() {\n  let x = 2 ** 10\n}", "| Cairn has no power operator"},
+      {"fn main() {\n  for i in 0...10 { }\n}", "| a range is `lo..hi`, with two dots"},
+      {"fn main() {\n  for i in 0..=10 { }\n}",
+       "| a range `lo..hi` stops before hi: write "
+       "`lo..11`"},
+      {"fn main() {\n  if a && b { }\n}", "expected an expression, found '&&' | use 'and'"},
+      {"fn main() {\n  let a = new int[10]\n}", "| an array is made with `new [int](10)`"},
+      {"fn main() {\n  let a = new Part[n]\n}", "| an array is made with `new [Part](n)`"},
+      {"fn main() {\n  let l = new List<int> {}\n}",
+       "| type arguments go in brackets: "
+       "`List[int]`"},
+      {"fn main() {\n  let p = new P { x = 1 }\n}", "| a field's value follows ':': `x: value`"},
+      {"fn main() {\n  println(f\"a {b}\")\n}", "| Cairn has no interpolated texts"},
+      {"import \"std/list\"",
+       "| a module is named without quotes, its folders joined by '.': "
+       "`import std.list`"},
+      {"class A {\n  public x: int\n}", "| Cairn has no access modifiers"},
+      {"class A {\n  static fn make() -> A { return nil }\n}",
+       "| a class has no static "
+       "members"},
+  };
+  for (const Case &c : cases) {
+    const std::string got = firstErrorAndHint(c.source);
+    EXPECT_NE(got.find(c.expected), std::string::npos) << c.source << "\n  got: " << got;
+  }
+  // Still parsed: a generic `new` and a field named like a keyword of another language.
+  EXPECT_EQ(firstErrorAndHint("fn main() {\n  let b = new Box[T] {}\n}"), "no error");
+  EXPECT_EQ(firstErrorAndHint("class A {\n  static: int\n}"), "no error");
 }
 
 TEST(ParserErrors, NestingTooDeep) {
