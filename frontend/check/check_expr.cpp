@@ -78,6 +78,12 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
            (e->type->kind == TypeKind::Any || to->cls->isSubclassOf(e->type->cls)) &&
            e->kind != sem::ExprKind::New)  // a `new A {}` is never a B
     d.withHint("if it is always a " + to->cls->name + ", say so with 'as " + to->cls->name + "'");
+  else if (to->kind == TypeKind::Array && e->type->kind == TypeKind::Array && to->elem->isRef() &&
+           e->type->elem->isRef() && assignable(e->type->elem, to->elem))
+    // `[Dog]` where `[Animal]` is expected: a [Dog] could then be given a Cat.
+    d.withHint("an array's type is fixed where it is made (" + typeName(e->type) + " is not a " +
+               typeName(to) + ", whose elements could be any " + typeName(to->elem) +
+               "): make it a " + typeName(to) + ", as in `let a: " + typeName(to) + " = [...]`");
   else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
            typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
     // Two classes of one name: a class the REPL redefined with other fields (a new type; the
@@ -283,10 +289,17 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
       return r;
     }
     case Symbol::Kind::Class:
-    case Symbol::Kind::BuiltinClass:
-      error(DiagId::NoValue, e.name.span, {"class '" + name + "'"})
-          .withHint("make an object with 'new " + name + " { ... }'");
+    case Symbol::Kind::BuiltinClass: {
+      Diagnostic &d = error(DiagId::NoValue, e.name.span, {"class '" + name + "'"});
+      if (s.kind == Symbol::Kind::Class && (name == "Transaction" || name == "Database"))
+        d.withHint("this program's class '" + name + "' hides the built-in class " + name +
+                   " (and its " + (name == "Transaction" ? "begin()" : "create(), open()") +
+                   "): give yours another name" +
+                   (name == "Transaction" ? " (atomic { } still works)" : ""));
+      else
+        d.withHint("make an object with 'new " + name + " { ... }'");
       return errorExpr(e.span);
+    }
     case Symbol::Kind::Builtin:
       error(DiagId::NoValue, e.name.span, {"built-in function '" + name + "'"})
           .withHint("call it, or wrap it in a function literal");

@@ -108,13 +108,22 @@ int Check(Store &s, std::vector<std::string> names) {
     }
     std::string graph;
     if (r.graph_checked) {
-      char line[256];
-      std::snprintf(
-          line, sizeof line,
-          "; %" PRIu64 " objects, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
-          " pages in use (%.1f%%) unreachable from the root",
-          r.objects, r.references, r.pages_unreached, r.pages_in_use,
-          r.pages_in_use ? 100.0 * double(r.pages_unreached) / double(r.pages_in_use) : 0.0);
+      char line[512];
+      if (r.pages_unreached == 0)
+        std::snprintf(line, sizeof line,
+                      "; %" PRIu64 " objects, %" PRIu64 " references; the root reaches all %" PRIu64
+                      " pages in use",
+                      r.objects, r.references, r.pages_in_use);
+      else
+        std::snprintf(
+            line, sizeof line,
+            "; %" PRIu64 " objects, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
+            " pages in use (%.1f%%) hold nothing the root reaches%s%s%s",
+            r.objects, r.references, r.pages_unreached, r.pages_in_use,
+            100.0 * double(r.pages_unreached) / double(r.pages_in_use),
+            // Without damage they are garbage; with it, they may be what the damage cut off.
+            r.clean() ? ": garbage, which 'cairn db gc " : "", r.clean() ? name.c_str() : "",
+            r.clean() ? "' frees" : "");
       graph = line;
     }
     if (r.clean()) {

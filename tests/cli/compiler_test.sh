@@ -724,7 +724,13 @@ fn main() { let l = new List[int] {}; println(l.size()) }|did you mean 'len'?" \
             "arraypush|fn main() { let a = [1]; a.push(2) }|an array's length is fixed when it is made: for one that grows, use a List[T]" \
             "mixedarray|fn main() { let a = [1, \"two\"] }|an array literal's elements are all of its first element's type (int)" \
             "givenfield|class Point { x: int; y: int }
-fn main() { let p = new Point { x: 1, z: 2 } }|did you mean 'y'?"
+fn main() { let p = new Point { x: 1, z: 2 } }|did you mean 'y'?" \
+            "arrayinvariant|class Animal {}
+class Dog : Animal {}
+fn all(xs: [Animal]) {}
+fn main() { let dogs = [new Dog {}]; all(dogs) }|an array's type is fixed where it is made ([Dog] is not a [Animal]" \
+            "owntransaction|class Transaction { amount: int }
+fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"

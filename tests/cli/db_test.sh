@@ -112,7 +112,7 @@ expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
   fail "info shows root and types"
 run --store "$STORE" db check oo7
 expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types; \
-20 objects, 20 references; 0 of 20 pages in use (0.0%) unreachable from the root)" ""
+20 objects, 20 references; the root reaches all 20 pages in use)" ""
 # Identity hashes (stored for the objects whose hash a program took) are audited too (S6),
 # through the read-only open that check uses.
 "$FIXTURE" "$STORE" oo7 hash 5 || fail "fixture hash"
@@ -161,7 +161,7 @@ run --store "$STORE" db check big
 expect "check of a damaged page of a large object" 1 "page 3 is damaged: checksum mismatch" \
   "cairn: database 'big' in store $STORE is damaged"
 [[ "$OUT" == *"big: 2 problems found"* && "$OUT" == *"page 1: page 3 of its large object's run of 5 cannot be read"* &&
-  "$OUT" != *"type table lacks"* && "$OUT" == *"0 of 5 pages in use (0.0%) unreachable"* ]] &&
+  "$OUT" != *"type table lacks"* && "$OUT" == *"the root reaches all 5 pages in use"* ]] &&
   echo "ok: a large object's damaged page is one problem of the object" ||
   fail "check of a large object's damaged page: $OUT"
 # The same in an array of references: the slots on the damaged page are counted as references
@@ -184,8 +184,19 @@ run --store "$STORE" db check graph
 expect "check of a reference into an object" 1 \
   "page 3: the reference at offset 8 (in an object of type 'fixture.Page') points to page 2, \
 offset 16, where no object starts (G2)" "cairn: database 'graph' in store $STORE is damaged"
-[[ "$OUT" == *"2 of 6 pages in use (33.3%) unreachable from the root"* ]] &&
+[[ "$OUT" == *"2 of 6 pages in use (33.3%) hold nothing the root reaches"* &&
+  "$OUT" != *"garbage"* ]] &&
   echo "ok: check reports the unreachable pages" || fail "check does not report unreachable pages"
+
+# Without damage, pages the root no longer reaches are called garbage, with the command that
+# frees them.
+run_program garbage.cairn 'class Node { next: Node; pad: [int] }\nfn main() { let d = Database.create("garbage")\n atomic { var n: Node = nil\n for i in 0..200 { n = new Node { next: n, pad: new [int](100) } }\n d.root = n }\n atomic { d.root = nil } }\n'
+expect "a program leaving garbage" 0 "" ""
+run --store "$STORE" db check garbage
+expect "check of a database with garbage" 0 "garbage: ok" ""
+[[ "$OUT" == *"pages in use"*"hold nothing the root reaches: garbage, which 'cairn db gc garbage' frees"* ]] &&
+  echo "ok: check calls unreachable pages garbage when nothing is damaged" ||
+  fail "check of a database with garbage: $OUT"
 
 # A second process is refused while one holds the store.
 mkfifo "$TMP/hold-in"
@@ -196,6 +207,10 @@ for _ in $(seq 100); do grep -q ready "$TMP/hold-out" && break; sleep 0.1; done
 run --store "$STORE" db list
 expect "a store in use by another process" 1 "" \
   "cairn: store $STORE is in use by process $HOLDER_PID"
+# A program's Database.exists is refused too (docs/language.md: one process per store).
+run_program exists.cairn 'fn main() { println(Database.exists("oo7")) }\n'
+expect "Database.exists in a store in use by another process" 70 "" \
+  "store $STORE is in use by process $HOLDER_PID"
 exec 9>&-
 wait "$HOLDER_PID"
 HOLDER_PID=

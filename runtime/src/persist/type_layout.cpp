@@ -239,16 +239,38 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
   auto isBase = [](const std::string &field, const char *layout) {
     return layout != nullptr && field == layout;
   };
+  // The base class (at any depth) of this program's type that declares a field `name`; nullptr
+  // if none does.
+  auto baseDeclaring = [&](const std::string &name) -> const char * {
+    for (const cairn_type *t = local; t != nullptr;) {
+      const cairn_type *next = nullptr;
+      for (uint32_t i = 0; i < t->nfields; i++) {
+        const cairn_field &g = t->fields[i];
+        if (g.kind != CAIRN_KIND_STRUCT || !g.nested || !g.name || !isBase(g.name, g.nested->name))
+          continue;
+        for (uint32_t k = 0; k < g.nested->nfields; k++)
+          if (g.nested->fields[k].name && name == g.nested->fields[k].name) return g.name;
+        next = g.nested;
+      }
+      t = next;
+    }
+    return nullptr;
+  };
   std::vector<std::string> common_stored;  // names in both, in stored order
   for (const StoredLayout::Field &f : stored.fields) {
     const cairn_field *g = local_field(f.name);
     const bool base =
         f.kind == CAIRN_KIND_STRUCT && f.nested && isBase(f.name, f.nested->name.c_str());
+    const char *moved = !g && !base ? baseDeclaring(f.name) : nullptr;
     if (!g) {
-      said.push_back(base ? "in the database it is a subclass of '" + f.name +
-                                "', in this program it is not"
-                          : "field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
-                                " is missing in this program");
+      said.push_back(
+          base ? "in the database it is a subclass of '" + f.name + "', in this program it is not"
+          : moved
+              ? "field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
+                    " is declared by '" + stored.name +
+                    "' itself in the database, by its base class '" + moved + "' in this program"
+              : "field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
+                    " is missing in this program");
       continue;
     }
     common_stored.push_back(f.name);
