@@ -168,6 +168,26 @@ bool Session::callFunction(const std::string &arg) {
   std::vector<std::string> words;
   if (!splitWords(arg, &words) || words.empty())
     return fail(":call needs a function's name and its arguments, as in :call area 2.5 \"x\"");
+  // `:call f(1, 2)`, `:call f [1, 2]`: an expression, not literals separated by spaces.
+  const std::string rest = arg.substr(arg.find(words[0]) + words[0].size());
+  bool expression = words[0].find_first_of("([") != std::string::npos;
+  for (size_t k = 1; k < words.size(); ++k)
+    expression = expression ||
+                 (words[k].front() != '"' && words[k].find_first_of("[](){}") != std::string::npos);
+  if (expression) {
+    const std::string name = words[0].substr(0, words[0].find_first_of("(["));
+    const std::string call =
+        words[0].find_first_of("([") != std::string::npos
+            ? std::string(arg.substr(arg.find_first_not_of(" \t")))
+            : name + "(" + std::string(rest.substr(rest.find_first_not_of(" \t"))) + ")";
+    return fail(
+        ":call takes a function's name, then literal ints, floats, bools, texts and nil, "
+        "separated by spaces (:call " +
+        name +
+        " 1 2.5 \"x\"); for an array, an object or any expression, type the "
+        "call itself: " +
+        call);
+  }
   const front::FuncInfo *f = checker_->findFunction(words[0]);
   if (f == nullptr)
     return fail("no function '" + words[0] +
