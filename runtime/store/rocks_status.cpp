@@ -34,6 +34,23 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
                            ? std::string("run `cairn db check` and restore the store from a copy")
                            : std::string(damage_advice)));
   }
+  // A file RocksDB's manifest names (a table file: .sst, tried as .ldb too), or the manifest
+  // CURRENT names, is gone: the store is damaged, not the disk or its permissions.
+  const bool missing = detail.find("No such file or directory") != std::string::npos;
+  const bool store_file = detail.find("MANIFEST-") != std::string::npos ||
+                          detail.find(".sst") != std::string::npos ||
+                          detail.find(".ldb") != std::string::npos;
+  if (s.IsIOError() && missing && store_file) {
+    return Status(
+        CAIRN_CORRUPTION,
+        w + ": the store's files are damaged: a file it needs is missing (RocksDB: " + detail +
+            (detail.find(".ldb") != std::string::npos
+                 ? "; a table file NNN.sst is looked for as NNN.ldb too"
+                 : "") +
+            "); nothing was changed; " +
+            (damage_advice.empty() ? std::string("restore the store from a copy")
+                                   : std::string(damage_advice)));
+  }
   if (s.IsIOError()) {
     return Status(CAIRN_IO_ERROR, w + ": " + detail +
                                       (s.IsNoSpace() ? " (the disk is full; free some space)"

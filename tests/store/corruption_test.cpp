@@ -90,6 +90,35 @@ class CorruptionTest : public ::testing::Test {
   std::string pages_[6];
 };
 
+// A file of RocksDB's gone from the folder (a table file, the manifest) is damage, said as such
+// (a missing manifest was "No such file or directory (check the disk and permissions)").
+TEST_F(CorruptionTest, MissingManifestOrTableFileIsDamage) {
+  // The pages into a table file; the store closed.
+  BehindTheBack([&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok()); });
+  store_.reset();
+  namespace fs = std::filesystem;
+  std::string manifest, table;
+  for (const auto &e : fs::directory_iterator(dir_ + "/db")) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("MANIFEST-", 0) == 0) manifest = e.path().string();
+    if (e.path().extension() == ".sst") table = e.path().string();
+  }
+  ASSERT_FALSE(manifest.empty());
+  ASSERT_FALSE(table.empty());
+  fs::remove(table);
+  std::unique_ptr<Store> s;
+  Status st = Store::Open(dir_, StoreOptions(), &s);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), CAIRN_CORRUPTION) << st.message();
+  EXPECT_TRUE(Contains(st.message(), "files are damaged")) << st.message();
+  fs::remove(manifest);
+  st = Store::Open(dir_, StoreOptions(), &s);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), CAIRN_CORRUPTION) << st.message();
+  EXPECT_TRUE(Contains(st.message(), "a file it needs is missing")) << st.message();
+  EXPECT_TRUE(Contains(st.message(), "MANIFEST-")) << st.message();
+}
+
 TEST_F(CorruptionTest, CleanStoreChecksClean) {
   CheckReport r = Check();
   EXPECT_TRUE(r.clean()) << AllProblems(r);

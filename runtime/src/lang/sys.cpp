@@ -174,6 +174,9 @@ int64_t cairn_sys_run(const cairn_loc *loc, void *argv, int capture) {
       RuntimeError(loc, std::string("run: cannot make a pipe: ") + std::strerror(errno));
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
   }
+  // The child gets standard input, output and error only: not the store's files (RocksDB's
+  // log, its lock) nor the runtime's own descriptors, which are not all close-on-exec.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   pid_t pid = 0;
   int rc = ::posix_spawnp(&pid, cargs[0], &actions, nullptr, cargs.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

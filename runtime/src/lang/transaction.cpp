@@ -72,6 +72,13 @@ void AbortTransactionLeftOpen() {
                  "nothing of it was written; commit it (t.commit(), or use atomic { }) before "
                  "main returns\n",
                  known ? " (begun at " : "", known ? (began_at + ")").c_str() : "");
+  } else if (const int64_t pages = cairn_unsaved_pages(); pages > 0) {
+    // Changes outside any transaction belong to the next one: there is none.
+    std::fprintf(stderr,
+                 "cairn: note: main returned with changes to persistent objects made outside any "
+                 "transaction (on %lld page%s): they are not written; make them inside atomic "
+                 "{ } (or a transaction that commits)\n",
+                 static_cast<long long>(pages), pages == 1 ? "" : "s");
   }
   AbortOpenTransaction();
 }

@@ -132,7 +132,8 @@
 //       stabilization copied into last (open_page_), after the objects there, while that page
 //       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
 //       at a first write): commits of a few small objects each fill pages instead of taking one
-//       each. The page is written as any modified page; its new words are headers and
+//       each (when the objects are copied: one an ambiguous root points to is made persistent
+//       where it is, with its page: docs/persistence.md, Limits). The page is written as any modified page; its new words are headers and
 //       references where the image had free space, so it is not re-encoded from a kept stored
 //       form (EncodeChanged: CleanImage::used differs) and its identity hashes are merged with
 //       the store's (continued_). A failed commit (D9) leaves the new objects where they are as
@@ -212,6 +213,10 @@ class Persistence final : public gc::PersistHooks {
   Status Chain();
   Status Checkpoint();
   bool IsOpen() const { return open_; }
+  // Outside a transaction: the persistent pages (run heads) written to since they were last
+  // clean whose words differ from that (a page with tenants is not counted: its writes may be
+  // to them). What the next transaction would write of the changes made outside one.
+  size_t UnsavedPages();
 
   // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
   // read, -1 unknown (then a page that is not loaded is only loaded; a write traps again).
