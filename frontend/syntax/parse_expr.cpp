@@ -534,8 +534,19 @@ bool Parser::indexAfterNew() const {
   if (inside == TokenKind::Int || inside == TokenKind::Float || inside == TokenKind::Text ||
       inside == TokenKind::Minus || inside == TokenKind::LParen)
     return true;
-  if (inside != TokenKind::Ident || kind(3) != TokenKind::RBracket || kind(4) == TokenKind::LParen)
-    return false;
+  if (inside != TokenKind::Ident) return false;
+  if (kind(3) != TokenKind::RBracket) {
+    // More than a name inside: an array's type (`new [Pair[int, text]](2)`) is followed by its
+    // length in parentheses, an index expression (`new[i + 1]`, `new[ks[0]]`) by anything else.
+    size_t depth = 0;
+    for (size_t k = 1;; ++k) {
+      const TokenKind t = kind(k);
+      if (t == TokenKind::Eof) return false;
+      if (t == TokenKind::LBracket) ++depth;
+      if (t == TokenKind::RBracket && --depth == 0) return kind(k + 1) != TokenKind::LParen;
+    }
+  }
+  if (kind(4) == TokenKind::LParen) return false;
   // `new [int]` and `new [Part]` lack their length (reported by parseNew); `new[i]` is an index.
   const std::string &name = peek(2).text;
   const bool type_like = std::isupper(static_cast<unsigned char>(name[0])) || name == "int" ||
@@ -566,6 +577,7 @@ ExprPtr Parser::parseNew() {
   if (at(TokenKind::Ident) && kind(1) == TokenKind::LBracket &&
       (kind(2) == TokenKind::Int ||
        (kind(2) == TokenKind::Ident && kind(3) == TokenKind::RBracket &&
+        kind(4) != TokenKind::LBrace &&  // `new Box[item] {}`: a generic class's instance
         std::islower(static_cast<unsigned char>(peek(2).text[0])) && peek(2).text != "int" &&
         peek(2).text != "float" && peek(2).text != "bool" && peek(2).text != "text" &&
         peek(2).text != "any"))) {

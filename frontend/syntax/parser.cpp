@@ -622,7 +622,7 @@ void Parser::parseBinding(bool *is_var, Ident *name, TypeExprPtr *type, ExprPtr 
                   "may not");
     return;
   }
-  if (at(TokenKind::Ident) && kind(1) != TokenKind::Newline) {
+  if (at(TokenKind::Ident)) {
     // Another language's type name before the variable's name, and Cairn's for it.
     static const char *const kTypes[][2] = {
         {"int", "int"},      {"float", "float"}, {"double", "float"}, {"bool", "bool"},

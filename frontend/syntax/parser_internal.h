@@ -163,9 +163,10 @@ class Parser {
   std::unique_ptr<ast::FnDecl> parseExtern();
   void parseTypeParams(std::vector<ast::Ident> *out);
   void parseParams(std::vector<ast::Param> *out);
-  // At the name `new` before '[': whether what follows is an index (`new[0]`, `new[i]`: a
-  // literal, or a name that is not a built-in type and does not start with a capital, alone in
-  // the brackets and no '(' after them) rather than an array's type (`new [int](3)`).
+  // At the name `new` before '[': whether what follows is an index (`new[0]`, `new[i]`,
+  // `new[i + 1]`: a literal, a name that is not a built-in type and does not start with a
+  // capital alone in the brackets with no '(' after them, or more than a name with no '(' after
+  // the brackets) rather than an array's type (`new [int](3)`, `new [Pair[int, text]](2)`).
   bool indexAfterNew() const;
   // A result type written after ':' (TypeScript, Kotlin: `fn f(a: int): int`): reported with a
   // hint that shows '->', and parsed as if it were one. Null when not at a ':'.

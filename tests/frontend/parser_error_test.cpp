@@ -423,6 +423,9 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
   // Still parsed: a generic `new` and a field named like a keyword of another language.
   EXPECT_EQ(firstErrorAndHint("fn main() {\n  let b = new Box[T] {}\n}"), "no error");
   EXPECT_EQ(firstErrorAndHint("class A {\n  static: int\n}"), "no error");
+  EXPECT_EQ(firstErrorAndHint("fn main() {\n  let b = new Box[item] {}\n}"), "no error");
+  EXPECT_NE(firstErrorAndHint("fn main() {\n  var int x\n}").find("the type follows the name"),
+            std::string::npos);
 }
 
 TEST(ParserErrors, NestingTooDeep) {
