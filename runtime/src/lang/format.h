@@ -17,7 +17,8 @@ void AppendRef(std::string *out, const void *v);
 
 // Limits of an array's form: the elements of all arrays shown in one value (arrays of arrays
 // sharing their elements could otherwise be exponentially long), after which the array being
-// shown ends with ", ...]" and each array left is "[...]"; and the arrays nested in one another,
+// shown, and each array around it, ends with ", ...]" (the elements left, arrays among them,
+// unshown); and the arrays nested in one another,
 // after which an inner one is "[...]" (so that a deep chain does not exhaust the stack). An
 // array inside itself (an `[any]` holding itself, at any depth) is "[...]" there. An array of up
 // to kMaxShownElements elements is shown whole: a program printing its 168 primes prints them
