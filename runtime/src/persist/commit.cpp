@@ -129,6 +129,11 @@ void Persistence::DiscardKeepingTenants(size_t head) {
   // now (its stored form has fillers in their places), and they are put back.
   heap::PageHeap &pages = heap_->pages();
   char *base = pages.PageAddress(head);
+  // D17: what a failed commit copied after the stored objects (tenants, and the fillers of
+  // those a collection found dead since) is not in any stored form: kept whole, so that no
+  // hole of zeros is left where a dead one was.
+  const uint32_t old_used = pages.Info(head).used;
+  const std::string before(base, old_used);
   std::vector<std::pair<uint32_t, std::string>> kept;
   for (const auto &[offset, owner] : shared_.at(uint32_t(head)).owners) {
     if (owner != 0) continue;
@@ -149,6 +154,11 @@ void Persistence::DiscardKeepingTenants(size_t head) {
         dbs_[pages.Info(head).db - 1]->name.c_str(), s.message().c_str());
   const Protection prot = heap::PageHeap::ProtectionOf(pages.Info(head));
   pages.Protect(head, 1, Protection::kReadWrite);
+  if (PageInfo &pi = pages.Info(head); old_used > pi.used) {
+    std::memcpy(base + pi.used, before.data() + pi.used, old_used - pi.used);
+    pi.used = old_used;
+    tail_unstored_.insert(uint32_t(head));
+  }
   for (const auto &[offset, bytes] : kept) {
     std::memcpy(base + offset - kWordSize, bytes.data(), bytes.size());
     // D17: a tenant after the stored objects (a failed commit's) extends the page again.

@@ -365,6 +365,7 @@ Status Persistence::ShareObject(uint8_t dbi, size_t frame, const void *ref) {
   assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified && dbi != pi.db);
   SharedFrame &shared = shared_[uint32_t(frame)];
   pi.flags |= heap::kPageShared;
+  std::erase(kept_, uint32_t(frame));  // D15: a kept page is unshared
   shared.owners[uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame))] = dbi;
   for (const auto &[d, page] : shared.homes)
     if (d == dbi) return Status::Ok();
@@ -460,6 +461,7 @@ void Persistence::LodgeTenant(size_t frame, const void *ref) {
   assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified);
   SharedFrame &shared = shared_[uint32_t(frame)];
   pi.flags |= heap::kPageShared;
+  std::erase(kept_, uint32_t(frame));  // D15: a kept page is unshared
   auto [it, added] = shared.owners.try_emplace(
       uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame)), uint8_t{0});
   if (added) shared.tenants++;
