@@ -22,9 +22,10 @@ std::string methodSynonym(const std::string &name, const ClassInfo &cls) {
           {{"pop_back", "popBack", "removeLast"}, {"pop"}},
           {{"at", "getAt", "elementAt"}, {"get"}},
           {{"includes", "containsKey", "has_key", "contains", "has"}, {"has", "contains"}},
-          {{"delete", "erase", "discard", "removeKey"}, {"remove"}},
-          {{"size", "length", "count"}, {"len"}},
-          {{"setAt", "put"}, {"set", "put"}},
+          {{"delete", "erase", "discard", "removeKey"}, {"removeValue", "remove"}},
+          {{"size", "length"}, {"len"}},
+          {{"setAt", "put"}, {"set"}},
+          {{"set"}, {"put"}},
       };
   for (const auto &[others, ours] : kGroups) {
     if (std::find(others.begin(), others.end(), name) == others.end()) continue;
@@ -594,8 +595,8 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
       std::vector<std::string> names;
       for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
       for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
-      std::string near = nearestName(name, names);
-      if (near.empty()) near = methodSynonym(name, *bt->cls);
+      std::string near = methodSynonym(name, *bt->cls);
+      if (near.empty()) near = nearestName(name, names);
       if (!near.empty()) d.withHint("did you mean '" + near + "'?");
       for (const auto &a : e.args) checkExpr(cx, *a);
       return errorExpr(e.span);

@@ -82,7 +82,9 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
            e->type->elem->isRef() && assignable(e->type->elem, to->elem))
     // `[Dog]` where `[Animal]` is expected: a [Dog] could then be given a Cat.
     d.withHint("an array's type is fixed where it is made (" + typeName(e->type) + " is not a " +
-               typeName(to) + ", whose elements could be any " + typeName(to->elem) +
+               typeName(to) + ", whose elements could be " +
+               (to->elem->kind == TypeKind::Any ? std::string("of any type")
+                                                : "any " + typeName(to->elem)) +
                "): make it a " + typeName(to) + ", as in `let a: " + typeName(to) + " = [...]`");
   else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
            typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
@@ -817,7 +819,8 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
       r->elems.push_back(std::move(values[i]));
       continue;
     }
-    if (inferred && !elem->isError() && !t->isError() && !assignable(t, elem)) {
+    if (inferred && !elem->isError() && !t->isError() && elem->kind != TypeKind::Any &&
+        !assignable(t, elem)) {
       // `[1, "two"]`: a value type beside another type has no common type to widen to.
       error(DiagId::TypeMismatch, e.elems[i]->span, {typeName(elem), typeName(t)})
           .withHint("an array literal's elements are all of its first element's type (" +

@@ -550,7 +550,12 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
   const char *const *collection = nullptr;
   for (const auto &c : kCollections)
     if (name == c[0]) collection = c;
-  if (collection != nullptr && lookupModule(m, collection[1]).kind != Symbol::Kind::Class)
+  const ModuleInfo *owner = moduleDeclaringClass(name);
+  if (owner != nullptr && owner != m)
+    d.withHint("'" + name + "' is declared in module '" + owner->name +
+               "', which this module does not import (imports are not passed on): add 'import " +
+               owner->name + "'");
+  else if (collection != nullptr && lookupModule(m, collection[1]).kind != Symbol::Kind::Class)
     d.withHint("Cairn's standard library calls it '" + std::string(collection[1]) +
                "': add 'import " + collection[2] + "'");
   else if (collection != nullptr)
@@ -561,10 +566,6 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     d.withHint("Cairn's name for it is '" + std::string(word) + "'" + typeWordNote(name));
   else if (!(std_module = stdModuleDeclaring(name, true)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
-  else if (const ModuleInfo *owner = moduleDeclaringClass(name); owner != nullptr && owner != m)
-    d.withHint("'" + name + "' is declared in module '" + owner->name +
-               "', which this module does not import (imports are not passed on): add 'import " +
-               owner->name + "'");
   else if (!near.empty())
     d.withHint("did you mean '" + near + "'?");
   return types_.error();

@@ -109,7 +109,11 @@ int Check(Store &s, std::vector<std::string> names) {
     std::string graph;
     if (r.graph_checked) {
       char line[512];
-      if (r.pages_unreached == 0)
+      if (r.pages_in_use == 0)
+        std::snprintf(line, sizeof line,
+                      "; %" PRIu64 " objects, %" PRIu64 " references; no pages in use", r.objects,
+                      r.references);
+      else if (r.pages_unreached == 0)
         std::snprintf(line, sizeof line,
                       "; %" PRIu64 " objects, %" PRIu64 " references; the root reaches all %" PRIu64
                       " pages in use",

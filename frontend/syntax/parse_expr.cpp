@@ -535,6 +535,11 @@ bool Parser::indexAfterNew() const {
       inside == TokenKind::Minus || inside == TokenKind::LParen)
     return true;
   if (inside != TokenKind::Ident) return false;
+  const std::string &first = peek(2).text;
+  const bool type_name = std::isupper(static_cast<unsigned char>(first[0])) || first == "int" ||
+                         first == "float" || first == "bool" || first == "text" || first == "any";
+  // `new [Pair[int, text]]` (its length missing: parseNew says so) is a type, `new[ks[0]]` not.
+  if (type_name && kind(3) == TokenKind::LBracket) return false;
   if (kind(3) != TokenKind::RBracket) {
     // More than a name inside: an array's type (`new [Pair[int, text]](2)`) is followed by its
     // length in parentheses, an index expression (`new[i + 1]`, `new[ks[0]]`) by anything else.
@@ -548,10 +553,7 @@ bool Parser::indexAfterNew() const {
   }
   if (kind(4) == TokenKind::LParen) return false;
   // `new [int]` and `new [Part]` lack their length (reported by parseNew); `new[i]` is an index.
-  const std::string &name = peek(2).text;
-  const bool type_like = std::isupper(static_cast<unsigned char>(name[0])) || name == "int" ||
-                         name == "float" || name == "bool" || name == "text" || name == "any";
-  return !type_like;
+  return !type_name;
 }
 
 ExprPtr Parser::parseNew() {

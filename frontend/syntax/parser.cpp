@@ -349,6 +349,20 @@ bool Parser::recoverTo(TokenKind k) {
 
 namespace {
 
+// Cairn's name for a type name of another language written where Cairn puts a name first
+// (`int x`, `string s`, `fn f() double {`): "int", "text", ...; "" for `void` (no result type),
+// nullptr when `word` is not such a name. `auto` and `var` are "?" (the value's type).
+const char *cairnTypeWord(const std::string &word) {
+  static const char *const kTypes[][2] = {
+      {"int", "int"},      {"float", "float"}, {"double", "float"}, {"bool", "bool"},
+      {"boolean", "bool"}, {"text", "text"},   {"string", "text"},  {"String", "text"},
+      {"char", "text"},    {"long", "int"},    {"i32", "int"},      {"i64", "int"},
+      {"f64", "float"},    {"any", "any"},     {"auto", "?"},       {"void", ""}};
+  for (const auto &t : kTypes)
+    if (word == t[0]) return t[1];
+  return nullptr;
+}
+
 // What to write instead of another language's statement keyword at the start of a statement
 // (`do {`, `try {`, `loop {`, `unless c {`, `throw e`): empty when `word` is none of them.
 std::string foreignStatementHint(const std::string &word) {
@@ -407,11 +421,11 @@ void Parser::finishItem(SyncMode mode) {
                  at(TokenKind::Ident)) {
         hint = "loops have no labels: '" + std::string(tokenSpelling(prev.kind)) +
                "' applies to the innermost loop";
+      } else if (!keyword.empty()) {
+        hint = "did you mean '" + keyword + "'?";
       } else if (prev.kind == TokenKind::Ident && starts &&
                  (at(TokenKind::Text) || at(TokenKind::Int) || at(TokenKind::Float))) {
         hint = "a call puts its arguments in parentheses: `" + prev.text + "(...)`";
-      } else if (!keyword.empty()) {
-        hint = "did you mean '" + keyword + "'?";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
         hint = "an object is made with `new " + prev.text + " { field: value }`";
       }
@@ -491,21 +505,22 @@ std::string Parser::foreignDeclarationHint() const {
   if (word == "const" || word == "final" || word == "val" || word == "static")
     return "a module-level constant is declared `let NAME = value` (a value type or a text), a "
            "variable `var name = value`";
-  static const char *const kTypes[] = {"int",  "void",   "float",  "double", "bool", "boolean",
-                                       "text", "string", "String", "char",   "long", "auto"};
-  bool type = false;
-  for (const char *t : kTypes) type = type || word == t;
-  if (type && kind(1) == TokenKind::Ident) {
+  const char *cairn = cairnTypeWord(word);
+  if (cairn != nullptr && kind(1) == TokenKind::Ident) {
     const std::string &name = peek(1).text;
     if (kind(2) == TokenKind::LParen && name == "main")
       return "the entry point is declared `fn main() { ... }`: the arguments come from args(), "
              "the exit status from exit(n)";
     if (kind(2) == TokenKind::LParen)
-      return "a function is declared `fn " + name +
-             "(a: int) -> int { ... }`: the result type, if any, follows '->'";
-    return "a variable is declared `var " + name +
-           ": int = value` (or `let`): the type follows "
-           "the name";
+      return "a function is declared `fn " + name + "(a: int)" +
+             (*cairn == '\0' || std::string(cairn) == "?" ? std::string()
+                                                          : std::string(" -> ") + cairn) +
+             " { ... }`: the parameters' types follow their names, the result type '->'";
+    if (*cairn == '\0') return "";
+    if (std::string(cairn) == "?")
+      return "a variable is declared `var " + name + " = value` (or `let`)";
+    return "a variable is declared `var " + name + ": " + cairn +
+           " = value` (or `let`): the type follows the name";
   }
   return "";
 }
@@ -521,7 +536,7 @@ std::string Parser::missingCommaHint() const {
 }
 
 DeclPtr Parser::parseDecl() {
-  if (atDeclStart()) stray_reported_ = false;
+  if (atDeclStart() || at(TokenKind::KwLet) || at(TokenKind::KwVar)) stray_reported_ = false;
   switch (kind()) {
     case TokenKind::KwImport:
       return parseImport();
@@ -624,18 +639,13 @@ void Parser::parseBinding(bool *is_var, Ident *name, TypeExprPtr *type, ExprPtr 
   }
   if (at(TokenKind::Ident)) {
     // Another language's type name before the variable's name, and Cairn's for it.
-    static const char *const kTypes[][2] = {
-        {"int", "int"},      {"float", "float"}, {"double", "float"}, {"bool", "bool"},
-        {"boolean", "bool"}, {"text", "text"},   {"string", "text"},  {"String", "text"},
-        {"char", "text"},    {"long", "int"},    {"i32", "int"},      {"i64", "int"},
-        {"f64", "float"},    {"any", "any"},     {"auto", nullptr}};
-    for (const auto &t : kTypes) {
-      if (name->name != t[0]) continue;
+    const char *cairn = cairnTypeWord(name->name);
+    if (cairn != nullptr && *cairn != '\0') {
       const std::string binder = *is_var ? "var " : "let ";
       errorAtToken(*is_var ? DiagId::VarWithoutTypeOrValue : DiagId::LetWithoutValue, {name->name})
-          .withHint(t[1] == nullptr
+          .withHint(std::string(cairn) == "?"
                         ? "the type is the value's: `" + binder + peek().text + " = value`"
-                        : "the type follows the name: `" + binder + peek().text + ": " + t[1] +
+                        : "the type follows the name: `" + binder + peek().text + ": " + cairn +
                               " = value`");
       return;
     }
@@ -700,11 +710,18 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   if (!needs_sync_ && !fn->ret && at(TokenKind::Ident) &&
       (kind(1) == TokenKind::LBrace || kind(1) == TokenKind::Newline)) {
     // `fn add(a: int) int {`: the result type without its arrow.
+    const char *cairn = cairnTypeWord(peek().text);
+    const std::string type = cairn == nullptr ? peek().text : cairn;
     softError(DiagId::ExpectedToken, peek().span,
               {"'->' before the result type", describeToken(peek())})
-        .withHint("a result type follows '->': `fn " + fn->name.name + "(...) -> " + peek().text +
-                  " {`");
-    fn->ret = parseType();
+        .withHint(type.empty() ? "a function that returns nothing has no result type: `fn " +
+                                     fn->name.name + "(...) {`"
+                               : "a result type follows '->': `fn " + fn->name.name + "(...) -> " +
+                                     type + " {`");
+    if (type.empty())
+      advance();  // `void`: no result type
+    else
+      fn->ret = parseType();
   }
   const bool body_unopened = !needs_sync_ && at(TokenKind::Newline) &&
                              kind(1) != TokenKind::LBrace && !startsDeclOnly(kind(1)) &&

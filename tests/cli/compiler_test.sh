@@ -729,6 +729,11 @@ fn main() { let p = new Point { x: 1, z: 2 } }|did you mean 'y'?" \
 class Dog : Animal {}
 fn all(xs: [Animal]) {}
 fn main() { let dogs = [new Dog {}]; all(dogs) }|an array's type is fixed where it is made ([Dog] is not a [Animal]" \
+            "deletevalue|import std.list
+fn main() { let l = new List[int] {}; l.delete(1) }|did you mean 'removeValue'?" \
+            "mapset|import std.map
+fn main() { let m = new HashMap[text, int] {}; m.set(\"a\", 1) }|did you mean 'put'?" \
+            "nilfirst|fn main() { let a = [nil, 1] }|'any' holds references" \
             "owntransaction|class Transaction { amount: int }
 fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction"
 # A database's name is read, not assigned.

@@ -424,6 +424,24 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
   EXPECT_EQ(firstErrorAndHint("fn main() {\n  let b = new Box[T] {}\n}"), "no error");
   EXPECT_EQ(firstErrorAndHint("class A {\n  static: int\n}"), "no error");
   EXPECT_EQ(firstErrorAndHint("fn main() {\n  let b = new Box[item] {}\n}"), "no error");
+  // A misspelt keyword before a literal is a misspelt keyword, not a call without parentheses.
+  EXPECT_NE(firstErrorAndHint("fn main() {\n  retrun 5\n}").find("did you mean 'return'?"),
+            std::string::npos);
+  // The hints name Cairn's types, not the words written.
+  EXPECT_NE(firstErrorAndHint("fn f() void {\n}").find("has no result type: `fn f(...) {`"),
+            std::string::npos);
+  EXPECT_NE(firstErrorAndHint("fn f() string {\n}").find("`fn f(...) -> text {`"),
+            std::string::npos);
+  EXPECT_NE(firstErrorAndHint("string name = \"x\"").find("`var name: text = value`"),
+            std::string::npos);
+  EXPECT_NE(firstErrorAndHint("double ratio(int a) {\n}").find("`fn ratio(a: int) -> float"),
+            std::string::npos);
+  // An array type without its length is still said to be one.
+  EXPECT_NE(firstErrorAndHint("fn main() {\n  let a = new [Pair[int, text]]\n}")
+                .find("expected '(' and the length of the array"),
+            std::string::npos);
+  // Stray statements are reported again after a module-level variable.
+  EXPECT_EQ(firstErrorAndHint("println(1)\nvar y = 2\nprintln(y)").substr(0, 2), "2:");
   EXPECT_NE(firstErrorAndHint("fn main() {\n  var int x\n}").find("the type follows the name"),
             std::string::npos);
 }

@@ -16,6 +16,7 @@ Annotations (tests/lang/README.md has the details), each a `//` comment anywhere
     // runtime error: PART       the run exits with status 70 and standard error contains PART
     // exit: N                   the run exits with status N
     // stderr: PART              standard error contains PART (the status is unaffected)
+    // stderr lacks: PART        standard error does not contain PART
     // run: ARGS                 a new run of this program with ARGS (split on spaces)
     // run program: PATH ARGS    a new run of another program (PATH relative to this file's folder)
     // stdin: TEXT               one line of the run's standard input
@@ -41,7 +42,7 @@ RUNTIME_ERROR_STATUS = 70
 
 # The annotation markers, longest first where one is a prefix of another.
 ANNOTATION = re.compile(
-    r"//\s?(expect re|expect|error|runtime error|exit|stderr|run program|run|stdin):(?: (.*))?$")
+    r"//\s?(expect re|expect|error|runtime error|exit|stderr lacks|stderr|run program|run|stdin):(?: (.*))?$")
 # A compile error line on standard error: FILE:LINE:COL: error: MESSAGE
 REPORTED_ERROR = re.compile(r"^(\S.*?):(\d+):(\d+): error: (.*)$")
 
@@ -58,12 +59,13 @@ class Run:
         self.expect = []            # list of (kind, text, line): kind "text" or "re"
         self.runtime_errors = []    # list of (part, line)
         self.stderr = []            # list of (part, line): parts of standard error, any status
+        self.stderr_lacks = []      # list of (part, line): not in standard error
         self.exit = None            # expected exit status, None: default
         self.stdin = []             # lines of standard input
 
     def has_expectations(self):
-        return bool(self.expect or self.runtime_errors or self.stderr or self.exit is not None or
-                    self.stdin)
+        return bool(self.expect or self.runtime_errors or self.stderr or self.stderr_lacks or
+                    self.exit is not None or self.stdin)
 
     def expected_status(self):
         if self.exit is not None:
@@ -120,6 +122,10 @@ def parse(path):
             if not value:
                 raise Malformed("%s: `// runtime error:` without a message" % where)
             current.runtime_errors.append((value, number))
+        elif kind == "stderr lacks":
+            if not value:
+                raise Malformed("%s: `// stderr lacks:` without a message" % where)
+            current.stderr_lacks.append((value, number))
         elif kind == "stderr":
             if not value:
                 raise Malformed("%s: `// stderr:` without a message" % where)
@@ -283,6 +289,9 @@ def execute(run, exe, store, tmp):
         if part not in stderr:
             problems.append("standard error does not contain %r (annotation on line %d)" %
                             (part, ann))
+    for part, ann in run.stderr_lacks:
+        if part in stderr:
+            problems.append("standard error contains %r (annotation on line %d)" % (part, ann))
     problems += compare_output(run, stdout)
     if problems:
         problems.append("standard error:\n" + indent(stderr))
@@ -381,6 +390,8 @@ def list_annotations(test):
             print("  runtime error: %s" % part)
         for part, _ in run.stderr:
             print("  stderr: %s" % part)
+        for part, _ in run.stderr_lacks:
+            print("  stderr lacks: %s" % part)
         print("  exit status: %d" % run.expected_status())
 
 

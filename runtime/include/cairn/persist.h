@@ -134,11 +134,6 @@ cairn_status cairn_txn_abort(void);      /* discard changes to persistent object
 cairn_status cairn_txn_chain(void);      /* commit, then begin the next */
 cairn_status cairn_txn_checkpoint(void); /* commit's writes, and stay open */
 int cairn_txn_is_open(void);
-/* Outside a transaction: how many persistent pages hold changes made since the last commit or
- * abort (they belong to the next transaction: nothing writes them until one commits); 0 inside
- * one, or with no store open. A page that also holds tenants (transient objects) is not
- * counted. */
-int64_t cairn_unsaved_pages(void);
 /* After a failed commit (a cross-database reference, a store error) the transaction is failed:
  * nothing of it was written, and only cairn_txn_abort is allowed. */
 

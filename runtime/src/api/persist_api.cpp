@@ -140,11 +140,6 @@ int cairn_txn_is_open(void) {
   return p && p->IsOpen();
 }
 
-int64_t cairn_unsaved_pages(void) {
-  Persistence *p = Persistence::Instance();
-  return p && !p->IsOpen() ? static_cast<int64_t>(p->UnsavedPages()) : 0;
-}
-
 void cairn_make_resident(void *ptr, size_t n) {
   if (Persistence *p = Persistence::Instance()) p->MakeResident(ptr, n);
 }

@@ -21,6 +21,15 @@ int64_t last_handle = 0;    // the number the last begin took
 int64_t current = 0;        // the open transaction's handle, 0 if none
 std::string began_at;       // where the open transaction `current` began ("file:line:col")
 bool began_atomic = false;  // whether an atomic block began it (else Transaction.begin())
+std::string written_at;     // where `current` last wrote its changes (checkpoint, chain), or ""
+
+// "file:line:col", or "" when the position is not known.
+std::string LocText(const cairn_loc *loc) {
+  return loc != nullptr && loc->file != nullptr
+             ? std::string(loc->file) + ":" + std::to_string(loc->line) + ":" +
+                   std::to_string(loc->col)
+             : std::string();
+}
 
 // `atomic`: whether an atomic block begins it (else Transaction.begin()).
 void Begin(const cairn_loc *loc, bool atomic) {
@@ -44,10 +53,8 @@ void Begin(const cairn_loc *loc, bool atomic) {
   if (cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
   current = ++last_handle;
   began_atomic = atomic;
-  began_at = loc != nullptr && loc->file != nullptr
-                 ? std::string(loc->file) + ":" + std::to_string(loc->line) + ":" +
-                       std::to_string(loc->col)
-                 : std::string();
+  began_at = LocText(loc);
+  written_at.clear();
 }
 
 void RequireOpen(const cairn_loc *loc, int64_t txn) {
@@ -67,18 +74,15 @@ void AbortOpenTransaction() {
 void AbortTransactionLeftOpen() {
   if (cairn_txn_is_open()) {
     const bool known = current != 0 && !began_at.empty();
+    std::string where = known ? " (begun at " + began_at : "";
+    if (known && !written_at.empty())
+      where += "; written up to its last checkpoint() or chain(), at " + written_at;
+    if (known) where += ")";
     std::fprintf(stderr,
-                 "cairn: note: main returned with a transaction open%s%s: it is aborted, and "
-                 "nothing of it was written; commit it (t.commit(), or use atomic { }) before "
+                 "cairn: note: main returned with a transaction open%s: it is aborted, and "
+                 "nothing of it %swas written; commit it (t.commit(), or use atomic { }) before "
                  "main returns\n",
-                 known ? " (begun at " : "", known ? (began_at + ")").c_str() : "");
-  } else if (const int64_t pages = cairn_unsaved_pages(); pages > 0) {
-    // Changes outside any transaction belong to the next one: there is none.
-    std::fprintf(stderr,
-                 "cairn: note: main returned with changes to persistent objects made outside any "
-                 "transaction (on %lld page%s): they are not written; make them inside atomic "
-                 "{ } (or a transaction that commits)\n",
-                 static_cast<long long>(pages), pages == 1 ? "" : "s");
+                 where.c_str(), known && !written_at.empty() ? "since then " : "");
   }
   AbortOpenTransaction();
 }
@@ -102,12 +106,14 @@ __attribute__((visibility("hidden"), used)) void cairn_lang_txn_chain_scrubbed(c
                                                                                int64_t txn) {
   RequireOpen(loc, txn);
   if (cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
+  written_at = LocText(loc);
 }
 
 __attribute__((visibility("hidden"), used)) void cairn_lang_txn_checkpoint_scrubbed(
     const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
   if (cairn_txn_checkpoint() != CAIRN_OK) DatabaseError(loc);
+  written_at = LocText(loc);
 }
 
 __attribute__((visibility("hidden"), used)) void cairn_lang_atomic_commit_scrubbed(

@@ -11,8 +11,6 @@ void AbortOpenTransaction();
 // At the end of main: aborts the open transaction, if there is one, saying so on standard error
 // (where it began, and that nothing of it was written): a program that forgets its commit is
 // told, where exit() and a runtime error abort without a note (that is what they promise).
-// Without one, changes made to persistent objects outside any transaction since the last commit
-// get a note too (they would belong to the next transaction, and there is none).
 void AbortTransactionLeftOpen();
 
 }  // namespace cairn::lang

@@ -88,14 +88,6 @@ Status Persistence::Abort() {
   return Status::Ok();
 }
 
-size_t Persistence::UnsavedPages() {
-  size_t n = 0;
-  ForEachModified([&](size_t i, size_t) {
-    if (!HasTenants(i) && !UnchangedSinceClean(i)) n++;
-  });
-  return n;
-}
-
 void Persistence::DiscardModified() {
   kept_.clear();
   ForEachModified([&](size_t i, size_t) {

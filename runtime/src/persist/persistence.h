@@ -133,13 +133,13 @@
 //       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
 //       at a first write): commits of a few small objects each fill pages instead of taking one
 //       each (when the objects are copied: one an ambiguous root points to is made persistent
-//       where it is, with its page: docs/persistence.md, Limits). The page is written as any modified page; its new words are headers and
-//       references where the image had free space, so it is not re-encoded from a kept stored
-//       form (EncodeChanged: CleanImage::used differs) and its identity hashes are merged with
-//       the store's (continued_). A failed commit (D9) leaves the new objects where they are as
-//       tenants (D14): transient, on a persistent page, written as fillers; the page's memory
-//       then differs from its stored form past the stored objects until it is written again
-//       (tail_unstored_: its images give no base).
+//       where it is, with its page: docs/persistence.md, Limits). The page is written as any
+//       modified page; its new words are headers and references where the image had free space, so
+//       it is not re-encoded from a kept stored form (EncodeChanged: CleanImage::used differs) and
+//       its identity hashes are merged with the store's (continued_). A failed commit (D9) leaves
+//       the new objects where they are as tenants (D14): transient, on a persistent page, written
+//       as fillers; the page's memory then differs from its stored form past the stored objects
+//       until it is written again (tail_unstored_: its images give no base).
 #pragma once
 
 #include <algorithm>
@@ -213,10 +213,6 @@ class Persistence final : public gc::PersistHooks {
   Status Chain();
   Status Checkpoint();
   bool IsOpen() const { return open_; }
-  // Outside a transaction: the persistent pages (run heads) written to since they were last
-  // clean whose words differ from that (a page with tenants is not counted: its writes may be
-  // to them). What the next transaction would write of the changes made outside one.
-  size_t UnsavedPages();
 
   // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
   // read, -1 unknown (then a page that is not loaded is only loaded; a write traps again).
