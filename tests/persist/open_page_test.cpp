@@ -73,10 +73,10 @@ PERSIST_CHILD(OpenPage_Check) {
   return 0;
 }
 
-// A commit refused (a reference to another database's object) after its stabilization copied a
-// new node into the open page: the node stays usable, transient, through the abort and
-// collections; linked again, it persists with the next commit.
-PERSIST_CHILD(OpenPage_FailedCommit) {
+// Databases f and g, f's root with node 0 on its open page; then, in an open transaction, nodes
+// kFailed .. 1 (in `keep`) before node 0 under f's root, and a reference from f to g's root: the
+// commit is refused after its stabilization copied the new nodes into the open page. Returns f.
+cairn_db *RefusedCommit(const ChildArgs &args, ExactRoot &keep) {
   OpenStore(args);
   cairn_db *f = CreateDb("f");
   cairn_db *g = CreateDb("g");
@@ -87,12 +87,20 @@ PERSIST_CHILD(OpenPage_FailedCommit) {
   CK_OK(cairn_txn_begin());
   RootAs<Node>(f)->left = NewNode(0);  // f's open page: where this node went
   CK_OK(cairn_txn_commit());
-  ExactRoot keep;
   CK_OK(cairn_txn_begin());
   keep.set(Nodes(kFailed, RootAs<Node>(f)->left));
   RootAs<Node>(f)->left = static_cast<Node *>(keep.get());
   RootAs<Node>(f)->right = RootAs<Node>(g);  // refused at commit
   CK_STATUS(cairn_txn_commit(), CAIRN_INVALID_ARGUMENT);
+  return f;
+}
+
+// A commit refused (a reference to another database's object) after its stabilization copied a
+// new node into the open page: the node stays usable, transient, through the abort and
+// collections; linked again, it persists with the next commit.
+PERSIST_CHILD(OpenPage_FailedCommit) {
+  ExactRoot keep;
+  cairn_db *f = RefusedCommit(args, keep);
   CK_OK(cairn_txn_abort());
   CK_EQ(cairn_verify_heap(10), 0u);
   cairn_collect();
@@ -120,22 +128,8 @@ __attribute__((noinline)) void DropHead(ExactRoot &keep) {
 // and the frame verifier finds the page, made shared by its tenants, no longer kept writable
 // (D15: it was left in kept_).
 PERSIST_CHILD(OpenPage_FailedCommitTenantDies) {
-  OpenStore(args);
-  cairn_db *f = CreateDb("f");
-  cairn_db *g = CreateDb("g");
-  CK_OK(cairn_txn_begin());
-  CK_OK(cairn_db_set_root(f, NewNode(-1)));
-  CK_OK(cairn_db_set_root(g, NewNode(-2)));
-  CK_OK(cairn_txn_commit());
-  CK_OK(cairn_txn_begin());
-  RootAs<Node>(f)->left = NewNode(0);
-  CK_OK(cairn_txn_commit());
   ExactRoot keep;
-  CK_OK(cairn_txn_begin());
-  keep.set(Nodes(kFailed, RootAs<Node>(f)->left));
-  RootAs<Node>(f)->left = static_cast<Node *>(keep.get());
-  RootAs<Node>(f)->right = RootAs<Node>(g);  // refused at commit
-  CK_STATUS(cairn_txn_commit(), CAIRN_INVALID_ARGUMENT);
+  cairn_db *f = RefusedCommit(args, keep);
   CK_EQ(cairn_verify_heap(10), 0u);
   DropHead(keep);  // node kFailed, the first copied into the open page, dies
   ScrubStack();    // no stale word keeps it alive
