@@ -36,10 +36,17 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   }
   // A file RocksDB's manifest names (a table file: .sst, tried as .ldb too), or the manifest
   // CURRENT names, is gone: the store is damaged, not the disk or its permissions.
-  const bool missing = detail.find("No such file or directory") != std::string::npos;
-  const bool store_file = detail.find("MANIFEST-") != std::string::npos ||
-                          detail.find(".sst") != std::string::npos ||
-                          detail.find(".ldb") != std::string::npos;
+  // The file is the last path in the message before ": No such file or directory" (a folder
+  // of the store's path may hold the same words).
+  const size_t missing_at = detail.find(": No such file or directory");
+  const bool missing = missing_at != std::string::npos;
+  const size_t slash = missing ? detail.rfind('/', missing_at) : std::string::npos;
+  const std::string file =
+      missing ? detail.substr(slash == std::string::npos ? 0 : slash + 1,
+                              missing_at - (slash == std::string::npos ? 0 : slash + 1))
+              : std::string();
+  const bool store_file =
+      file.rfind("MANIFEST-", 0) == 0 || file.ends_with(".sst") || file.ends_with(".ldb");
   if (s.IsIOError() && missing && store_file) {
     return Status(
         CAIRN_CORRUPTION,

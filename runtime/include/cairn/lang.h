@@ -78,8 +78,8 @@ const char *cairn_lang_argv(int64_t i); /* 0 <= i < cairn_lang_argc() */
 void cairn_lang_exit(int64_t code) __attribute__((noreturn));
 
 /* Called by the generated `main` after the program's main function returns: a transaction
- * still open is aborted with a note on standard error saying where it began (docs/language.md),
- * standard output flushed, status 0. */
+ * still open is aborted with a note on standard error saying where it began and where its last
+ * checkpoint or chain wrote (docs/language.md), standard output flushed, status 0. */
 void cairn_lang_finish(void) __attribute__((noreturn));
 
 /* --- Text ----------------------------------------------------------------------------------- */

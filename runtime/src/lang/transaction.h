@@ -9,7 +9,8 @@ namespace cairn::lang {
 void AbortOpenTransaction();
 
 // At the end of main: aborts the open transaction, if there is one, saying so on standard error
-// (where it began, and that nothing of it was written): a program that forgets its commit is
+// (where it began, where its last checkpoint() or chain() wrote, and that nothing since was
+// written): a program that forgets its commit is
 // told, where exit() and a runtime error abort without a note (that is what they promise).
 void AbortTransactionLeftOpen();
 

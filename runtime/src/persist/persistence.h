@@ -83,7 +83,9 @@
 //       place, so nothing of it is written. A frame with tenants is resident and never cold:
 //       EnforceBudgets neither cools nor evicts it (the collector reads tenants, and their
 //       bytes exist nowhere else). An abort that drops the page's changes reads it again at
-//       once and puts its tenants' bytes back (transient objects keep their state). A commit
+//       once and puts its tenants' bytes back (transient objects keep their state), and what
+//       lies past the stored objects whole (a failed commit's tenants and the fillers of those
+//       that died since: DiscardKeepingTenants leaves no hole of zeros there). A commit
 //       whose database reaches a tenant adopts it (AdoptTenant: the page is modified, the
 //       object the database's; adopted_ until the commit is written, undone if it fails).
 //       Tenants are not counted in refs_ (D10) and have no stored identity hash (D6): their
@@ -92,7 +94,8 @@
 //       transaction (had a clean image: D12) and are not shared (D13), at most kept_limit()
 //       of them: each stays modified (read-write, in modified_), its image becomes the page as
 //       written (with the stored form written, and the page's layout: which words are headers
-//       and which references), and kept_ lists them until the next commit or abort. The next write
+//       and which references), and kept_ lists them until the next commit or abort, or until one
+//       becomes shared (LodgeTenant, ShareObject take it out). The next write
 //       to such a page does not trap: a page rewritten in transaction after transaction (a B-tree
 //       leaf, a list's head) costs no trap and no mprotect pair per commit. What changed is found
 //       by comparing with the image instead: the next commit writes a kept page only if a word
