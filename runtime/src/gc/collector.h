@@ -139,6 +139,7 @@ struct StabilizeRoot {
 struct StabilizeOutcome {
   Status status;                        // the first cross-database reference, or a store error
   std::vector<size_t> made_persistent;  // pages (run heads) that became persistent
+  std::vector<size_t> adopted;          // the page of each tenant a database adopted (P13)
   // Persistent pages the stabilizer copied into after their objects (PersistHooks::
   // OpenCopyPage), with where their new objects start; and the last page copied into for each
   // database (the next stabilization's open page).

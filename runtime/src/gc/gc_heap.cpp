@@ -1,5 +1,6 @@
 #include "gc/gc_heap.h"
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,8 @@ __attribute__((noinline)) CAIRN_NO_SANITIZE_ADDRESS static void ClearDeadStack()
 char *GcHeap::AllocateSlow(size_t bytes) {
   ClearDeadStack();
   if (bytes > heap::kLargeObjectBytes) return AllocateLarge(bytes);
+  if (tail_ != heap::kNoPage)
+    if (char *p = AllocateInTail(bytes)) return p;
   mutator_.Retire(pages_);
   size_t i = pages_.TakePage(heap::Space::kCurrent);
   if (i == heap::kNoPage) {
@@ -94,6 +97,62 @@ char *GcHeap::AllocateSlow(size_t bytes) {
   if (pages_.pages_in_use() > stats_.peak_heap_pages)
     stats_.peak_heap_pages = pages_.pages_in_use();
   return p;
+}
+
+char *GcHeap::AllocateInTail(size_t bytes) {
+  heap::PageInfo &pi = pages_.Info(tail_);
+  if (persist_hooks_ == nullptr || !pi.persistent() || pi.db != tail_db_ ||
+      pi.kind != heap::PageKind::kSmall || pi.space != heap::Space::kCurrent ||
+      pages_.PageId(tail_) != tail_id_ || pi.used + bytes > heap::kPageSize ||
+      !persist_hooks_->OpenTail(tail_)) {
+    tail_ = heap::kNoPage;
+    return nullptr;
+  }
+  char *p = pages_.PageAddress(tail_) + pi.used;
+#ifndef NDEBUG
+  for (size_t w = 0; w < bytes / heap::kWordSize; w++)
+    if (reinterpret_cast<const uint64_t *>(p)[w] != 0)
+      Fatal("internal error: the free tail of persistent page %zu is not zero at byte %zu", tail_,
+            size_t(pi.used + w * heap::kWordSize));
+#endif
+  pi.used += uint32_t(bytes);
+  persist_hooks_->LodgeTenant(tail_, p + heap::kWordSize);  // A1: known as a tenant at once
+  return p;
+}
+
+void GcHeap::ChooseAllocationPage(CollectionResult &r, size_t was,
+                                  const StabilizeOutcome *outcome) {
+  size_t tail = tail_;
+  if (outcome != nullptr) {
+    // A1: a stabilization keeps the tail open only if it adopted something from it, and opens
+    // one on the mutator's page if it made that page persistent in place.
+    const auto has = [](const std::vector<size_t> &v, size_t x) {
+      return std::find(v.begin(), v.end(), x) != v.end();
+    };
+    if (!outcome->status.ok())
+      tail = heap::kNoPage;
+    else if (tail != heap::kNoPage)
+      tail = has(outcome->adopted, tail) ? tail : heap::kNoPage;
+    else if (was != heap::kNoPage && has(outcome->made_persistent, was))
+      tail = was;
+  }
+  if (tail != heap::kNoPage) {
+    const heap::PageInfo &pi = pages_.Info(tail);
+    if (!pi.persistent() || pi.kind != heap::PageKind::kSmall ||
+        pi.space != heap::Space::kCurrent || pi.used + 2 * heap::kWordSize > heap::kPageSize ||
+        (tail == tail_ && (pi.db != tail_db_ || pages_.PageId(tail) != tail_id_)))
+      tail = heap::kNoPage;
+  }
+  if (tail == heap::kNoPage) {
+    tail_ = heap::kNoPage;
+    mutator_ = r.copy_region;  // continue allocating where the copying stopped
+    return;
+  }
+  r.copy_region.Retire(pages_);
+  mutator_ = BumpRegion{};
+  tail_ = tail;
+  tail_db_ = pages_.Info(tail).db;
+  tail_id_ = pages_.PageId(tail);
 }
 
 // After "Set CAIRN_HEAP_RESERVE_MB higher": when the reservation is less than was asked for,
@@ -161,12 +220,13 @@ void GcHeap::CollectFrom(const void *stack_top, Pending *p) {
   if (collecting_) Fatal("a collection was started inside a collection");
   collecting_ = true;
   uint64_t t0 = NowNs();
+  const size_t was = mutator_.page;
   mutator_.Retire(pages_);
   CollectionResult r =
       p->outcome
           ? collector_.Stabilize(stack_top, p->roots, p->outcome)
           : collector_.Collect(stack_top, persist_hooks_ && persist_hooks_->ReleaseFramesNow());
-  mutator_ = r.copy_region;  // continue allocating where the copying stopped
+  ChooseAllocationPage(r, was, p->outcome);
   p->pause = NowNs() - t0;
   collecting_ = false;
   AfterCollection(r, p->pause);

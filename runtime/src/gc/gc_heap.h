@@ -6,6 +6,22 @@
 //     trigger = max(min_trigger_bytes, growth_factor * live bytes after the last collection),
 // when no page is left for an allocation, on cairn_collect(), and in the stress build before
 // every allocation.
+//
+// Invariant:
+//   A1. The tail. After a stabilization that made the mutator's allocation page persistent in
+//       place (an ambiguous root pointed into an object the commit made persistent: the object
+//       made just before the commit, still in a register or a slot), the mutator allocates its
+//       next small objects at the end of that page (tail_), after its objects, instead of in the
+//       collector's last copy page: each a tenant of the page (P13 of heap/page_info.h), lodged
+//       as it is allocated (PersistHooks::LodgeTenant), so that the page table and the
+//       persistence layer know every object on the page at all times. A later commit whose
+//       database reaches one adopts it in place, and a program that commits an object it has
+//       just made, one per transaction, fills pages instead of taking one per commit
+//       (docs/persistence.md, "Limits"). While tail_ is open the mutator's bump region is empty,
+//       so every allocation takes the slow path (the tail holds a page's worth at most).
+//       tail_ stays open across collections while it names the same persistent page (tail_db_,
+//       tail_id_) and that page is loaded, and across a stabilization only if the stabilization
+//       adopted something from it; it closes when the page has no room for an allocation.
 #pragma once
 
 #include <cstddef>
@@ -82,6 +98,10 @@ class GcHeap {
     collector_.set_identity_hashes(&hashes_);
   }
   char *AllocateSlow(size_t bytes);
+  char *AllocateInTail(size_t bytes);  // A1: null if the tail is closed or closes now
+  // A1: after a collection (`outcome` for a stabilization) whose mutator page was `was`: keeps,
+  // opens or closes the tail; the mutator continues in the tail or in r's copy region.
+  void ChooseAllocationPage(CollectionResult &r, size_t was, const StabilizeOutcome *outcome);
   char *AllocateLarge(size_t bytes);
   const char *RaiseLimitAdvice() const;  // for out-of-memory messages
   struct Pending;                        // what the entry points pass down to CollectFrom
@@ -97,6 +117,9 @@ class GcHeap {
   IdentityHashes hashes_;
   PersistHooks *persist_hooks_ = nullptr;
   BumpRegion mutator_;
+  size_t tail_ = heap::kNoPage;  // A1: the persistent page the mutator allocates at the end of
+  uint8_t tail_db_ = 0;          // ... its database and page id when the tail was opened
+  uint64_t tail_id_ = 0;
   static constexpr size_t kPrefaultChunk = 64;  // pages allocated between prefault checks
   size_t pages_since_prefault_ = 0;
   uint64_t since_last_ = 0;

@@ -49,8 +49,15 @@ class PersistHooks {
   virtual uint8_t SharedOwner(size_t frame, const void *ref) = 0;
   // Tenants (P13 of heap/page_info.h). The object at `ref`, on the small page `frame` that this
   // stabilization made persistent in place, stays transient: an ambiguous root points into it
-  // and no database reaches it. The page is written with a filler in its place.
+  // and no database reaches it; or the mutator has just allocated it in the page's free tail
+  // (after OpenTail). The page is written with a filler in its place.
   virtual void LodgeTenant(size_t frame, const void *ref) = 0;
+  // The mutator is about to allocate a new object at the end of the small persistent page
+  // `frame`, after its objects (the page's free tail, A1 of gc/gc_heap.h): the page is made
+  // modified and writable if it is clean (as at a first write; a cold one warmed). False if it
+  // is not loaded (nothing is read from the store for this): the mutator takes a transient
+  // page instead.
+  virtual bool OpenTail(size_t frame) = 0;
   // Database `db` reaches the tenant at `ref` on the persistent page `frame` at a commit: it
   // becomes an object of `db` (the page is modified, and shared if `db` is not its database).
   // Errors (the store's) fail the commit; a failed commit makes it a tenant again.

@@ -200,6 +200,7 @@ void Collector::LodgeTheRest() {
 void *Collector::Adopt(size_t head, void *ref, uint8_t db) {
   Status s = hooks_->AdoptTenant(db, head, ref);
   if (!s.ok() && outcome_->status.ok()) outcome_->status = s;
+  outcome_->adopted.push_back(head);
   const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
   CountPersistent(t, heap::ObjectBytes(t, ref), true);
   stabilize_.objects.push_back(ref);

@@ -72,8 +72,9 @@
 //   P13. A tenant is a transient object on a persistent small page: an ambiguous root pointed
 //       into it when the stabilizer made its page persistent in place, and no database reached
 //       it (`let kept = new Node {}; let loose = new Node {}; atomic { d.root = kept }`: loose
-//       stays transient). Its page is marked shared and the persistence layer lists it with
-//       database 0 (PersistHooks::SharedOwner; persist/persistence.h, D14): the page's stored
+//       stays transient), or the mutator allocated it in the page's free tail after such a
+//       commit (A1 of gc/gc_heap.h). Its page is marked shared and the persistence layer lists it
+//       with database 0 (PersistHooks::SharedOwner; persist/persistence.h, D14): the page's stored
 //       forms have a filler in its place, the page stays resident and warm, and an abort keeps
 //       its bytes. It is live while something reaches it (an ambiguous root into it, R1 of
 //       gc/collector.h, or a reference the collection traces); the collection then scans it,

@@ -91,12 +91,19 @@ Status Persistence::Abort() {
 void Persistence::DiscardModified() {
   kept_.clear();
   ForEachModified([&](size_t i, size_t) {
-    if (HasTenants(i))
-      DiscardKeepingTenants(i);
-    else if (UnchangedSinceClean(i) || RestoreRunPages(i))
+    if (UnchangedSinceClean(i) || RestoreRunPages(i)) {
       Written(i);  // D15, D16: as stored; nothing to drop, nothing to read again
-    else
+    } else if (TenantsOnlySinceClean(i)) {
+      // A1: the stored objects as stored, tenants (transient) after them: nothing to drop.
+      const uint32_t stored_used = clean_images_.at(uint32_t(i)).used;
+      const bool past = heap_->pages().Info(i).used > stored_used;
+      Written(i);
+      if (past) tail_unstored_[uint32_t(i)] = stored_used;  // D17
+    } else if (HasTenants(i)) {
+      DiscardKeepingTenants(i);
+    } else {
       Discard(i);
+    }
   });
 }
 
@@ -146,18 +153,20 @@ void Persistence::DiscardKeepingTenants(size_t head) {
         dbs_[pages.Info(head).db - 1]->name.c_str(), s.message().c_str());
   const Protection prot = heap::PageHeap::ProtectionOf(pages.Info(head));
   pages.Protect(head, 1, Protection::kReadWrite);
+  const uint32_t stored_used = pages.Info(head).used;  // as read
   if (PageInfo &pi = pages.Info(head); old_used > pi.used) {
     std::memcpy(base + pi.used, before.data() + pi.used, old_used - pi.used);
     pi.used = old_used;
-    tail_unstored_.insert(uint32_t(head));
+    tail_unstored_[uint32_t(head)] = stored_used;
   }
   for (const auto &[offset, bytes] : kept) {
     std::memcpy(base + offset - kWordSize, bytes.data(), bytes.size());
-    // D17: a tenant after the stored objects (a failed commit's) extends the page again.
+    // D17: a tenant after the stored objects (a failed commit's, or the mutator's tail) extends
+    // the page again.
     PageInfo &pi = pages.Info(head);
     if (offset - kWordSize + bytes.size() > pi.used) {
       pi.used = uint32_t(offset - kWordSize + bytes.size());
-      tail_unstored_.insert(uint32_t(head));
+      tail_unstored_[uint32_t(head)] = stored_used;
     }
   }
   pages.Protect(head, 1, prot);
@@ -260,8 +269,9 @@ Status Persistence::WriteCommit(bool stay_open) {
   std::vector<std::pair<cairn_db *, uint64_t>> new_roots;
   std::vector<PendingHash> hashes;
   std::vector<uint32_t> unchanged;
+  std::vector<std::pair<uint32_t, uint32_t>> tails;
   std::vector<std::pair<uint32_t, uint32_t>> checksums;
-  if (s.ok()) s = Flush(&c, &new_roots, &unchanged, &checksums);
+  if (s.ok()) s = Flush(&c, &new_roots, &unchanged, &tails, &checksums);
   // Only objects the stabilizer made persistent can have identity hashes to record (H3).
   if (s.ok() && c.stabilizations) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
@@ -282,9 +292,10 @@ Status Persistence::WriteCommit(bool stay_open) {
   heap_->pages().BeginProtectBatch();
   kept_.clear();
   const size_t keep = kept_limit();
-  size_t u = 0;
+  size_t u = 0, v = 0;
   ForEachModified([&](size_t i, size_t) {
     while (u < unchanged.size() && unchanged[u] < i) u++;
+    while (v < tails.size() && tails[v].first < i) v++;
     const bool same = u < unchanged.size() && unchanged[u] == i;
     const PageInfo &pi = heap_->pages().Info(i);
     if (!same && pi.kind == PageKind::kSmall && !(pi.flags & heap::kPageShared) &&
@@ -292,6 +303,8 @@ Status Persistence::WriteCommit(bool stay_open) {
       Kept(i);
     else
       Written(i);
+    // D17: tenants after the stored objects (A1): the memory differs from the stored form there.
+    if (v < tails.size() && tails[v].first == i) tail_unstored_[uint32_t(i)] = tails[v].second;
   });
   heap_->pages().EndProtectBatch();
   for (auto &[db, pref] : new_roots) {
@@ -366,6 +379,7 @@ Status Persistence::WriteCommit(bool stay_open) {
 Status Persistence::Flush(cairn_persist_stats *c,
                           std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
                           std::vector<uint32_t> *unchanged,
+                          std::vector<std::pair<uint32_t, uint32_t>> *tails,
                           std::vector<std::pair<uint32_t, uint32_t>> *checksums) {
   heap::PageHeap &pages = heap_->pages();
   Status s;
@@ -373,6 +387,14 @@ Status Persistence::Flush(cairn_persist_stats *c,
   ForEachModified([&](size_t i, size_t n) {
     if (!s.ok()) return;
     const PageInfo &pi = pages.Info(i);
+    // A1 of gc/gc_heap.h: a page the mutator allocated tenants on and that is otherwise as
+    // stored is not written (a tenant is a filler in every stored form).
+    if (n == 1 && !UnchangedSinceClean(i) && TenantsOnlySinceClean(i)) {
+      unchanged->push_back(uint32_t(i));
+      const uint32_t stored_used = clean_images_.at(uint32_t(i)).used;
+      if (pi.used > stored_used) tails->emplace_back(uint32_t(i), stored_used);
+      return;
+    }
     if (pi.flags & heap::kPageShared) {
       // D13: the page goes to each of its databases, the others' objects as fillers.
       std::vector<uint8_t> dbs{pi.db};

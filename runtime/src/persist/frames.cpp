@@ -113,7 +113,13 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     if (to == FrameState::kClean) clock_.Add(head);
     if (to == FrameState::kModified) modified_.Add(head);
   }
-  if (to == FrameState::kReserved && IsLoaded(from)) pages.Discard(head, n);
+  if (to == FrameState::kReserved && IsLoaded(from)) {
+    pages.Discard(head, n);
+    // D11: the object starts walked while it was loaded may include objects past its stored
+    // ones (tenants, A1 of gc/gc_heap.h, and D17): a reference to one was checked when it was
+    // swizzled; the next load checks only what is swizzled into it while it is reserved.
+    checks_.Reset(head);
+  }
   if (to == FrameState::kReserved)
     for (size_t k = 0; k < n; k++) stored_crc_.erase(uint32_t(head + k));  // D12, D16
   if (to == FrameState::kReserved || to == FrameState::kTransient)
@@ -143,9 +149,14 @@ void Persistence::SetState(size_t head, FrameState to, bool referenced) {
     CleanImage &c = clean_images_[uint32_t(head)];
     c.words.reset(new uint64_t[heap::kPageSize / sizeof(uint64_t)]);
     std::memcpy(c.words.get(), pages.PageAddress(head), heap::kPageSize);
-    // D17: an image of a page whose memory is not its stored form is never valid.
-    c.releases = tail_unstored_.count(uint32_t(head)) ? UINT64_MAX : totals_.frames_released;
+    c.releases = totals_.frames_released;
     c.used = pages.Info(head).used;  // D17
+    if (auto it = tail_unstored_.find(uint32_t(head)); it != tail_unstored_.end()) {
+      // D17: past its stored objects the memory holds tenants (or their fillers) the stored
+      // form has as zeros: the image has what the stored form has.
+      c.used = it->second;
+      std::memset(reinterpret_cast<char *>(c.words.get()) + c.used, 0, heap::kPageSize - c.used);
+    }
   }
   if (by_page) {
     // D16: no page written yet; each is copied as stored (swizzled) at its first write.
@@ -291,6 +302,30 @@ bool Persistence::UnchangedSinceClean(size_t head) const {
   return image != clean_images_.end() && image->second.releases == totals_.frames_released &&
          std::memcmp(image->second.words.get(), heap_->pages().PageAddress(head),
                      heap::kPageSize) == 0;
+}
+
+bool Persistence::TenantsOnlySinceClean(size_t head) const {
+  auto image = clean_images_.find(uint32_t(head));
+  const PageInfo &pi = heap_->pages().Info(head);
+  if (image == clean_images_.end() || image->second.releases != totals_.frames_released ||
+      pi.kind != PageKind::kSmall || pi.used < image->second.used)
+    return false;
+  char *page = heap_->pages().PageAddress(head);
+  if (std::memcmp(image->second.words.get(), page, image->second.used) != 0) return false;
+  auto &registry = types::TypeRegistry::Get();
+  for (uint32_t off = image->second.used; off < pi.used;) {
+    void *ref = page + off + heap::kWordSize;
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    const size_t bytes = heap::ObjectBytes(t, ref);
+    if (OwnerAt(head, off + uint32_t(heap::kWordSize)) != 0) {
+      // Not a tenant: the filler of a dead one (its payload zero, P8), or something stored.
+      if (t != registry.AtomicType(bytes - heap::kWordSize)) return false;
+      for (size_t w = 1; w < bytes / heap::kWordSize; w++)
+        if (reinterpret_cast<const uint64_t *>(page + off)[w] != 0) return false;
+    }
+    off += uint32_t(bytes);
+  }
+  return true;
 }
 
 size_t Persistence::kept_limit() const {
@@ -465,6 +500,22 @@ void Persistence::LodgeTenant(size_t frame, const void *ref) {
   auto [it, added] = shared.owners.try_emplace(
       uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame)), uint8_t{0});
   if (added) shared.tenants++;
+}
+
+bool Persistence::OpenTail(size_t frame) {
+  const PageInfo &pi = heap_->pages().Info(frame);
+  switch (pi.frame_state()) {
+    case FrameState::kModified:
+      return true;  // a small modified page is writable (D7)
+    case FrameState::kClean:
+      // As a first write would: it is written at commit (with fillers where its tenants are).
+      if (!(pi.flags & heap::kPageReferenced)) Warm(frame);
+      Touched(frame);
+      EnforceBudgets();
+      return true;
+    default:
+      return false;  // not loaded: nothing is read for an allocation
+  }
 }
 
 Status Persistence::AdoptTenant(uint8_t dbi, size_t frame, const void *ref) {

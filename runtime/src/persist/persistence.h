@@ -89,7 +89,13 @@
 //       whose database reaches a tenant adopts it (AdoptTenant: the page is modified, the
 //       object the database's; adopted_ until the commit is written, undone if it fails).
 //       Tenants are not counted in refs_ (D10) and have no stored identity hash (D6): their
-//       hashes are the transient table's until a database adopts them.
+//       hashes are the transient table's until a database adopts them. The mutator's tail (A1
+//       of gc/gc_heap.h) lodges each object it allocates as a tenant at once (OpenTail makes
+//       the page modified first); a modified page whose stored objects are as its clean image
+//       has them and that has only tenants (or dead tenants' fillers) after them has no stored
+//       form to change (TenantsOnlySinceClean): a commit does not write it and an abort does not
+//       read it again; both leave it clean with its memory past the stored objects in
+//       tail_unstored_ (D17).
 //   D15. A commit keeps writable the small pages it wrote that had been clean in the
 //       transaction (had a clean image: D12) and are not shared (D13), at most kept_limit()
 //       of them: each stays modified (read-write, in modified_), its image becomes the page as
@@ -136,13 +142,15 @@
 //       is resident, small, unshared and has room (OpenCopyPage; a clean one becomes modified as
 //       at a first write): commits of a few small objects each fill pages instead of taking one
 //       each (when the objects are copied: one an ambiguous root points to is made persistent
-//       where it is, with its page: docs/persistence.md, Limits). The page is written as any
+//       where it is, with its page, and the mutator's next objects go after it: A1 of
+//       gc/gc_heap.h). The page is written as any
 //       modified page; its new words are headers and references where the image had free space, so
 //       it is not re-encoded from a kept stored form (EncodeChanged: CleanImage::used differs) and
 //       its identity hashes are merged with the store's (continued_). A failed commit (D9) leaves
 //       the new objects where they are as tenants (D14): transient, on a persistent page, written
 //       as fillers; the page's memory then differs from its stored form past the stored objects
-//       until it is written again (tail_unstored_: its images give no base).
+//       until it is written again (tail_unstored_: an image taken meanwhile has zeros there, as
+//       the stored form has, and its `used` is the stored objects' end).
 #pragma once
 
 #include <algorithm>
@@ -247,6 +255,7 @@ class Persistence final : public gc::PersistHooks {
   Status ShareObject(uint8_t db, size_t frame, const void *ref) override;
   uint8_t SharedOwner(size_t frame, const void *ref) override;
   void LodgeTenant(size_t frame, const void *ref) override;
+  bool OpenTail(size_t frame) override;
   size_t OpenCopyPage(uint8_t db, size_t bytes, bool *was_clean) override;
   Status AdoptTenant(uint8_t db, size_t frame, const void *ref) override;
   void OpenTenantPage(size_t frame) override;
@@ -330,6 +339,11 @@ class Persistence final : public gc::PersistHooks {
   // D12: the modified small page at head is as its clean image says (no word differs), and
   // the image is still valid (no frame released since).
   bool UnchangedSinceClean(size_t head) const;
+  // A1 of gc/gc_heap.h, D14: the modified small page at head holds what its clean image (valid)
+  // holds up to the image's `used`, and past it only tenants and the fillers of dead ones (the
+  // mutator's tail): its stored forms have not changed (nothing of a tenant is stored), though
+  // its memory differs from them past the stored objects (D17's tail_unstored_).
+  bool TenantsOnlySinceClean(size_t head) const;
   size_t kept_limit() const;  // D15
   void RecordReferences(size_t head);
   void NoteRecent(size_t head);
@@ -360,10 +374,12 @@ class Persistence final : public gc::PersistHooks {
   bool NeedsStabilization(uint64_t *checked);
   Status WriteCommit(bool stay_open);
   // Writes the modified pages and the roots; *unchanged gets the pages not written because
-  // no word differs from their clean image (D12), in page order, *checksums each small page
+  // no word differs from their clean image (D12), or only tenants were added after its objects
+  // (TenantsOnlySinceClean: those also go to *tails, with where their stored objects end), in
+  // page order, *checksums each small page
   // written, with its checksum as written (for stored_crc_ once the commit is written).
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
-               std::vector<uint32_t> *unchanged,
+               std::vector<uint32_t> *unchanged, std::vector<std::pair<uint32_t, uint32_t>> *tails,
                std::vector<std::pair<uint32_t, uint32_t>> *checksums);
   // The page at head in the stored form for database db (one of its databases: D13). Given the
   // page's clean image (D12, valid), also the image's stored form in *base, and whether it
@@ -525,9 +541,10 @@ class Persistence final : public gc::PersistHooks {
   uint32_t open_page_[256];
   std::vector<uint32_t> continued_;
   // D17: clean frames whose memory holds, past the stored objects, tenants a failed commit had
-  // copied there (or their fillers): the store has zeros there, so until the page is written
-  // again its image is not its stored form (no D12 base, no D15 re-encoding).
-  std::unordered_set<uint32_t> tail_unstored_;
+  // copied there or the mutator allocated there (A1, D14), or their fillers, with where the
+  // stored objects end (the page's `used` as stored): the store has zeros past it, and so has
+  // the page's clean image when it is taken (D12), which is then the stored form swizzled.
+  std::unordered_map<uint32_t, uint32_t> tail_unstored_;
   std::vector<uint32_t> opened_;  // frames OpenTenantPage made writable for the collector
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
