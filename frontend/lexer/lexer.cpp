@@ -514,7 +514,13 @@ class Lexer::Impl {
         diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
       case '!':
-        d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
+        // `a =! b`: '!=' typed the other way round (the parser says nothing more of it).
+        if (pos_ > 0 && src_[pos_ - 1] == '=' && (pos_ < 2 || src_[pos_ - 2] != '='))
+          d.withHint(
+              "did you mean '!='? ('=!' is not an operator; to assign a negation, write "
+              "`= not x`)");
+        else
+          d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
         break;
       case '\'':
         d.withHint("text literals are written in double quotes: \"text\"");

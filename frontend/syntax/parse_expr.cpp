@@ -474,14 +474,31 @@ ExprPtr Parser::parsePrimary() {
            (peek(1).kind == TokenKind::Ident &&
             (peek(2).kind == TokenKind::Pipe || peek(2).kind == TokenKind::Comma)));
       std::string range_end;  // `0..=10`: the end to write instead
+      std::string range_low;  // ... and its start, when it is one name or number (`0`, `lo`)
       if (kind == TokenKind::Assign && before == TokenKind::DotDot &&
-          peek(1).kind == TokenKind::Int && peek(1).int_value < static_cast<uint64_t>(INT64_MAX))
+          peek(1).kind == TokenKind::Int && peek(1).int_value < static_cast<uint64_t>(INT64_MAX)) {
         range_end = std::to_string(peek(1).int_value + 1);
-      // `&&`, `||`: the error spans both characters.
-      Diagnostic &d = (kind == TokenKind::Amp || kind == TokenKind::Pipe) && before == kind
-                          ? error(DiagId::ExpectedExpr, Span::cover(glued->span, t.span),
-                                  {kind == TokenKind::Amp ? "'&&'" : "'||'"})
-                          : errorAtToken(DiagId::ExpectedExpr);
+        if (pos_ >= 2) {
+          const Token &low = tokenAt(pos_ - 2);
+          const TokenKind ahead = pos_ >= 3 ? tokenAt(pos_ - 3).kind : TokenKind::Newline;
+          if ((low.kind == TokenKind::Int || low.kind == TokenKind::Ident) &&
+              (ahead == TokenKind::KwIn || ahead == TokenKind::LParen ||
+               ahead == TokenKind::LBracket || ahead == TokenKind::Comma ||
+               ahead == TokenKind::Assign || ahead == TokenKind::Newline))
+            range_low =
+                std::string(file_.text().substr(low.span.begin, low.span.end - low.span.begin));
+        }
+      }
+      // `&&`, `||`, `<>`: the error spans both characters.
+      const bool two_chars =
+          glued != nullptr &&
+          (((kind == TokenKind::Amp || kind == TokenKind::Pipe) && before == kind) ||
+           (kind == TokenKind::Gt && before == TokenKind::Lt));
+      Diagnostic &d = two_chars ? error(DiagId::ExpectedExpr, Span::cover(glued->span, t.span),
+                                        {kind == TokenKind::Amp    ? "'&&'"
+                                         : kind == TokenKind::Pipe ? "'||'"
+                                                                   : "'<>'"})
+                                : errorAtToken(DiagId::ExpectedExpr);
       if (dangling)
         d.withHint("the '" + dangling_op +
                    "' at the end of the line before carries the expression on to this line: "
@@ -498,8 +515,14 @@ ExprPtr Parser::parsePrimary() {
       else if (kind == TokenKind::Dot && before == TokenKind::DotDot)
         d.withHint("a range is `lo..hi`, with two dots: from lo up to hi, hi not included");
       else if (kind == TokenKind::Assign && before == TokenKind::DotDot)
-        d.withHint("a range `lo..hi` stops before hi: write `lo.." +
-                   (range_end.empty() ? std::string("hi + 1") : range_end) + "` to include it");
+        d.withHint(range_end.empty()
+                       ? std::string("a range `lo..hi` stops before hi: write `lo..hi + 1` to "
+                                     "include hi")
+                   : range_low.empty()
+                       ? "a range `lo..hi` stops before hi: end it at " + range_end +
+                             " to include " + std::to_string(peek(1).int_value)
+                       : "a range `lo..hi` stops before hi: write `" + range_low + ".." +
+                             range_end + "` to include " + std::to_string(peek(1).int_value));
       else if (!leading_dot.empty())
         d.withHint("write 0." + leading_dot + ": a float literal starts with a digit");
       else if (kind == TokenKind::Gt && before == TokenKind::Lt)

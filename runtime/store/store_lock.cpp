@@ -43,6 +43,28 @@ Status Busy(const std::string &dir, long pid) {
                                 " (wait for it to finish, or use another store)");
 }
 
+// The store directory's lock (`how`: LOCK_EX or LOCK_SH), beside the lock file's: *dir_fd gets
+// it, or -1 when the directory cannot be opened for reading (then the file's lock alone
+// stands). CAIRN_BUSY when another process holds it: a holder whose lock file was removed or
+// replaced since it took it.
+Status LockDirectory(const std::string &dir, int how, int *dir_fd) {
+  *dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (*dir_fd < 0) return Status::Ok();
+  while (flock(*dir_fd, how | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    close(*dir_fd);
+    *dir_fd = -1;
+    if (err != EWOULDBLOCK) return Status::Ok();  // a file system without flock on directories
+    return Status(CAIRN_BUSY, "store " + dir + " is in use by another process, whose lock file " +
+                                  dir + "/" + kLockFileName +
+                                  " was removed or replaced while it ran (wait for it to "
+                                  "finish, or use another store; do not delete the lock file of "
+                                  "a store in use)");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLock> *lock) {
@@ -50,7 +72,13 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
   std::string path = dir + "/" + kLockFileName;
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    if (errno == ENOENT || errno == EACCES) return Status::Ok();  // read without a lock
+    if (errno == ENOENT || errno == EACCES) {
+      // Read without the file's lock; the directory's still keeps out of a writer's way.
+      int dir_fd = -1;
+      Status s = LockDirectory(dir, LOCK_SH, &dir_fd);
+      if (s.ok() && dir_fd >= 0) lock->reset(new StoreLock(-1, dir_fd, false));
+      return s;
+    }
     return Status(CAIRN_IO_ERROR,
                   "cannot open the lock file " + path + ": " + std::strerror(errno));
   }
@@ -62,7 +90,12 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
     if (err == EWOULDBLOCK) return Busy(dir, pid);
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
   }
-  lock->reset(new StoreLock(fd, false));
+  int dir_fd = -1;
+  if (Status s = LockDirectory(dir, LOCK_SH, &dir_fd); !s.ok()) {
+    close(fd);
+    return s;
+  }
+  lock->reset(new StoreLock(fd, dir_fd, false));
   return Status::Ok();
 }
 
@@ -91,32 +124,40 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
     close(fd);
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
   }
+  int dir_fd = -1;
+  if (Status s = LockDirectory(dir, LOCK_EX, &dir_fd); !s.ok()) {
+    close(fd);  // the file is this process's own new one: nothing of it is kept
+    return s;
+  }
   std::string pid = std::to_string(getpid()) + "\n";
   if (ftruncate(fd, 0) != 0 ||
       pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
     int err = errno;
     close(fd);
+    if (dir_fd >= 0) close(dir_fd);
     return Status(CAIRN_IO_ERROR, "cannot write the lock file " + path + ": " + std::strerror(err));
   }
-  lock->reset(new StoreLock(fd, true));
+  lock->reset(new StoreLock(fd, dir_fd, true));
   return Status::Ok();
 }
 
-StoreLock::StoreLock(int fd, bool exclusive)
-    : fd_(fd), exclusive_(exclusive), generation_(NoteStoreOpened(fd)) {}
+StoreLock::StoreLock(int fd, int dir_fd, bool exclusive)
+    : fd_(fd), dir_fd_(dir_fd), exclusive_(exclusive), generation_(NoteStoreOpened(fd)) {
+  NoteStoreOpened(dir_fd);  // F2 of fork_guard.h: a child holds neither lock
+}
 
 StoreLock::~StoreLock() {
-  if (ProcessGeneration() != generation_) return;  // a child: its copy was closed at the fork
+  if (ProcessGeneration() != generation_) return;  // a child: its copies were closed at the fork
   NoteStoreClosed(fd_);
-  if (!exclusive_) {
-    close(fd_);
-    return;
-  }
-  // Truncate first so no one reads our pid after we let go; closing releases the flock.
-  if (ftruncate(fd_, 0) != 0) {
+  NoteStoreClosed(dir_fd_);
+  // The directory goes first: a process can take it only after the file, which we still hold
+  // (so nobody is told the file was removed). Then truncate the file, so that no one reads our
+  // pid after we let go; closing releases the flock.
+  if (dir_fd_ >= 0) close(dir_fd_);
+  if (exclusive_ && fd_ >= 0 && ftruncate(fd_, 0) != 0) {
     // Nothing to do: the lock is released by close() regardless.
   }
-  close(fd_);
+  if (fd_ >= 0) close(fd_);
 }
 
 }  // namespace cairn::store

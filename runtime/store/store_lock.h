@@ -6,6 +6,11 @@
 // A store opened read-only takes the lock shared (LOCK_SH: readers together, never beside a
 // writer), without writing the file; when the file cannot be opened for reading (it is not there
 // and the directory cannot be written to, or its permissions forbid it) it reads without a lock.
+// The store directory itself is locked the same way beside the file (flock on the directory),
+// so that deleting or replacing the lock file under a running holder does not let a second
+// process in: the second one gets the new file's lock but not the directory's, and is refused
+// ("... its lock file was removed or replaced while that process ran"). The file stays: it
+// names the holder, which the directory cannot.
 #ifndef CAIRN_STORE_STORE_LOCK_H
 #define CAIRN_STORE_STORE_LOCK_H
 
@@ -35,8 +40,9 @@ class StoreLock {
   uint64_t generation() const { return generation_; }
 
  private:
-  StoreLock(int fd, bool exclusive);
+  StoreLock(int fd, int dir_fd, bool exclusive);
   int fd_;
+  int dir_fd_;  // the store directory, flock'ed as the file is (-1: none)
   bool exclusive_;
   uint64_t generation_;
 };

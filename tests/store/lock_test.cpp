@@ -1,6 +1,9 @@
 // One process per store: a second process is refused with "store DIR is in use by process N",
-// without waiting and without damage; the lock of a killed process is taken over.
+// without waiting and without damage; the lock of a killed process is taken over; deleting the
+// lock files under a holder lets no second process in.
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include "cairn/store.h"
 #include "child_process.h"
@@ -54,6 +57,36 @@ TEST(StoreLock, WeAreRefusedWhileAnotherProcessHoldsTheStore) {
   holder.CloseInput();  // the holder closes the store and exits
   EXPECT_EQ(holder.Wait(), 0);
   ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+}
+
+// Deleting the lock files (ours and RocksDB's) under a running holder does not let a second
+// process in: the store directory is locked too.
+TEST(StoreLock, RemovingTheLockFilesUnderAHolderDoesNotLetASecondProcessIn) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  ChildProcess holder({CAIRN_STORE_HOLDER, dir});
+  ASSERT_EQ(holder.ReadLine(30s), "ready " + std::to_string(holder.pid()) + "\n");
+  size_t removed = 0;
+  for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.path().filename() == "LOCK" || e.path().filename() == "cairn.lock") {
+      std::filesystem::remove(e.path());
+      removed++;
+    }
+  EXPECT_EQ(removed, 2u);
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_EQ(s.code(), CAIRN_BUSY);
+  EXPECT_EQ(s.message(), "store " + dir + " is in use by another process, whose lock file " + dir +
+                             "/cairn.lock was removed or replaced while it ran (wait for it to "
+                             "finish, or use another store; do not delete the lock file of a "
+                             "store in use)");
+  StoreOptions read_only;
+  read_only.read_only = true;
+  EXPECT_EQ(Store::Open(dir, read_only, &store).code(), CAIRN_BUSY);
+  holder.CloseInput();  // the holder closes the store and exits
+  EXPECT_EQ(holder.Wait(), 0);
+  s = Store::Open(dir, StoreOptions(), &store);
+  EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
 TEST(StoreLock, LockOfAKilledProcessIsTakenOver) {
