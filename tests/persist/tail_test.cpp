@@ -6,7 +6,9 @@
 // process and the store checks clean; a tenant of the tail nothing reaches dies and is never
 // stored; an abort keeps a tail tenant's state; a failed commit leaves it a tenant that a later
 // commit adopts; another database may adopt one (the page is then shared); identity hashes
-// survive the adoption and a new process.
+// survive the adoption and a new process. A page changed only by live tail tenants is not
+// written, but one with a tenant adopted (below its stored objects too) or a new object that
+// looks like a dead tenant's filler (a pointer-free block of zeros) is.
 #include <string>
 
 #include "child.h"
@@ -193,7 +195,119 @@ PERSIST_CHILD(Tail_MixedCheck) {
   return 0;
 }
 
+// A root node made out of sight of the caller's frame (an exact root only): copied at the
+// commit, not pinned.
+__attribute__((noinline)) void SetRootOutOfSight(cairn_db *db, int64_t id) {
+  ExactRoot root;
+  root.set(NewNode(id));
+  CK_OK(cairn_db_set_root(db, root.get()));
+}
+
+// From a review: a tenant below the image's objects (the page was written while it lived, with
+// a filler in its place) adopted while another tenant lives in the tail: the commit must write
+// the page (an adoption changes no byte of it).
+PERSIST_CHILD(Tail_AdoptBelow) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("b");
+  CK_OK(cairn_txn_begin());
+  SetRootOutOfSight(db, -1);
+  CK_OK(cairn_txn_commit());
+  HeldCommits(db, 0, 1);          // node 0's page is persistent in place, the tail open on it
+  Node *volatile y = NewNode(2);  // a tenant in the tail
+  CK_OK(cairn_txn_begin());
+  Node *volatile n0 = RootAs<Node>(db)->left;
+  CK_EQ(PageOf(y), PageOf(n0));
+  n0->value = 99;  // the page is written, y a filler in its stored form
+  CK_OK(cairn_txn_commit());
+  CK(LastCommitStats().pages_written >= 1u);
+  Node *volatile e = NewNode(3);  // another tenant: the page's image is taken now, y below it
+  CK_EQ(PageOf(e), PageOf(y));
+  CK_OK(cairn_txn_begin());
+  RootAs<Node>(db)->right = y;
+  CK_OK(cairn_txn_commit());
+  CK(LastCommitStats().pages_written >= 2u) << "y's page was not written";
+  CK_EQ(e->id, 3);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  return 0;
+}
+
+PERSIST_CHILD(Tail_AdoptBelowCheck) {
+  CheckStoreClean(args, "b");
+  OpenStore(args);
+  cairn_db *db = OpenDb("b");
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK(root->left != nullptr && root->left->id == 0 && root->left->value == 99);
+  CK(root->right != nullptr) << "y is missing";
+  CK_EQ(root->right->id, 2);
+  CK_EQ(root->right->value, 2 * 7 + 1);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
+// A pointer-free block of zeros reads like a dead tenant's filler: one made in the tail and one
+// copied into the open page (D17) are committed and stored all the same.
+__attribute__((noinline)) void ZerosOutOfSight(Node *parent) {
+  ExactRoot block;
+  block.set(cairn_malloc_atomic(16));
+  parent->right = block.get();
+}
+
+PERSIST_CHILD(Tail_Zeros) {
+  OpenStore(args);
+  cairn_db *z = CreateDb("z");
+  cairn_db *o = CreateDb("o");
+  CK_OK(cairn_txn_begin());
+  SetRootOutOfSight(z, -1);
+  SetRootOutOfSight(o, -2);
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  ZerosOutOfSight(RootAs<Node>(o));  // copied after o's root, on the page o's commit filled
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  CK_EQ(PageOf(RootAs<Node>(o)->right), PageOf(RootAs<Node>(o)));
+  CK_OK(cairn_txn_commit());
+  HeldCommits(z, 0, 2);  // the tail is open on the last node's page
+  CK_OK(cairn_txn_begin());
+  void *volatile tail_block = cairn_malloc_atomic(16);
+  Node *volatile tenant = NewNode(7);  // stays a tenant beside the block
+  CK_EQ(PageOf(tail_block), PageOf(RootAs<Node>(z)->left));
+  RootAs<Node>(z)->right = static_cast<Node *>(tail_block);
+  CK_OK(cairn_txn_commit());
+  CK_EQ(tenant->id, 7);
+  CK_EQ(cairn_verify_heap(10), 0u);
+  return 0;
+}
+
+PERSIST_CHILD(Tail_ZerosCheck) {
+  CheckStoreClean(args, "z");
+  CheckStoreClean(args, "o");
+  OpenStore(args);
+  cairn_db *z = OpenDb("z");
+  cairn_db *o = OpenDb("o");
+  CK_OK(cairn_txn_begin());
+  for (cairn_db *db : {z, o}) {
+    const char *block = reinterpret_cast<const char *>(RootAs<Node>(db)->right);
+    CK(block != nullptr) << "the block is missing";
+    for (int k = 0; k < 16; k++) CK_EQ(int(block[k]), 0);
+  }
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_abort());
+  return 0;
+}
+
 class PersistTail : public PersistTest {};
+
+TEST_F(PersistTail, ATenantBelowTheImageAdoptedBesideATailTenantIsWritten) {
+  ASSERT_CHILD_OK(Run("Tail_AdoptBelow"));
+  ASSERT_CHILD_OK(Run("Tail_AdoptBelowCheck"));
+}
+
+TEST_F(PersistTail, BlocksOfZerosInTheTailAndTheOpenPageAreStored) {
+  ASSERT_CHILD_OK(Run("Tail_Zeros"));
+  ASSERT_CHILD_OK(Run("Tail_ZerosCheck"));
+}
 
 TEST_F(PersistTail, CommitsOfOneHeldObjectEachFillPages) {
   ChildResult r = Run("Tail_Held");

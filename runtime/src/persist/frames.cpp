@@ -305,27 +305,30 @@ bool Persistence::UnchangedSinceClean(size_t head) const {
 }
 
 bool Persistence::TenantsOnlySinceClean(size_t head) const {
-  auto image = clean_images_.find(uint32_t(head));
+  // Only a page with tenants can qualify (one without and unchanged is UnchangedSinceClean's),
+  // and not one another database has objects on, nor one a tenant of which this commit adopted
+  // (an adoption changes no byte of the page, and its stored form gets the object where it had
+  // a filler).
   const PageInfo &pi = heap_->pages().Info(head);
-  if (image == clean_images_.end() || image->second.releases != totals_.frames_released ||
-      pi.kind != PageKind::kSmall || pi.used < image->second.used)
+  if (pi.kind != PageKind::kSmall || !(pi.flags & heap::kPageShared)) return false;
+  auto shared = shared_.find(uint32_t(head));
+  if (shared == shared_.end() || shared->second.tenants == 0 || !shared->second.homes.empty())
     return false;
+  for (const Adoption &a : adopted_)
+    if (a.frame == uint32_t(head)) return false;
+  auto image = clean_images_.find(uint32_t(head));
+  if (image == clean_images_.end() || image->second.releases != totals_.frames_released ||
+      pi.used < image->second.used)
+    return false;
+  // After the image's objects: live tenants only (a dead one's filler is written, as any
+  // object there would be: it cannot be told from an object of a pointer-free type).
   char *page = heap_->pages().PageAddress(head);
-  if (std::memcmp(image->second.words.get(), page, image->second.used) != 0) return false;
-  auto &registry = types::TypeRegistry::Get();
   for (uint32_t off = image->second.used; off < pi.used;) {
     void *ref = page + off + heap::kWordSize;
-    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
-    const size_t bytes = heap::ObjectBytes(t, ref);
-    if (OwnerAt(head, off + uint32_t(heap::kWordSize)) != 0) {
-      // Not a tenant: the filler of a dead one (its payload zero, P8), or something stored.
-      if (t != registry.AtomicType(bytes - heap::kWordSize)) return false;
-      for (size_t w = 1; w < bytes / heap::kWordSize; w++)
-        if (reinterpret_cast<const uint64_t *>(page + off)[w] != 0) return false;
-    }
-    off += uint32_t(bytes);
+    if (OwnerAt(head, off + uint32_t(heap::kWordSize)) != 0) return false;
+    off += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
   }
-  return true;
+  return std::memcmp(image->second.words.get(), page, image->second.used) == 0;
 }
 
 size_t Persistence::kept_limit() const {
@@ -399,8 +402,8 @@ Status Persistence::ShareObject(uint8_t dbi, size_t frame, const void *ref) {
   PageInfo &pi = pages.Info(frame);
   assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified && dbi != pi.db);
   SharedFrame &shared = shared_[uint32_t(frame)];
+  if (!(pi.flags & heap::kPageShared)) std::erase(kept_, uint32_t(frame));  // D15: kept: unshared
   pi.flags |= heap::kPageShared;
-  std::erase(kept_, uint32_t(frame));  // D15: a kept page is unshared
   shared.owners[uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame))] = dbi;
   for (const auto &[d, page] : shared.homes)
     if (d == dbi) return Status::Ok();
@@ -495,8 +498,8 @@ void Persistence::LodgeTenant(size_t frame, const void *ref) {
   PageInfo &pi = pages.Info(frame);
   assert(pi.kind == PageKind::kSmall && pi.frame_state() == FrameState::kModified);
   SharedFrame &shared = shared_[uint32_t(frame)];
+  if (!(pi.flags & heap::kPageShared)) std::erase(kept_, uint32_t(frame));  // D15: kept: unshared
   pi.flags |= heap::kPageShared;
-  std::erase(kept_, uint32_t(frame));  // D15: a kept page is unshared
   auto [it, added] = shared.owners.try_emplace(
       uint32_t(static_cast<const char *>(ref) - pages.PageAddress(frame)), uint8_t{0});
   if (added) shared.tenants++;
@@ -509,9 +512,10 @@ bool Persistence::OpenTail(size_t frame) {
       return true;  // a small modified page is writable (D7)
     case FrameState::kClean:
       // As a first write would: it is written at commit (with fillers where its tenants are).
+      // No EnforceBudgets: neither changes how many pages are resident, and an allocation
+      // must not evict a page the program made resident for the kernel to read.
       if (!(pi.flags & heap::kPageReferenced)) Warm(frame);
       Touched(frame);
-      EnforceBudgets();
       return true;
     default:
       return false;  // not loaded: nothing is read for an allocation

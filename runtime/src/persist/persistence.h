@@ -92,9 +92,9 @@
 //       hashes are the transient table's until a database adopts them. The mutator's tail (A1
 //       of gc/gc_heap.h) lodges each object it allocates as a tenant at once (OpenTail makes
 //       the page modified first); a modified page whose stored objects are as its clean image
-//       has them and that has only tenants (or dead tenants' fillers) after them has no stored
-//       form to change (TenantsOnlySinceClean): a commit does not write it and an abort does not
-//       read it again; both leave it clean with its memory past the stored objects in
+//       has them, that has only live tenants after them and none adopted by this commit, has no
+//       stored form to change (TenantsOnlySinceClean): a commit does not write it and an abort does
+//       not read it again; both leave it clean with its memory past the stored objects in
 //       tail_unstored_ (D17).
 //   D15. A commit keeps writable the small pages it wrote that had been clean in the
 //       transaction (had a clean image: D12) and are not shared (D13), at most kept_limit()
@@ -339,10 +339,11 @@ class Persistence final : public gc::PersistHooks {
   // D12: the modified small page at head is as its clean image says (no word differs), and
   // the image is still valid (no frame released since).
   bool UnchangedSinceClean(size_t head) const;
-  // A1 of gc/gc_heap.h, D14: the modified small page at head holds what its clean image (valid)
-  // holds up to the image's `used`, and past it only tenants and the fillers of dead ones (the
-  // mutator's tail): its stored forms have not changed (nothing of a tenant is stored), though
-  // its memory differs from them past the stored objects (D17's tail_unstored_).
+  // A1 of gc/gc_heap.h, D14: the modified small page at head, with tenants, holds what its clean
+  // image (valid) holds up to the image's `used`, and past it only live tenants (the mutator's
+  // tail); no database's object was added to it (no tenant adopted by this commit, no other
+  // database's object on it): its stored form has not changed (nothing of a tenant is stored),
+  // though its memory differs from it past the stored objects (D17's tail_unstored_).
   bool TenantsOnlySinceClean(size_t head) const;
   size_t kept_limit() const;  // D15
   void RecordReferences(size_t head);
