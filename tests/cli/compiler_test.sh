@@ -891,5 +891,48 @@ printf 'fn main() {\n    let x\xc2\xa0= 1\n}\n' >"$TMP/nbsp.cairn"
 grep -q "^hint: it looks like a space, or like nothing" "$TMP/err" || fail "no-break space: $(cat "$TMP/err")"
 grep -q "names are ASCII" "$TMP/err" && fail "no-break space: a hint about names: $(cat "$TMP/err")"
 
+# A store opened read-only: with CAIRN_STORE_READ_ONLY=1, and when the process cannot write the
+# store's directory (then it is not refused: a program that only reads it runs). Reading works;
+# a commit that would write is a database error that says why, and nothing is written.
+cat >"$TMP/ro.cairn" <<'PROGRAM'
+class Rec { n: int }
+fn main() {
+    if args()[0] == "write" {
+        let d = Database.create("r")
+        atomic { d.root = new Rec { n: 5 } }
+    } else {
+        let d = Database.open("r")
+        atomic { println((d.root as Rec).n) }
+        if args()[0] == "change" { atomic { (d.root as Rec).n = 6 } }
+    }
+}
+PROGRAM
+"$CAIRN" build "$TMP/ro.cairn" -o "$TMP/ro" 2>"$TMP/err" || fail "ro.cairn: $(cat "$TMP/err")"
+chmod 755 "$TMP" "$TMP/ro"
+CAIRN_STORE="$TMP/ro-store" "$TMP/ro" write || fail "ro.cairn write"
+out=$(CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" read 2>&1)
+[ "$out" = "5" ] || fail "ro.cairn read with CAIRN_STORE_READ_ONLY=1: $out"
+CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] || fail "ro.cairn change with CAIRN_STORE_READ_ONLY=1 did not fail"
+grep -qF "ro.cairn:9:36: database error: the commit would write changes: store $TMP/ro-store is open read-only (CAIRN_STORE_READ_ONLY=1), so nothing was written. Reading works; to change the store, run with write access to it and without CAIRN_STORE_READ_ONLY" "$TMP/err" ||
+  fail "ro.cairn change: $(cat "$TMP/err")"
+# Another user, who may read the store but not write it (as root: run as nobody; else: the
+# store made unwritable).
+if [ "$(id -u)" -eq 0 ]; then
+  as_reader() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+else
+  as_reader() { "$@"; }
+  chmod -R a-w "$TMP/ro-store"
+fi
+out=$(as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
+[ "$out" = "5" ] || fail "ro.cairn read by a process that cannot write the store: $out"
+as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] || fail "ro.cairn change by a process that cannot write the store did not fail"
+grep -qF "is open read-only (this process cannot write $TMP/ro-store (Permission denied)), so nothing was written" "$TMP/err" ||
+  fail "ro.cairn change by a reader: $(cat "$TMP/err")"
+chmod -R u+w "$TMP/ro-store"
+out=$(CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
+[ "$out" = "5" ] || fail "ro.cairn read after the refused changes: $out"
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

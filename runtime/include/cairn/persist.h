@@ -65,6 +65,16 @@ typedef struct cairn_persist_options {
   uint64_t max_protection_runs; /* budget of protection changes across the heap, each a piece
                                    of the kernel's mapping (vm.max_map_count, 65530); default
                                    30000. See docs/persistence.md */
+  int read_only;                /* 1: open the store read-only: databases are read, and
+                                   transactions that change nothing commit; other read-only
+                                   processes may use the store at the same time, no writer.
+                                   A commit that would write, cairn_db_create and cairn_db_drop
+                                   fail with CAIRN_MISUSE, saying the store is read-only and why
+                                   (nothing is written). Default 0: read-write, except that a
+                                   store directory this process cannot write (its permissions, a
+                                   read-only file system) is opened read-only instead of refused.
+                                   With no options (the language's programs), the environment
+                                   variable CAIRN_STORE_READ_ONLY=1 sets it. */
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,

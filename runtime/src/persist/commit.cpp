@@ -276,6 +276,7 @@ Status Persistence::WriteCommit(bool stay_open) {
   if (s.ok() && c.stabilizations) s = WriteIdentityHashes(&hashes);
   if (s.ok()) s = txn_->Commit();
   if (!s.ok()) {
+    s = ReadOnlyRefusal(s, "the commit would write changes");
     Revert(outcome);  // D9
     failed_ = true;
     failure_ = s;

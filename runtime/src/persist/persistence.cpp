@@ -1,13 +1,17 @@
 // Persistence: the store, databases, roots, and the hooks the collector calls.
 #include "persist/persistence.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 #include "heap/object.h"
 #include "persist/fault_signal.h"
 #include "persist/type_layout.h"
+#include "util/env.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
@@ -23,16 +27,33 @@ Status Persistence::Open(const cairn_persist_options *opts) {
     if (s != CAIRN_OK) return Status(s, cairn_last_error());
   }
   auto p = std::unique_ptr<Persistence>(new Persistence());
-  if (opts) p->options_ = *opts;
+  if (opts)
+    p->options_ = *opts;
+  else
+    p->options_.read_only = EnvFlag("CAIRN_STORE_READ_ONLY", 0) == 1;
   p->options_.store_dir = nullptr;  // not kept: the caller's string
   store::StoreOptions so;
   so.durability =
       p->options_.durability == 1 ? store::Durability::kAsync : store::Durability::kSync;
   if (p->options_.lock_timeout_ms) so.lock_timeout_ms = p->options_.lock_timeout_ms;
   so.create_if_missing = !p->options_.no_create;
+  so.read_only = p->options_.read_only == 1;
+  if (so.read_only) so.create_if_missing = false;  // a store opened to be read is not made
   std::string dir = store::ResolveStoreDir(opts && opts->store_dir ? opts->store_dir : "");
+  if (so.read_only)
+    p->read_only_why_ = opts == nullptr ? "CAIRN_STORE_READ_ONLY=1" : "it was opened read-only";
   Status s = store::Store::Open(dir, so, &p->store_);
+  if (!s.ok() && !so.read_only && s.code() == CAIRN_IO_ERROR && access(dir.c_str(), F_OK) == 0 &&
+      access(dir.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+    // A store this process may only read is opened read-only rather than refused: a program
+    // that only reads it runs (as SQLite opens a file it cannot write).
+    p->read_only_why_ =
+        std::string("this process cannot write ") + dir + " (" + std::strerror(errno) + ")";
+    so.read_only = true;
+    s = store::Store::Open(dir, so, &p->store_);
+  }
   if (!s.ok()) return s;
+  p->options_.read_only = so.read_only ? 1 : 0;
   p->heap_ = gc::GcHeap::Instance();
   if (!p->checks_.Reserve(p->heap_->pages().capacity()))
     return Status(CAIRN_OUT_OF_MEMORY, "no address space for the persistent pages' checks");
@@ -59,7 +80,20 @@ Status Persistence::Open(const cairn_persist_options *opts) {
 
 Status Persistence::Ensure() {
   if (instance_) return Status::Ok();
-  return Open(nullptr);
+  return Open(nullptr);  // reads CAIRN_STORE_READ_ONLY (Open)
+}
+
+Status Persistence::ReadOnlyRefusal(const Status &s, const std::string &what) const {
+  if (!options_.read_only || s.code() != CAIRN_MISUSE ||
+      s.message().find(" is open read-only") == std::string::npos)
+    return s;
+  return Status(CAIRN_MISUSE,
+                what + ": store " + dir() + " is open read-only (" + read_only_why_ +
+                    "), so nothing was written. Reading works; to change the store, run with "
+                    "write access to it" +
+                    (read_only_why_.rfind("CAIRN_STORE_READ_ONLY", 0) == 0
+                         ? std::string(" and without CAIRN_STORE_READ_ONLY")
+                         : std::string()));
 }
 
 Status Persistence::Reader(std::unique_ptr<store::Transaction> *temp, store::Transaction **t) {
@@ -126,7 +160,7 @@ Status Persistence::CreateDb(const char *name, cairn_db **out) {
   for (auto &d : dbs_) open += d != nullptr;
   if (open >= kMaxOpenDatabases) return TooManyOpen(name);
   Status s = store_->CreateDatabase(name);
-  if (!s.ok()) return s;
+  if (!s.ok()) return ReadOnlyRefusal(s, "database '" + std::string(name) + "' was not created");
   // Created at once, also inside a transaction (an abort does not undo it). The open store
   // transaction's snapshot predates the database; it has only read (a transaction writes at its
   // commit, D3), so it is begun again, and sees it.
@@ -182,7 +216,8 @@ Status Persistence::Drop(const char *name) {
       return Status(CAIRN_BUSY, "database '" + std::string(name) +
                                     "' is open in this process and its objects may be in use; "
                                     "drop it from a process that has not opened it");
-  return store_->DropDatabase(name);
+  return ReadOnlyRefusal(store_->DropDatabase(name),
+                         "database '" + std::string(name) + "' was not dropped");
 }
 
 Status Persistence::List(std::vector<std::string> *names) { return store_->ListDatabases(names); }

@@ -293,6 +293,9 @@ class Persistence final : public gc::PersistHooks {
   Persistence() { std::fill(std::begin(open_page_), std::end(open_page_), kNoFrame); }
   static uint64_t Key(uint8_t db, uint64_t page) { return (uint64_t(db) << 56) | page; }
   Status Misuse(const std::string &what) const;
+  // The store's refusal to write because it is open read-only, as the program's error: `what`
+  // was not done, why the store is read-only, what to do. Any other status is returned as is.
+  Status ReadOnlyRefusal(const Status &s, const std::string &what) const;
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
   static constexpr size_t kMaxOpenDatabases = 255;  // PageInfo::db is a byte; 0 is transient
@@ -421,7 +424,8 @@ class Persistence final : public gc::PersistHooks {
 
   static Persistence *instance_;
   std::unique_ptr<store::Store> store_;
-  cairn_persist_options options_{};
+  cairn_persist_options options_{};  // read_only: as opened (also when it fell back to it)
+  std::string read_only_why_;        // ... and why, for messages
   gc::GcHeap *heap_ = nullptr;
   std::vector<std::unique_ptr<cairn_db>> dbs_;     // index in the page table - 1
   std::unordered_map<uint64_t, uint32_t> frames_;  // D1
