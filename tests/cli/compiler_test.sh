@@ -891,6 +891,17 @@ printf 'fn main() {\n    let x\xc2\xa0= 1\n}\n' >"$TMP/nbsp.cairn"
 grep -q "^hint: it looks like a space, or like nothing" "$TMP/err" || fail "no-break space: $(cat "$TMP/err")"
 grep -q "names are ASCII" "$TMP/err" && fail "no-break space: a hint about names: $(cat "$TMP/err")"
 
+# A syntax error in any of a program's files hides its type errors, in the other files too
+# (docs/language.md): only the syntax error is shown.
+mkdir -p "$TMP/two"
+printf 'import helper\nfn main() {\n    let x: int = "a"\n    println(twice(x))\n}\n' >"$TMP/two/main.cairn"
+printf 'fn twice(n: int) -> int {\n    let = n\n    return n * 2\n}\n' >"$TMP/two/helper.cairn"
+"$CAIRN" check "$TMP/two/main.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "two/main.cairn: cairn check does not exit 1"
+[ "$(grep -c ': error: ' "$TMP/err")" -eq 1 ] || fail "two/main.cairn: not one error: $(cat "$TMP/err")"
+grep -qF "helper.cairn:2:9: error: expected a name, found '='" "$TMP/err" ||
+  fail "two/main.cairn: no syntax error in helper.cairn: $(cat "$TMP/err")"
+
 # A store opened read-only: with CAIRN_STORE_READ_ONLY=1, and when the process cannot write the
 # store's directory (then it is not refused: a program that only reads it runs). Reading works;
 # a commit that would write is a database error that says why, and nothing is written.

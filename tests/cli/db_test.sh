@@ -211,6 +211,15 @@ expect "a store in use by another process" 1 "" \
 run_program exists.cairn 'fn main() { println(Database.exists("oo7")) }\n'
 expect "Database.exists in a store in use by another process" 70 "" \
   "store $STORE is in use by process $HOLDER_PID"
+run_program names.cairn 'fn main() { println(len(Database.names())) }\n'
+expect "Database.names in a store in use by another process" 70 "" \
+  "store $STORE is in use by process $HOLDER_PID"
+# A reader too: read-only programs share a store with each other, never with a writer.
+export CAIRN_STORE_READ_ONLY=1
+run_program exists_ro.cairn 'fn main() { println(Database.exists("oo7")) }\n'
+unset CAIRN_STORE_READ_ONLY
+expect "a read-only Database.exists in a store in use by another process" 70 "" \
+  "store $STORE is in use by process $HOLDER_PID"
 exec 9>&-
 wait "$HOLDER_PID"
 HOLDER_PID=
