@@ -130,6 +130,7 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
   auto out = std::make_unique<sem::Block>();
   out->span = b.span;
   if (new_scope) cx.scopes.emplace_back();
+  bool warned = false;
   for (size_t i = 0; i < b.stmts.size(); ++i) {
     const ast::Stmt &s = *b.stmts[i];
     // `return` with its value on the next line: the line break ended the return, and the value
@@ -140,8 +141,38 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
       split_return_ = &s;
       split_value_ = b.stmts[i + 1].get();
     }
+    const bool split = &s == split_return_;
     sem::StmtPtr st = checkStmt(cx, s);
-    if (&s == split_return_) split_return_ = nullptr;  // used (a later node may reuse the address)
+    if (split) split_return_ = nullptr;  // used (a later node may reuse the address)
+    // A statement after one that always leaves the block is never run: a warning, once per
+    // block (not after a split `return`, whose value was reported as an error already).
+    if (st && !split && i + 1 < b.stmts.size()) {
+      const char *after = nullptr;
+      switch (st->kind) {
+        case sem::StmtKind::Return:
+          after = "a 'return'";
+          break;
+        case sem::StmtKind::Break:
+          after = "a 'break'";
+          break;
+        case sem::StmtKind::Continue:
+          after = "a 'continue'";
+          break;
+        case sem::StmtKind::Expr:
+          if (alwaysReturns(st.get())) after = "a call that never returns";
+          break;
+        case sem::StmtKind::While:
+          if (alwaysReturns(st.get())) after = "a loop that only a 'return' leaves";
+          break;
+        default:
+          if (alwaysReturns(st.get())) after = "a statement that returns on every path";
+      }
+      if (after != nullptr && !warned) {
+        warned = true;  // the rest is still checked: its errors are errors
+        diags_.report(DiagId::UnreachableCode, b.stmts[i + 1]->span, {after})
+            .withHint("delete it, or move it before the statement that leaves the block");
+      }
+    }
     if (st) out->stmts.push_back(std::move(st));
   }
   if (new_scope) cx.scopes.pop_back();

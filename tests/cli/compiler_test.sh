@@ -902,6 +902,38 @@ printf 'fn twice(n: int) -> int {\n    let = n\n    return n * 2\n}\n' >"$TMP/tw
 grep -qF "helper.cairn:2:9: error: expected a name, found '='" "$TMP/err" ||
   fail "two/main.cairn: no syntax error in helper.cairn: $(cat "$TMP/err")"
 
+# Code that can never run is a warning, once per block: check, build and run go on.
+cat >"$TMP/dead.cairn" <<'PROGRAM'
+fn f(x: int) -> int {
+    while true {
+        if x > 3 { return x }
+        x += 1
+    }
+    return 0
+}
+fn main() {
+    for i in 0..3 {
+        continue
+        println("skipped")
+        println("skipped too")
+    }
+    println(f(1))
+    exit(0)
+    println("gone")
+}
+PROGRAM
+"$CAIRN" check "$TMP/dead.cairn" >"$TMP/out" 2>"$TMP/err" || fail "dead.cairn: check fails: $(cat "$TMP/err")"
+[ "$(grep -c ': warning: ' "$TMP/err")" -eq 3 ] || fail "dead.cairn: not three warnings: $(cat "$TMP/err")"
+for want in "dead.cairn:6:5: warning: unreachable code: it comes after a loop that only a 'return' leaves" \
+            "dead.cairn:11:9: warning: unreachable code: it comes after a 'continue'" \
+            "dead.cairn:16:5: warning: unreachable code: it comes after a call that never returns"; do
+  grep -qF "$want" "$TMP/err" || fail "dead.cairn: no '$want' in: $(cat "$TMP/err")"
+done
+grep -q ': error: ' "$TMP/err" && fail "dead.cairn: an error: $(cat "$TMP/err")"
+"$CAIRN" run "$TMP/dead.cairn" >"$TMP/out" 2>"$TMP/err" || fail "dead.cairn: run fails: $(cat "$TMP/err")"
+[ "$(cat "$TMP/out")" = "4" ] || fail "dead.cairn printed: $(cat "$TMP/out")"
+grep -qF "dead.cairn:11:9: warning: unreachable code" "$TMP/err" || fail "dead.cairn: run shows no warning: $(cat "$TMP/err")"
+
 # A store opened read-only: with CAIRN_STORE_READ_ONLY=1, and when the process cannot write the
 # store's directory (then it is not refused: a program that only reads it runs). Reading works;
 # a commit that would write is a database error that says why, and nothing is written.
