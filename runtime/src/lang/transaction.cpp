@@ -17,11 +17,12 @@
 namespace cairn::lang {
 namespace {
 
-int64_t last_handle = 0;    // the number the last begin took
-int64_t current = 0;        // the open transaction's handle, 0 if none
-std::string began_at;       // where the open transaction `current` began ("file:line:col")
-bool began_atomic = false;  // whether an atomic block began it (else Transaction.begin())
-std::string written_at;     // where `current` last wrote its changes (checkpoint, chain), or ""
+int64_t last_handle = 0;      // the number the last begin took
+int64_t current = 0;          // the open transaction's handle, 0 if none
+std::string began_at;         // where the open transaction `current` began ("file:line:col")
+bool began_atomic = false;    // whether an atomic block began it (else Transaction.begin())
+std::string written_at;       // where `current` last wrote its changes (a checkpoint), or ""
+bool began_by_chain = false;  // `current` is the one a chain() began (at began_at)
 
 // "file:line:col", or "" when the position is not known.
 std::string LocText(const cairn_loc *loc) {
@@ -54,6 +55,7 @@ void Begin(const cairn_loc *loc, bool atomic) {
   current = ++last_handle;
   began_atomic = atomic;
   began_at = LocText(loc);
+  began_by_chain = false;
   written_at.clear();
 }
 
@@ -74,9 +76,10 @@ void AbortOpenTransaction() {
 void AbortTransactionLeftOpen() {
   if (cairn_txn_is_open()) {
     const bool known = current != 0 && !began_at.empty();
-    std::string where = known ? " (begun at " + began_at : "";
+    std::string where =
+        known ? (began_by_chain ? " (begun by the chain() at " : " (begun at ") + began_at : "";
     if (known && !written_at.empty())
-      where += "; written up to its last checkpoint() or chain(), at " + written_at;
+      where += "; written up to its last checkpoint(), at " + written_at;
     if (known) where += ")";
     std::fprintf(stderr,
                  "cairn: note: main returned with a transaction open%s: it is aborted, and "
@@ -106,7 +109,10 @@ __attribute__((visibility("hidden"), used)) void cairn_lang_txn_chain_scrubbed(c
                                                                                int64_t txn) {
   RequireOpen(loc, txn);
   if (cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
-  written_at = LocText(loc);
+  // What came before is committed; the transaction open now began here.
+  began_at = LocText(loc);
+  began_by_chain = true;
+  written_at.clear();
 }
 
 __attribute__((visibility("hidden"), used)) void cairn_lang_txn_checkpoint_scrubbed(
