@@ -9,9 +9,9 @@ namespace cairn::lang {
 void AbortOpenTransaction();
 
 // At the end of main: aborts the open transaction, if there is one, saying so on standard error
-// (where it began, where its last checkpoint() or chain() wrote, and that nothing since was
-// written): a program that forgets its commit is
-// told, where exit() and a runtime error abort without a note (that is what they promise).
+// (where it began, or the chain() that began it; where its last checkpoint() wrote; and that
+// nothing since was written): a program that forgets its commit is told, where exit() and a
+// runtime error abort without a note (that is what they promise).
 void AbortTransactionLeftOpen();
 
 }  // namespace cairn::lang
