@@ -7,6 +7,7 @@
 #include <string>
 
 #include "child.h"
+#include "node_chain.h"
 #include "persist_test.h"
 #include "persist_types.h"
 
@@ -16,15 +17,6 @@ namespace {
 
 constexpr int64_t kCommits = 400;  // 40-byte nodes: 16 KB, two pages
 constexpr int64_t kFailed = 400;  // nodes of a failed commit: more than a page, copied (not pinned)
-
-void CheckChain(const Node *p, int64_t first, int64_t last) {
-  for (int64_t i = first; i >= last; i--, p = p->left) {
-    CK(p != nullptr) << "node " << i << " is missing";
-    CK_EQ(p->id, i);
-    CK_EQ(p->value, i * 7 + 1);
-  }
-  CK(p == nullptr);
-}
 
 // Nodes first .. 1 (ids), ending in `rest`; built out of sight of the stack (an exact root
 // only), so that a commit copies them rather than pinning their page.

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "child.h"
+#include "node_chain.h"
 #include "persist_test.h"
 #include "persist_types.h"
 
@@ -38,14 +39,6 @@ __attribute__((noinline)) uint64_t HeldCommits(cairn_db *db, int64_t first, int6
   const cairn_persist_stats after = Stats();
   return (after.pages_accurate - before.pages_accurate) +
          (after.pages_ambiguous - before.pages_ambiguous);
-}
-
-void CheckChain(const Node *p, int64_t first, int64_t last) {
-  for (int64_t i = first; i >= last; i--, p = p->left) {
-    CK(p != nullptr) << "node " << i << " is missing";
-    CK_EQ(p->id, i);
-    CK_EQ(p->value, i * 7 + 1);
-  }
 }
 
 // Garbage nodes made in the tail and dropped at once.
