@@ -258,8 +258,12 @@ PERSIST_CHILD(Tail_Zeros) {
   CK_OK(cairn_txn_begin());
   ZerosOutOfSight(RootAs<Node>(o));  // copied after o's root, on the page o's commit filled
   CK_OK(cairn_txn_commit());
+  // Where it went (not checked in the stress build, whose collection before every allocation
+  // may leave the roots pinned and the block in a tail: stored all the same).
   CK_OK(cairn_txn_begin());
-  CK_EQ(PageOf(RootAs<Node>(o)->right), PageOf(RootAs<Node>(o)));
+  if (!Stress()) {
+    CK_EQ(PageOf(RootAs<Node>(o)->right), PageOf(RootAs<Node>(o)));
+  }
   CK_OK(cairn_txn_commit());
   HeldCommits(z, 0, 2);  // the tail is open on the last node's page
   CK_OK(cairn_txn_begin());
