@@ -957,8 +957,11 @@ out=$(CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read with CAIRN_STORE_READ_ONLY=1: $out"
 CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] || fail "ro.cairn change with CAIRN_STORE_READ_ONLY=1 did not fail"
-grep -qF "ro.cairn:9:36: database error: the commit would write changes: store $TMP/ro-store is open read-only (CAIRN_STORE_READ_ONLY=1), so nothing was written. Reading works; to change the store, run with write access to it and without CAIRN_STORE_READ_ONLY" "$TMP/err" ||
+grep -qF "ro.cairn:9:36: database error: the commit would write changes: store $TMP/ro-store is open read-only (CAIRN_STORE_READ_ONLY is set), so nothing was written. Reading works; to change the store, run with write access to it and without CAIRN_STORE_READ_ONLY" "$TMP/err" ||
   fail "ro.cairn change: $(cat "$TMP/err")"
+# Any value but 0 (or nothing) is read-only: a spelling the runtime does not know never writes.
+CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=true "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] || fail "ro.cairn change with CAIRN_STORE_READ_ONLY=true did not fail"
 # Another user, who may read the store but not write it (as root: run as nobody; else: the
 # store made unwritable).
 if [ "$(id -u)" -eq 0 ]; then

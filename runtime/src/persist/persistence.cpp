@@ -18,6 +18,13 @@ namespace cairn::persist {
 
 Persistence *Persistence::instance_ = nullptr;
 
+// CAIRN_STORE_READ_ONLY: set to anything but "0" or "" (`1`, `true`, `yes`), the store is
+// opened read-only. It fails closed: a spelling the runtime does not know never writes.
+static bool ReadOnlyFromEnvironment() {
+  const char *v = std::getenv("CAIRN_STORE_READ_ONLY");
+  return v != nullptr && v[0] != '\0' && std::string(v) != "0";
+}
+
 Status Persistence::Open(const cairn_persist_options *opts) {
   if (instance_)
     return Status(CAIRN_MISUSE, "a store is already open in this process (" + instance_->dir() +
@@ -30,7 +37,7 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (opts)
     p->options_ = *opts;
   else
-    p->options_.read_only = EnvFlag("CAIRN_STORE_READ_ONLY", 0) == 1;
+    p->options_.read_only = ReadOnlyFromEnvironment();
   p->options_.store_dir = nullptr;  // not kept: the caller's string
   store::StoreOptions so;
   so.durability =
@@ -41,7 +48,8 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (so.read_only) so.create_if_missing = false;  // a store opened to be read is not made
   std::string dir = store::ResolveStoreDir(opts && opts->store_dir ? opts->store_dir : "");
   if (so.read_only)
-    p->read_only_why_ = opts == nullptr ? "CAIRN_STORE_READ_ONLY=1" : "it was opened read-only";
+    p->read_only_why_ =
+        opts == nullptr ? "CAIRN_STORE_READ_ONLY is set" : "it was opened read-only";
   Status s = store::Store::Open(dir, so, &p->store_);
   if (!s.ok() && !so.read_only && s.code() == CAIRN_IO_ERROR && access(dir.c_str(), F_OK) == 0 &&
       access(dir.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM)) {
