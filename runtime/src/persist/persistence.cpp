@@ -11,7 +11,6 @@
 #include "heap/object.h"
 #include "persist/fault_signal.h"
 #include "persist/type_layout.h"
-#include "util/env.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
