@@ -12,6 +12,8 @@ constexpr Intrinsic kIntrinsics[] = {
     {"cairn_std_error", "vt", true, true},
     // Arrays: move n elements between two arrays of one type (memmove; bounds checked).
     {"cairn_array_move", "vaiaii", true, false},
+    // Arrays: whether n elements of two arrays of one type are identical (bounds checked).
+    {"cairn_array_same", "baiaii", true, false},
     // Text (std.text).
     {"cairn_text_find", "itti", true, false},
     {"cairn_text_slice", "ttii", true, false},

@@ -63,6 +63,30 @@ TEST_F(StdSupportTest, ArrayMoveErrors) {
                        "t.cairn:3:7: nil dereference: array\n");
 }
 
+TEST_F(StdSupportTest, ArraySameComparesElementsAndChecksLikeMove) {
+  void *a = IntArray({1, 2, 3, 4});
+  void *b = IntArray({9, 2, 3, 5});
+  EXPECT_TRUE(cairn_array_same(&kLoc, a, 1, b, 1, 2));
+  EXPECT_FALSE(cairn_array_same(&kLoc, a, 0, b, 0, 2));  // the first differs
+  EXPECT_FALSE(cairn_array_same(&kLoc, a, 1, b, 1, 3));  // the last differs
+  EXPECT_TRUE(cairn_array_same(&kLoc, a, 1, b, 1, 0));   // nothing: the same
+  EXPECT_TRUE(cairn_array_same(&kLoc, a, 4, b, 0, 0));   // nothing, at the very end
+  EXPECT_TRUE(cairn_array_same(&kLoc, a, 1, a, 1, 3));
+  // Equal texts that are two objects are not the same elements (identity, not equality).
+  void *t1 = RefArray(1);
+  SetRef(t1, 0, Text("x"));
+  void *t2 = RefArray(1);
+  SetRef(t2, 0, Text("x"));
+  EXPECT_FALSE(cairn_array_same(&kLoc, t1, 0, t2, 0, 1));
+  EXPECT_RUNTIME_ERROR(
+      cairn_array_same(&kLoc, a, 2, b, 0, 3),
+      "t.cairn:3:7: array comparison out of range: 3 elements from 2 (length 4) to 0 (length 4)\n");
+  EXPECT_RUNTIME_ERROR(cairn_array_same(&kLoc, a, 0, FloatArray({1.0}), 0, 1),
+                       "t.cairn:3:7: array comparison between [int] and [float]\n");
+  EXPECT_RUNTIME_ERROR(cairn_array_same(&kLoc, a, 0, nullptr, 0, 0),
+                       "t.cairn:3:7: nil dereference: array\n");
+}
+
 TEST_F(StdSupportTest, BufferGrowsByDoubling) {
   void *buf = cairn_text_buffer_append(&kLoc, nullptr, 0, Text(""));
   EXPECT_EQ(buf, nullptr);  // nothing to hold yet

@@ -320,6 +320,10 @@ void cairn_std_error(const cairn_loc *loc, void *message) __attribute__((noretur
  * them (else a runtime error at loc naming the range and the length). */
 void cairn_array_move(const cairn_loc *loc, void *src, int64_t from, void *dst, int64_t to,
                       int64_t n);
+/* Whether the n elements of a starting at from and of b starting at to are the same: the same
+ * bytes, so identical elements (the same objects, not equal ones; std.list's sort checks with it
+ * that the comparison left the list alone). Same types and ranges as cairn_array_move. */
+int cairn_array_same(const cairn_loc *loc, void *a, int64_t from, void *b, int64_t to, int64_t n);
 
 /* The index of the first occurrence of sub in t at or after from (0 <= from), or -1. An empty
  * sub is found at from when from <= len(t). */
