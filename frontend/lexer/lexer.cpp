@@ -211,6 +211,19 @@ class Lexer::Impl {
   bool saw_newline_ = false;         // a line break since the last token
   size_t newline_offset_ = 0;        // the first such line break
   bool quiet_increments_ = false;    // `++`, `--` without an error (setQuietIncrements)
+  // The statement being lexed, at the level of braces (for `=!`, lexAssignBang): the kind of
+  // its first token, and whether an '=' came after it.
+  TokenKind stmt_first_ = TokenKind::Eof;
+  bool stmt_assigned_ = false;
+  TokenKind made_last_ = TokenKind::Eof;  // the last token made, Newline tokens too
+
+  // Whether a token made now begins a statement (after a line break that counted, ';', '{',
+  // '}', or nothing).
+  bool atStatementStart() const {
+    return made_last_ == TokenKind::Eof || made_last_ == TokenKind::Newline ||
+           made_last_ == TokenKind::Semi || made_last_ == TokenKind::LBrace ||
+           made_last_ == TokenKind::RBrace;
+  }
 
   Span span(size_t begin, size_t end) const {
     return Span{file_.id(), static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
@@ -304,12 +317,23 @@ class Lexer::Impl {
           nl.kind = TokenKind::Newline;
           nl.span = span(newline_offset_, newline_offset_ + 1);
           ready_.push_back(std::move(nl));
+          made_last_ = TokenKind::Newline;
         }
       }
       saw_newline_ = false;
     }
+    const bool brace_level = brackets_.empty() || brackets_.back() == TokenKind::LBrace;
+    if (brace_level) {
+      if (atStatementStart()) {
+        stmt_first_ = t.kind;
+        stmt_assigned_ = false;
+      } else if (t.kind == TokenKind::Assign) {
+        stmt_assigned_ = true;
+      }
+    }
     trackBracket(t.kind);
     last_ = t.kind;
+    made_last_ = t.kind;
     last_new_ = t.kind == TokenKind::Ident && t.text == "new";
     ready_.push_back(std::move(t));
   }
@@ -383,6 +407,7 @@ class Lexer::Impl {
         if (n == '-' && endsAfter(2)) return lexIncrement();  // `i--` (`a--b` is a - -b)
         return pushSimple(TokenKind::Minus, 1);
       case '=':
+        if (n == '!' && peekc(2) != '=') return lexAssignBang();
         return n == '=' ? pushSimple(TokenKind::EqEq, 2) : pushSimple(TokenKind::Assign, 1);
       case '!':
         if (n == '=') return pushSimple(TokenKind::NotEq, 2);
@@ -488,6 +513,34 @@ class Lexer::Impl {
     push(std::move(t));
   }
 
+  // `=!` (not `=!=`): an error at the '!', and the tokens it was most likely meant as, so that
+  // the parser goes on without a second error. Where an assignment can stand (a statement that
+  // starts with a name, `let` or `var`, before its '=', outside brackets), `x =! y` is
+  // `x = not y`; anywhere else (`if a =! b`, `return a =! b`, `f(a =! b)`, `c = a =! b`) it
+  // is `a != b`.
+  void lexAssignBang() {
+    const bool brace_level = brackets_.empty() || brackets_.back() == TokenKind::LBrace;
+    const bool assignment = brace_level && !atStatementStart() && !stmt_assigned_ &&
+                            !saw_newline_ &&
+                            (stmt_first_ == TokenKind::Ident || stmt_first_ == TokenKind::KwLet ||
+                             stmt_first_ == TokenKind::KwVar || stmt_first_ == TokenKind::KwSelf);
+    Diagnostic &d = diags_.report(DiagId::UnexpectedChar, span(pos_ + 1, pos_ + 2), {"'!'"});
+    if (!assignment) {
+      d.withHint("did you mean '!='? ('=!' is not an operator)");
+      pushSimple(TokenKind::NotEq, 2);
+      return;
+    }
+    d.withHint(
+        "to assign a negation, write `= not x` ('=!' is not an operator; '!=' is not-equal)");
+    pushSimple(TokenKind::Assign, 1);
+    Token t;
+    t.kind = TokenKind::KwNot;
+    t.text = "not";
+    t.span = span(pos_, pos_ + 1);
+    ++pos_;
+    push(std::move(t));
+  }
+
   // A character that starts no token. A run of them (with nothing between) is one Invalid
   // token and one error, about its first character.
   void lexInvalid() {
@@ -513,14 +566,8 @@ class Lexer::Impl {
     Diagnostic &d =
         diags_.report(DiagId::UnexpectedChar, span(pos_, pos_ + n), {describeChar(pos_)});
     switch (peekc()) {
-      case '!':
-        // `a =! b`: '!=' typed the other way round (the parser says nothing more of it).
-        if (pos_ > 0 && src_[pos_ - 1] == '=' && (pos_ < 2 || src_[pos_ - 2] != '='))
-          d.withHint(
-              "did you mean '!='? ('=!' is not an operator; to assign a negation, write "
-              "`= not x`)");
-        else
-          d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
+      case '!':  // (a lone '=' before it is lexAssignBang's)
+        d.withHint("use 'not' to negate a condition ('!=' is not-equal)");
         break;
       case '\'':
         d.withHint("text literals are written in double quotes: \"text\"");

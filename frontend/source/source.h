@@ -35,7 +35,7 @@ struct LineCol {
 };
 
 // One loaded source file: its path as the user named it (for messages), its text, and the
-// offsets of its line starts.
+// offsets of its line starts. Lines end in LF, CRLF or a lone CR (which the text holds as LF).
 class SourceFile {
  public:
   SourceFile(uint32_t id, std::string path, std::string text);

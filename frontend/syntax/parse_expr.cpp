@@ -525,8 +525,8 @@ ExprPtr Parser::parsePrimary() {
                              range_end + "` to include " + std::to_string(peek(1).int_value));
       else if (!leading_dot.empty())
         d.withHint("write 0." + leading_dot + ": a float literal starts with a digit");
-      else if (kind == TokenKind::Gt && before == TokenKind::Lt)
-        d.withHint("write '!=' for not-equal");
+      else if (kind == TokenKind::Gt && pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::Lt)
+        d.withHint("write '!=' for not-equal");  // `<>`, and `< >` too
       else if (kind == TokenKind::Star && before == TokenKind::Star)
         d.withHint("Cairn has no power operator: multiply, or use std.math's pow(x, y) (floats)");
       else if (pipe_lambda)

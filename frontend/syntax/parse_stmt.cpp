@@ -91,27 +91,22 @@ std::unique_ptr<Block> Parser::expectBlock() {
     const std::string next = continued ? describeToken(peek(1)) : "";
     // (Looked at before the error: reading a token may report one, which would move `d`.)
     const bool arrow = at(TokenKind::Assign) && kind(1) == TokenKind::Gt;
-    // `a =! b`: '!=' typed the other way round.
-    const std::string_view source = file_.text();
-    const uint32_t after = peek().span.end;
-    const bool bang_after = at(TokenKind::Assign) && after < source.size() &&
-                            source[after] == '!' &&
-                            (after + 1 >= source.size() || source[after + 1] != '=');
-    // `a =! b`: the lexer reported the '!' already, saying '!=' was meant: one error is enough.
-    if (!bang_after) {
-      Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
-      if (arrow)
-        d.withHint(
-            "a function's body is a block: `fn(x: int) -> int { return x * 2 }` (Cairn has no "
-            "'=>' arrow)");
-      else if (at(TokenKind::Assign))
-        d.withHint("to compare, use '=='");
-      if (continued)
-        d.withHint(
-            "the line break ends the expression (only a line ending in an operator goes on): "
-            "put " +
-            next + " at the end of this line");
-    }
+    // `a =!= b`: '=' then '!=' ('=!' alone is the lexer's: lexAssignBang).
+    const bool bang_eq = at(TokenKind::Assign) && kind(1) == TokenKind::NotEq &&
+                         peek(1).span.begin == peek().span.end;
+    Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
+    if (arrow)
+      d.withHint(
+          "a function's body is a block: `fn(x: int) -> int { return x * 2 }` (Cairn has no "
+          "'=>' arrow)");
+    else if (bang_eq)
+      d.withHint("did you mean '!='? ('=!=' is not an operator)");
+    else if (at(TokenKind::Assign))
+      d.withHint("to compare, use '=='");
+    if (continued)
+      d.withHint(
+          "the line break ends the expression (only a line ending in an operator goes on): put " +
+          next + " at the end of this line");
   }
   needs_sync_ = true;
   if (recoverTo(TokenKind::LBrace)) return parseBlock();

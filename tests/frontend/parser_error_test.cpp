@@ -393,12 +393,31 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
        "| a function's body starts with '{'"},
       {"fn main() {\n  let f = |x| x * 2\n}", "| a function literal is written `fn(x: int)"},
       {"fn main() {\n  f(x => x * 2)\n}", "| a function literal is written `fn(x: int)"},
-      // One error for `=!` (the lexer's, at the '!'), not the parser's at the '=' too.
-      {"fn main() {\n  if a =! 2 { }\n}", "1: unexpected character '!' | did you mean '!='?"},
+      // One error for `=!` (the lexer's, at the '!'), not the parser's at the '=' too: read as
+      // '!=' where an expression stands, as `= not` where an assignment can.
+      {"fn main() {\n  if a =! 2 { }\n}",
+       "1: unexpected character '!' | did you mean '!='? ('=!' is not an operator)"},
       {"fn main() {\n  while a =! b { }\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn f() -> bool {\n  return a =! b\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  let c = a =! b\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  c = a =! b\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  println(a =! b)\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  if (a =! b) { }\n}", "1: unexpected character '!' | did you mean '!='?"},
       {"fn main() {\n  x =! y\n}",
-       "1: unexpected character '!' | did you mean '!='? ('=!' "
-       "is not an operator; to assign a negation, write `= not x`)"},
+       "1: unexpected character '!' | to assign a negation, write `= not x` ('=!' is not an "
+       "operator; '!=' is not-equal)"},
+      {"fn main() {\n  let x =! y\n}", "1: unexpected character '!' | to assign a negation"},
+      {"fn main() {\n  var x: bool =! y\n}", "1: unexpected character '!' | to assign a negation"},
+      {"class C {\n  on: bool\n  fn flip() { self.on =! self.on }\n}",
+       "1: unexpected character '!' | to assign a negation"},
+      // '!' after another operator ending in '=' is not '=!'.
+      {"fn main() {\n  if a <=! b { }\n}", "1: unexpected character '!' | use 'not' to negate"},
+      {"fn main() {\n  if a !=! b { }\n}", "1: unexpected character '!' | use 'not' to negate"},
+      {"fn main() {\n  a +=! b\n}", "1: unexpected character '!' | use 'not' to negate"},
+      {"fn main() {\n  if a =!= b { }\n}",
+       "1: expected '{', found '=' | did you mean '!='? ('=!=' is not an operator)"},
+      {"fn main() {\n  if a < > 2 { }\n}",
+       "1: expected an expression, found '>' | write '!=' for not-equal"},
       {"fn main() {\n  if a <> 2 { }\n}",
        "1: expected an expression, found '<>' | write '!=' for not-equal"},
       {"fn main() {\n  let x = 2 ** 10\n}", "| Cairn has no power operator"},

@@ -39,6 +39,18 @@ TEST(Source, LineTextWithoutLineBreak) {
   EXPECT_EQ(f.lineText(5), "");
 }
 
+// A lone CR (classic Mac OS) ends a line too; CRLF is one line end.
+TEST(Source, ALoneCarriageReturnEndsALine) {
+  SourceManager sm;
+  const SourceFile &f = sm.add("m.cairn", "one\rtwo\r\nthree\r");
+  EXPECT_EQ(f.lineText(1), "one");
+  EXPECT_EQ(f.lineText(2), "two");
+  EXPECT_EQ(f.lineText(3), "three");
+  EXPECT_EQ(f.lineCol(4).line, 2u);
+  EXPECT_EQ(f.lineCol(9).line, 3u);
+  EXPECT_EQ(f.text().size(), 15u);  // offsets are the file's
+}
+
 TEST(Source, EmptyFile) {
   SourceManager sm;
   const SourceFile &f = sm.add("e.cairn", "");
