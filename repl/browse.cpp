@@ -83,6 +83,12 @@ bool readTable(cairn_db *db, StoredTypes *out) {
 
 bool isPlain(const StoredType &t) { return (t.flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT)) == 0; }
 
+// The runtime's own pointer-free blocks (atomic[N]) and the places of dead objects (filler[N]):
+// no program defines them, and they are not shown.
+bool isRuntimeBlock(const StoredType &t) {
+  return t.name.rfind("atomic[", 0) == 0 || t.name.rfind("filler[", 0) == 0;
+}
+
 const char *kindWord(uint16_t kind) {
   switch (kind) {
     case CAIRN_KIND_I64:
@@ -223,7 +229,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
   std::vector<const StoredType *> arrays;   // array types
   for (const auto &[fp, t] : stored) {
     if (cairn_find_type(fp) != nullptr || (t.flags & CAIRN_TYPE_TEXT)) continue;
-    if (t.name.rfind("atomic[", 0) == 0) continue;
+    if (isRuntimeBlock(t)) continue;
     if (!isPlain(t)) {
       if (t.in_table) arrays.push_back(&t);
       continue;
@@ -529,7 +535,7 @@ bool Session::typesOf(const std::string &db_name) {
   }
   std::vector<std::string> lines;  // sorted by name
   for (const auto &[fp, t] : stored) {
-    if (!t.in_table || t.name.rfind("atomic[", 0) == 0 || (t.flags & CAIRN_TYPE_TEXT)) continue;
+    if (!t.in_table || isRuntimeBlock(t) || (t.flags & CAIRN_TYPE_TEXT)) continue;
     std::string line = t.name;
     if (!isPlain(t)) {
       lines.push_back(line + " (array)");

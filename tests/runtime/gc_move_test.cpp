@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cairn/gc.h"
@@ -117,14 +118,23 @@ TEST_F(GcMove, StackReferencedObjectsStayAndTheirPageIsKeptWhole) {
       EXPECT_EQ(p, neighbours[i].get()) << i;
     }
   }
-  // ... and dead ones on it become pointer-free fillers of the same size (walkable, inert).
+  // ... and dead ones on it become pointer-free fillers of the same size (walkable, inert),
+  // typed filler[N], so that the verifier finds a reference to one.
+  int fillers = 0;
   for (int i = 1; i < 20; i += 2) {
     if (!same_page(neighbours[i].get())) continue;
     const cairn_type *t = cairn_type_of(neighbours[i].get());
     EXPECT_NE(t, &kNodeType) << i;
     EXPECT_EQ(t->nrefs, 0u) << i;
     EXPECT_EQ(8 + t->size, 8 + sizeof(Node)) << i;
+    EXPECT_EQ(std::string(t->name).rfind("filler[", 0), 0u) << t->name;
+    if (fillers++ > 0) continue;
+    Node *right = kept->right;
+    kept->right = static_cast<Node *>(neighbours[i].get());
+    EXPECT_EQ(cairn_verify_heap(0), 1u) << "a reference to a filler was not found";
+    kept->right = right;
   }
+  EXPECT_GE(fillers, 1);
   EXPECT_EQ(cairn_verify_heap(10), 0u);
 }
 

@@ -9,8 +9,9 @@
  *       read, and every object fits its page (or its run, for a large object);
  *   G2. every reference, and the root, is well formed and points at an object's payload: the
  *       start of an object of a small page in use, or a large object's payload with the run's
- *       length; never into the middle of an object, past a page's last object, into a free or
- *       missing page, or past the database's last page;
+ *       length; never into the middle of an object, at a filler (the place of a dead object,
+ *       whose type is filler[N]), past a page's last object, into a free or missing page, or
+ *       past the database's last page;
  * and it reports the pages in use that nothing the root reaches is on (garbage: a store-level
  * collection would free them) and their share. Pages Store::Check found damaged are skipped
  * here (it reports them); references into them cannot be verified and are counted apart.

@@ -311,7 +311,7 @@ void Collector::FillDeadPinnedObjects() {
         // place now or by a later commit), and nothing of an object the database does not
         // reach may be in the store's files (a password read and dropped, an object only a
         // module variable holds, which was copied out).
-        heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - kWordSize));
+        heap::HeaderOf(ref) = reinterpret_cast<uintptr_t>(registry.FillerType(bytes - kWordSize));
         std::memset(ref, 0, bytes - kWordSize);
       }
       o += bytes;

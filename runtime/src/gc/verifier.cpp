@@ -32,6 +32,9 @@ class Verifier {
     roots_.ForEachExactSlot([this](void **slot) {
       if (*slot && !IsObjectStart(*slot) && !IntoUnloadedFrame(*slot))
         Report("exact root at %p holds %p, which is not a live object", (void *)slot, *slot);
+      else if (*slot && IsFillerAt(*slot))
+        Report("exact root at %p holds %p, a filler (the place of a dead object, P8)", (void *)slot,
+               *slot);
     });
     return problems_;
   }
@@ -59,6 +62,11 @@ class Verifier {
     if (it == starts_.end()) return false;
     size_t w = (uintptr_t(ref) % kPageSize) / kWordSize;
     return it->second[w / 64] >> (w % 64) & 1;
+  }
+  // Whether the object start `ref` (on a page the verifier walked) is a filler.
+  bool IsFillerAt(const void *ref) const {
+    return IsObjectStart(ref) &&
+           types::TypeRegistry::IsFiller(heap::TypeOfHeader(heap::HeaderOf(ref)));
   }
   // A reference into a persistent page that is not resident, or resident but cold (P11), cannot
   // be checked further: the verifier does not read such pages (P9).
@@ -195,6 +203,13 @@ class Verifier {
       if (!IsObjectStart(v) && !IntoUnloadedFrame(v)) {
         Report("object %p (type '%s') slot +%td holds %p, which is not a live object (P5)", ref,
                t->name, reinterpret_cast<char *>(slot) - static_cast<char *>(ref), v);
+        return;
+      }
+      if (IsFillerAt(v)) {
+        Report(
+            "object %p (type '%s') slot +%td holds %p, a filler (the place of a dead object, "
+            "P8)",
+            ref, t->name, reinterpret_cast<char *>(slot) - static_cast<char *>(ref), v);
         return;
       }
       if (from.persistent() && !from.modified()) {

@@ -1,7 +1,8 @@
 // The heap verifier (like Lua's lua_checkmemory): walks the page table and every object and
 // checks the invariants P1-P6 of heap/page_info.h and T1 of cairn/type.h: every page's state is
 // consistent, every object has a registered descriptor and fits its page, and every reference
-// (in objects and exact roots) is nil or points at the payload of a live object.
+// (in objects and exact roots) is nil or points at the payload of a live object, never at a
+// filler (the place of a dead object, P8).
 #pragma once
 
 #include <cstddef>

@@ -31,7 +31,8 @@
 //       persistent, and its other live objects are copied out, to transient pages if only
 //       transient objects reach them).
 //       After the collection its objects that nothing reached, and the places of objects copied
-//       out, are fillers: their header names a pointer-free descriptor of the same size, so the
+//       out, are fillers: their header names a pointer-free descriptor of the same size, named
+//       filler[N] (TypeRegistry::FillerType: nothing may refer to one; the verifier checks), so the
 //       page stays walkable and dead objects keep nothing else alive; their bytes are zeros, so a
 //       page written to a database holds nothing of them (tests/persist/dead_neighbour_test.cpp).
 //       (No other persistent page

@@ -604,7 +604,7 @@ Status Persistence::Unswizzle(size_t head, uint8_t dbi, std::string *buffer, con
     const size_t bytes = heap::ObjectBytes(t, ref);
     if (shared && OwnerAt(head, uint32_t(off + kWordSize)) != dbi) {
       // D13: another database's object is a filler here, its contents not written.
-      t = types::TypeRegistry::Get().AtomicType(bytes - kWordSize);
+      t = types::TypeRegistry::Get().FillerType(bytes - kWordSize);
       std::memset(ref, 0, bytes - kWordSize);
     }
     uint32_t index = 0;

@@ -493,9 +493,13 @@ Status Persistence::LoadTypes(cairn_db &db) {
                        "type table entry " + std::to_string(e.index) + ": " + s.message() +
                            Damaged(store_->dir(), db));
     const cairn_type *local = cairn_find_type(e.fingerprint);
-    if (!local && layout.name.rfind("atomic[", 0) == 0 && layout.refs.empty()) {
-      // Pointer-free blocks (and the fillers of dead objects) have run-time descriptors.
-      local = types::TypeRegistry::Get().AtomicType(layout.size);
+    if (!local && layout.refs.empty() &&
+        (layout.name.rfind("atomic[", 0) == 0 || layout.name.rfind("filler[", 0) == 0)) {
+      // Pointer-free blocks and the fillers of dead objects have run-time descriptors (a store
+      // written before fillers had their own holds them as atomic[N]).
+      types::TypeRegistry &registry = types::TypeRegistry::Get();
+      local = layout.name[0] == 'a' ? registry.AtomicType(layout.size)
+                                    : registry.FillerType(layout.size);
       if (local->fingerprint != e.fingerprint) local = nullptr;
     }
     if (!local && (layout.flags & CAIRN_TYPE_ARRAY) && !(layout.flags & CAIRN_TYPE_TEXT) &&

@@ -591,7 +591,7 @@ void Persistence::SweepTenants(const std::function<bool(const void *)> &live) {
       OpenTenantPage(frame);
       const size_t bytes = heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref);
       heap::HeaderOf(ref) =
-          reinterpret_cast<uintptr_t>(registry.AtomicType(bytes - heap::kWordSize));
+          reinterpret_cast<uintptr_t>(registry.FillerType(bytes - heap::kWordSize));
       std::memset(ref, 0, bytes - heap::kWordSize);
       it = shared.owners.erase(it);
       shared.tenants--;

@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "cairn/gc.h"
 #include "cairn/type_builder.hpp"
@@ -250,21 +251,23 @@ size_t TypeRegistry::size() const {
   return registered_.size();
 }
 
-const cairn_type *TypeRegistry::AtomicType(size_t bytes) {
+const cairn_type *TypeRegistry::PlainType(PlainKind kind, size_t bytes) {
   size_t rounded = (bytes + 7) & ~size_t{7};
   size_t slot = rounded / 8;
-  if (slot < atomic_small_.size() && atomic_small_[slot]) return atomic_small_[slot];
+  std::vector<const cairn_type *> &small = plain_small_[kind];
+  if (slot < small.size() && small[slot]) return small[slot];
   std::lock_guard<std::mutex> lock(mu_);
-  const cairn_type *&t = atomic_[rounded];
+  const cairn_type *&t = plain_[kind][rounded];
   if (!t) {
+    const char *prefix = kind == kAtomic ? "atomic[" : "filler[";
     const cairn_type *built =
-        TypeBuilder::Plain("atomic[" + std::to_string(rounded) + "]", rounded).Build();
+        TypeBuilder::Plain(prefix + std::to_string(rounded) + "]", rounded).Build();
     // A program may have registered a type of the same structure first: that one is canonical.
     if (auto it = by_fingerprint_.find(built->fingerprint); it != by_fingerprint_.end()) {
       if (!cairn_type_same_layout(it->second.type, built))
         Fatal(
             "type '%s' registered by %s is not %zu bytes of untyped data; the runtime "
-            "reserves names of the form atomic[N] for those: rename the type",
+            "reserves names of the form atomic[N] and filler[N] for those: rename the type",
             built->name, ModuleName(it->second.module.c_str()).c_str(), rounded);
       t = it->second.type;
       registered_.emplace(built, t);
@@ -275,10 +278,14 @@ const cairn_type *TypeRegistry::AtomicType(size_t bytes) {
     }
   }
   if (slot < 1024) {
-    if (atomic_small_.size() <= slot) atomic_small_.resize(1024, nullptr);
-    atomic_small_[slot] = t;
+    if (small.size() <= slot) small.resize(1024, nullptr);
+    small[slot] = t;
   }
   return t;
+}
+
+bool TypeRegistry::IsFiller(const cairn_type *t) {
+  return t != nullptr && t->name != nullptr && std::strncmp(t->name, "filler[", 7) == 0;
 }
 
 const cairn_type *TypeRegistry::ArrayType(const std::string &name, cairn_kind elem) {

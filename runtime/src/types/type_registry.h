@@ -53,8 +53,16 @@ class TypeRegistry {
   // The canonical descriptors named `name`, in the order they were registered.
   std::vector<const cairn_type *> FindByName(std::string_view name) const;
 
-  // A registered descriptor for pointer-free blocks of `bytes` (rounded up to 8) bytes.
-  const cairn_type *AtomicType(size_t bytes);
+  // A registered descriptor for pointer-free blocks of `bytes` (rounded up to 8) bytes, named
+  // atomic[N].
+  const cairn_type *AtomicType(size_t bytes) { return PlainType(kAtomic, bytes); }
+  // The descriptor of a filler of `bytes` (rounded up to 8) bytes: the place of a dead object on
+  // a page that stays (P8 of heap/page_info.h), or of another database's object in a shared
+  // page's stored form (D13 of persist/persistence.h). Pointer-free like an atomic block, and
+  // named filler[N] so that a heap or database check can tell that nothing may refer to it.
+  const cairn_type *FillerType(size_t bytes) { return PlainType(kFiller, bytes); }
+  // Whether t is a FillerType (by its name: also a filler read from a database).
+  static bool IsFiller(const cairn_type *t);
   // The canonical descriptor of the array type `name` with elements of kind `elem` (a scalar or
   // a reference): the one registered with its fingerprint if there is one, else one built and
   // registered now. For a database's array types the program never mentions ([Shape] stored by
@@ -78,9 +86,11 @@ class TypeRegistry {
   };
   std::unordered_map<uint64_t, Canon> by_fingerprint_;                        // R2
   std::unordered_map<std::string, std::vector<const cairn_type *>> by_name_;  // R2
-  std::unordered_map<size_t, const cairn_type *> atomic_;                     // by rounded size
+  enum PlainKind { kAtomic, kFiller };
+  const cairn_type *PlainType(PlainKind kind, size_t bytes);
+  std::unordered_map<size_t, const cairn_type *> plain_[2];     // by kind, then rounded size
   std::unordered_map<std::string, const cairn_type *> arrays_;  // ArrayType's, by name and kind
-  std::vector<const cairn_type *> atomic_small_;  // fast path: index = bytes / 8, small sizes
+  std::vector<const cairn_type *> plain_small_[2];  // fast path: index = bytes / 8, small sizes
 };
 
 }  // namespace cairn::types
