@@ -34,7 +34,8 @@ constexpr char kDbUsage[] =
     "                 before the damage: the commits after it are lost (a copy of the log\n"
     "                 is kept, and what was lost is reported)\n"
     "\n"
-    "list, info and check only read the store (a user who may only read it can run them).\n"
+    "list, info and check only read the store (a user who may only read it can run them);\n"
+    "create, gc, drop and recover write it, and refuse when CAIRN_STORE_READ_ONLY is set.\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
     "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
@@ -273,9 +274,16 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
     Status st = store::ValidateDatabaseName(n);
     if (!st.ok()) return ReportError(st);
   }
+  const bool reads_only = cmd == "list" || cmd == "info" || cmd == "check";
+  if (!reads_only && store::ReadOnlyRequested()) {
+    return ReportError(Status(CAIRN_MISUSE, "db " + cmd +
+                                                " would write the store, and "
+                                                "CAIRN_STORE_READ_ONLY is set, so nothing was "
+                                                "written; unset it (or set it to 0) to " +
+                                                cmd));
+  }
   if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
-  const bool reads_only = cmd == "list" || cmd == "info" || cmd == "check";
   Status st = OpenStore(options, cmd == "create", reads_only, &s);
   if (!st.ok()) return ReportError(st);
   if (cmd == "list") return List(*s);

@@ -468,7 +468,9 @@ Status Store::Recover(const std::string &dir, const StoreOptions &options, Recov
 }
 
 Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
-  if (Status u = impl_->Writable("creating " + Quoted(name)); !u.ok()) return u;
+  if (Status u = impl_->Usable(); !u.ok()) return u;
+  // A bad name and a name taken are said before a read-only store's refusal: they are wrong
+  // whatever the store.
   Status v = ValidateDatabaseName(name);
   if (!v.ok()) return v;
   Impl &im = *impl_;
@@ -480,6 +482,7 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
                                               " (drop it first, or choose another name)");
     }
   }
+  if (Status u = impl_->Writable("creating " + Quoted(name)); !u.ok()) return u;
   std::string value;
   rocksdb::Status rs = im.db->Get(rocksdb::ReadOptions(), StoreHeaderKey(), &value);
   if (!rs.ok()) return FromRocks(rs, "reading the header of store " + im.dir);
@@ -509,7 +512,7 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
 }
 
 Status Store::DropDatabase(std::string_view name) {
-  if (Status u = impl_->Writable("dropping " + Quoted(name)); !u.ok()) return u;
+  if (Status u = impl_->Usable(); !u.ok()) return u;
   Impl &im = *impl_;
   std::lock_guard<std::mutex> ddl(im.ddl_mu);
   DatabaseId id = 0;
@@ -517,11 +520,13 @@ Status Store::DropDatabase(std::string_view name) {
     std::lock_guard<std::mutex> g(im.mu);
     auto n = im.by_name.find(name);
     if (n == im.by_name.end()) {
-      // As FindDatabase: a name no database can have says so.
+      // As FindDatabase: a name no database can have says so. Both before a read-only store's
+      // refusal, as in CreateDatabase.
       if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
       return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
                                          " (`cairn db list` shows what there is)");
     }
+    if (Status u = im.Writable("dropping " + Quoted(name)); !u.ok()) return u;
     id = n->second;
     auto &e = im.by_id[id];
     if (e.users > 0) {

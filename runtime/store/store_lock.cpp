@@ -43,26 +43,39 @@ Status Busy(const std::string &dir, long pid) {
                                 " (wait for it to finish, or use another store)");
 }
 
-// The store directory's lock (`how`: LOCK_EX or LOCK_SH), beside the lock file's: *dir_fd gets
-// it, or -1 when the directory cannot be opened for reading (then the file's lock alone
-// stands). CAIRN_BUSY when another process holds it: a holder whose lock file was removed or
-// replaced since it took it.
-Status LockDirectory(const std::string &dir, int how, int *dir_fd) {
+// A writer holds the directory but not the lock file this process locked or looked for: the
+// file was removed or replaced while the writer ran.
+Status Replaced(const std::string &dir) {
+  return Status(CAIRN_BUSY, "store " + dir + " is in use by another process, whose lock file " +
+                                dir + "/" + kLockFileName +
+                                " was removed or replaced while it ran (wait for it to finish, "
+                                "or use another store; do not delete the lock file of a store "
+                                "in use)");
+}
+
+// Who holds the store directory's lock when this process cannot take it.
+enum class DirHolder { kNobody, kReaders, kWriter };
+
+// Takes the store directory's lock (`how`: LOCK_EX or LOCK_SH), beside the lock file's: *dir_fd
+// gets it, or -1 when it was not taken. kNobody also when the directory cannot be opened for
+// reading or its file system has no flock on directories (then the file's lock alone stands).
+DirHolder LockDirectory(const std::string &dir, int how, int *dir_fd) {
   *dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (*dir_fd < 0) return Status::Ok();
+  if (*dir_fd < 0) return DirHolder::kNobody;
   while (flock(*dir_fd, how | LOCK_NB) != 0) {
     if (errno == EINTR) continue;
     const int err = errno;
+    // Only a writer keeps a shared lock out; an exclusive one is kept out by readers too (some
+    // of which may hold no lock file), told apart by a shared lock, let go at once by the close.
+    DirHolder holder = DirHolder::kNobody;
+    if (err == EWOULDBLOCK)
+      holder = how == LOCK_SH || flock(*dir_fd, LOCK_SH | LOCK_NB) != 0 ? DirHolder::kWriter
+                                                                        : DirHolder::kReaders;
     close(*dir_fd);
     *dir_fd = -1;
-    if (err != EWOULDBLOCK) return Status::Ok();  // a file system without flock on directories
-    return Status(CAIRN_BUSY, "store " + dir + " is in use by another process, whose lock file " +
-                                  dir + "/" + kLockFileName +
-                                  " was removed or replaced while it ran (wait for it to "
-                                  "finish, or use another store; do not delete the lock file of "
-                                  "a store in use)");
+    return holder;
   }
-  return Status::Ok();
+  return DirHolder::kNobody;
 }
 
 }  // namespace
@@ -75,9 +88,13 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
     if (errno == ENOENT || errno == EACCES) {
       // Read without the file's lock; the directory's still keeps out of a writer's way.
       int dir_fd = -1;
-      Status s = LockDirectory(dir, LOCK_SH, &dir_fd);
-      if (s.ok() && dir_fd >= 0) lock->reset(new StoreLock(-1, dir_fd, false));
-      return s;
+      if (LockDirectory(dir, LOCK_SH, &dir_fd) == DirHolder::kWriter) {
+        return Status(CAIRN_BUSY, "store " + dir +
+                                      " is in use by another process, which is writing it "
+                                      "(wait for it to finish, or use another store)");
+      }
+      if (dir_fd >= 0) lock->reset(new StoreLock(-1, dir_fd, false));
+      return Status::Ok();
     }
     return Status(CAIRN_IO_ERROR,
                   "cannot open the lock file " + path + ": " + std::strerror(errno));
@@ -91,9 +108,9 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
   }
   int dir_fd = -1;
-  if (Status s = LockDirectory(dir, LOCK_SH, &dir_fd); !s.ok()) {
+  if (LockDirectory(dir, LOCK_SH, &dir_fd) == DirHolder::kWriter) {
     close(fd);
-    return s;
+    return Replaced(dir);  // the writer does not hold the file this process locked
   }
   lock->reset(new StoreLock(fd, dir_fd, false));
   return Status::Ok();
@@ -108,8 +125,9 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
       return Status(CAIRN_IO_ERROR, "store " + dir + " cannot be written (opening " + path +
                                         " for writing: " + std::strerror(err) +
                                         "); get write permission to " + dir +
-                                        ", or only read it with `cairn db list`, `info` or "
-                                        "`check`");
+                                        ", or only read it (a program with "
+                                        "CAIRN_STORE_READ_ONLY=1; `cairn db list`, `info` or "
+                                        "`check`)");
     }
     return Status(CAIRN_IO_ERROR, "cannot open the lock file " + path + ": " + std::strerror(err));
   }
@@ -125,9 +143,11 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
   }
   int dir_fd = -1;
-  if (Status s = LockDirectory(dir, LOCK_EX, &dir_fd); !s.ok()) {
+  if (DirHolder h = LockDirectory(dir, LOCK_EX, &dir_fd); h != DirHolder::kNobody) {
     close(fd);  // the file is this process's own new one: nothing of it is kept
-    return s;
+    // Readers without the lock file (it was not there, or they could not read it), or a writer
+    // that does not hold the file this process locked.
+    return h == DirHolder::kReaders ? Busy(dir, 0) : Replaced(dir);
   }
   std::string pid = std::to_string(getpid()) + "\n";
   if (ftruncate(fd, 0) != 0 ||

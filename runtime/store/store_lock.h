@@ -10,7 +10,9 @@
 // so that deleting or replacing the lock file under a running holder does not let a second
 // process in: the second one gets the new file's lock but not the directory's, and is refused
 // ("... its lock file was removed or replaced while that process ran"). The file stays: it
-// names the holder, which the directory cannot.
+// names the holder, which the directory cannot. A process kept out by the directory alone is
+// told who holds it, as a shared lock tells: readers (some perhaps without the file: "in use by
+// another process, which is reading it") or a writer.
 #ifndef CAIRN_STORE_STORE_LOCK_H
 #define CAIRN_STORE_STORE_LOCK_H
 

@@ -938,6 +938,7 @@ grep -qF "dead.cairn:11:9: warning: unreachable code" "$TMP/err" || fail "dead.c
 # store's directory (then it is not refused: a program that only reads it runs). Reading works;
 # a commit that would write is a database error that says why, and nothing is written.
 cat >"$TMP/ro.cairn" <<'PROGRAM'
+import std.io
 class Rec { n: int }
 fn main() {
     if args()[0] == "write" {
@@ -947,6 +948,7 @@ fn main() {
         let d = Database.open("r")
         atomic { println((d.root as Rec).n) }
         if args()[0] == "change" { atomic { (d.root as Rec).n = 6 } }
+        if args()[0] == "hold" { readLine() }
     }
 }
 PROGRAM
@@ -957,7 +959,7 @@ out=$(CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read with CAIRN_STORE_READ_ONLY=1: $out"
 CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=1 "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] || fail "ro.cairn change with CAIRN_STORE_READ_ONLY=1 did not fail"
-grep -qF "ro.cairn:9:36: database error: the commit would write changes: store $TMP/ro-store is open read-only (CAIRN_STORE_READ_ONLY is set), so nothing was written. Reading works; to change the store, run with write access to it and without CAIRN_STORE_READ_ONLY" "$TMP/err" ||
+grep -qF "ro.cairn:10:36: database error: the commit would write changes: store $TMP/ro-store is open read-only (CAIRN_STORE_READ_ONLY is set), so nothing was written. Reading works; to change the store, run with write access to it and without CAIRN_STORE_READ_ONLY" "$TMP/err" ||
   fail "ro.cairn change: $(cat "$TMP/err")"
 # Any value but 0 (or nothing) is read-only: a spelling the runtime does not know never writes.
 CAIRN_STORE="$TMP/ro-store" CAIRN_STORE_READ_ONLY=true "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
@@ -976,9 +978,40 @@ as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" change >"$TMP/out" 2>"$TMP/e
 [ $? -eq 70 ] || fail "ro.cairn change by a process that cannot write the store did not fail"
 grep -qF "is open read-only (this process cannot write $TMP/ro-store (Permission denied)), so nothing was written" "$TMP/err" ||
   fail "ro.cairn change by a reader: $(cat "$TMP/err")"
+# Two such readers at once, the lock file writable by them: both read (the second was refused
+# as busy: the first open tried to write, taking the lock exclusively on its way to failing).
+chmod a+w "$TMP/ro-store/cairn.lock"
+(sleep 3 | as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" hold >"$TMP/hold.out" 2>&1) &
+holder=$!
+for _ in $(seq 100); do [ -s "$TMP/hold.out" ] && break; sleep 0.05; done
+[ "$(cat "$TMP/hold.out")" = "5" ] || fail "ro.cairn hold by a reader: $(cat "$TMP/hold.out")"
+out=$(as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
+[ "$out" = "5" ] || fail "ro.cairn read beside another reader that cannot write: $out"
+wait $holder
 chmod -R u+w "$TMP/ro-store"
 out=$(CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read after the refused changes: $out"
+# A store whose directory the reader may write but not its db/ folder: read-only, saying which.
+cp -a "$TMP/ro-store" "$TMP/ro2-store"
+chmod 777 "$TMP/ro2-store"
+chmod 666 "$TMP/ro2-store/cairn.lock"
+[ "$(id -u)" -eq 0 ] || chmod a-w "$TMP/ro2-store/db"
+out=$(as_reader env CAIRN_STORE="$TMP/ro2-store" "$TMP/ro" read 2>&1)
+[ "$out" = "5" ] || fail "ro.cairn read of a store with db/ unwritable: $out"
+as_reader env CAIRN_STORE="$TMP/ro2-store" "$TMP/ro" change >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] || fail "ro.cairn change of a store with db/ unwritable did not fail"
+grep -qF "is open read-only (this process cannot write $TMP/ro2-store/db (Permission denied)), so nothing was written" "$TMP/err" ||
+  fail "ro.cairn change, db/ unwritable: $(cat "$TMP/err")"
+chmod u+w "$TMP/ro2-store/db"
+# An empty directory the program may not write: no store, and none made, said so.
+mkdir "$TMP/ro-empty"
+[ "$(id -u)" -eq 0 ] || chmod a-w "$TMP/ro-empty"
+as_reader env CAIRN_STORE="$TMP/ro-empty" "$TMP/ro" write >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] || fail "ro.cairn write into an unwritable empty directory did not fail"
+grep -qF "there is no store in $TMP/ro-empty, and none can be made: this process cannot write $TMP/ro-empty (Permission denied); get write permission to it" "$TMP/err" ||
+  fail "ro.cairn write into an unwritable empty directory: $(cat "$TMP/err")"
+[ -z "$(ls -A "$TMP/ro-empty")" ] || fail "something was written into $TMP/ro-empty"
+chmod u+w "$TMP/ro-empty"
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

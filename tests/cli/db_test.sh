@@ -316,10 +316,26 @@ expect "info of a read-only store" 0 "pages     20 (20 in use, 0 free" ""
 run_reader --store "$STORE" db check third
 expect "check of a read-only store" 0 "third: ok" ""
 run_reader --store "$STORE" db create x
-expect "create in a read-only store" 1 "" "store $STORE cannot be written (opening $STORE/cairn.lock for writing: Permission denied); get write permission to $STORE, or only read it with \`cairn db list\`, \`info\` or \`check\`"
+expect "create in a read-only store" 1 "" "store $STORE cannot be written (opening $STORE/cairn.lock for writing: Permission denied); get write permission to $STORE, or only read it (a program with CAIRN_STORE_READ_ONLY=1; \`cairn db list\`, \`info\` or \`check\`)"
 [ "$(listing "$STORE")" = "$before" ] && echo "ok: nothing written into a read-only store" ||
   fail "a read-only use wrote into $STORE"
 [ "$(id -u)" = 0 ] || chmod -R u+w "$STORE"
+
+# CAIRN_STORE_READ_ONLY (set to anything but 0): the commands that write refuse before opening
+# the store, and write nothing; those that read work.
+before=$(listing "$STORE")
+for c in "create rox" "drop third" "gc third" "recover"; do
+  CAIRN_STORE_READ_ONLY=yes run --store "$STORE" db $c
+  expect "db $c with CAIRN_STORE_READ_ONLY" 1 "" "db ${c%% *} would write the store, and CAIRN_STORE_READ_ONLY is set, so nothing was written; unset it (or set it to 0) to ${c%% *}"
+done
+CAIRN_STORE_READ_ONLY=1 run --store "$STORE" db list
+expect "db list with CAIRN_STORE_READ_ONLY" 0 "third" ""
+[ "$(listing "$STORE")" = "$before" ] && echo "ok: nothing written with CAIRN_STORE_READ_ONLY" ||
+  fail "a db command wrote into $STORE with CAIRN_STORE_READ_ONLY set"
+CAIRN_STORE_READ_ONLY=0 run --store "$STORE" db create rox
+expect "db create with CAIRN_STORE_READ_ONLY=0" 0 "" ""
+run --store "$STORE" db drop rox
+expect "db drop rox" 0 "" ""
 
 # Damage in the middle of the write-ahead log: the open is refused, naming the log, which is
 # kept; `db recover` accepts the loss and says what it was; the store then opens and checks clean.

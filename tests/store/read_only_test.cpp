@@ -114,6 +114,14 @@ TEST_F(ReadOnlyTest, ReadsWorkWritesAreRefusedAndNothingIsWritten) {
         Contains(st.message(), "creating database 'other': store " + dir_ + " is open read-only"))
         << st.message();
     EXPECT_EQ(s->DropDatabase("db").code(), CAIRN_MISUSE);
+    // What would be wrong in any store is said first: a name taken, a bad name, no such one.
+    EXPECT_EQ(s->CreateDatabase("db").code(), CAIRN_ALREADY_EXISTS);
+    st = s->CreateDatabase("no good");
+    EXPECT_EQ(st.code(), CAIRN_INVALID_ARGUMENT) << st.message();
+    st = s->DropDatabase("nothere");
+    EXPECT_EQ(st.code(), CAIRN_NOT_FOUND) << st.message();
+    EXPECT_TRUE(Contains(st.message(), "there is no database 'nothere'")) << st.message();
+    EXPECT_EQ(s->DropDatabase("no good").code(), CAIRN_INVALID_ARGUMENT);
   }
   EXPECT_TRUE(Snapshot(dir_) == before) << "a read-only open changed the store's files";
 }
@@ -133,6 +141,28 @@ TEST_F(ReadOnlyTest, ReadersShareTheStoreButNeverWithAWriter) {
   st = Store::Open(dir_, ReadOnly(), &reader1);
   EXPECT_EQ(st.code(), CAIRN_BUSY);
   EXPECT_TRUE(Contains(st.message(), "in use by process")) << st.message();
+}
+
+// A reader that found no lock file to lock (deleted, or unreadable) holds only the directory's
+// shared lock: a writer is told a reader has the store, not that a lock file was removed; and a
+// reader is kept out of a writer's store whose lock file it cannot find.
+TEST_F(ReadOnlyTest, AReaderWithoutTheLockFileKeepsAWriterOutAndIsNamedAsAReader) {
+  ASSERT_TRUE(fs::remove(dir_ + "/cairn.lock"));
+  std::unique_ptr<Store> reader, writer;
+  Status st = Store::Open(dir_, ReadOnly(), &reader);
+  ASSERT_TRUE(st.ok()) << st.message();
+  st = Store::Open(dir_, StoreOptions(), &writer);
+  EXPECT_EQ(st.code(), CAIRN_BUSY);
+  EXPECT_TRUE(Contains(st.message(), "in use by another process, which is reading it"))
+      << st.message();
+  EXPECT_FALSE(Contains(st.message(), "removed")) << st.message();
+  reader.reset();
+  ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &writer).ok());
+  ASSERT_TRUE(fs::remove(dir_ + "/cairn.lock"));
+  st = Store::Open(dir_, ReadOnly(), &reader);
+  EXPECT_EQ(st.code(), CAIRN_BUSY);
+  EXPECT_TRUE(Contains(st.message(), "in use by another process, which is writing it"))
+      << st.message();
 }
 
 // A directory with a RocksDB database of its own (another program's) in db/.

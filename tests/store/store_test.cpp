@@ -37,6 +37,12 @@ TEST(StoreDir, FlagThenEnvironmentThenDefault) {
   setenv("CAIRN_STORE", "/tmp/from-env", 1);
   EXPECT_EQ(ResolveStoreDir(""), "/tmp/from-env");
   EXPECT_EQ(ResolveStoreDir("/tmp/from-flag"), "/tmp/from-flag");
+  // Trailing slashes go (the root stays itself).
+  EXPECT_EQ(ResolveStoreDir("/tmp/from-flag//"), "/tmp/from-flag");
+  EXPECT_EQ(ResolveStoreDir("st/"), "st");
+  EXPECT_EQ(ResolveStoreDir("/"), "/");
+  setenv("CAIRN_STORE", "/tmp/from-env/", 1);
+  EXPECT_EQ(ResolveStoreDir(""), "/tmp/from-env");
   setenv("CAIRN_STORE", "", 1);
   EXPECT_EQ(ResolveStoreDir(""), "./cairn.store");
   if (saved)

@@ -101,8 +101,14 @@ struct StoreOptions {
 };
 
 /* The store directory to use: `flag_value` (from --store DIR) if not empty, else $CAIRN_STORE if
- * set and not empty, else "./cairn.store". The one rule for the CLI and the language. */
+ * set and not empty, else "./cairn.store"; without trailing slashes ("st/" is "st", "/" stays).
+ * The one rule for the CLI and the language. */
 std::string ResolveStoreDir(std::string_view flag_value);
+
+/* Whether $CAIRN_STORE_READ_ONLY asks for the store to be only read: set to anything but "0" or
+ * "" (`1`, `true`, `yes`). It fails closed: a spelling not known here never writes. The one rule
+ * for the CLI (whose writing commands then refuse) and the language (which opens read-only). */
+bool ReadOnlyRequested();
 
 /* Whether `dir` may hold a store: it is there and not an empty folder. A directory that is not
  * there, or an empty one, holds no databases: asking about them there must not make a store
@@ -110,6 +116,13 @@ std::string ResolveStoreDir(std::string_view flag_value);
  * only creating a database does. Any other folder is for the store's open to judge (one that is
  * not a store is refused, unchanged, naming what it is). */
 bool StoreFilesAt(std::string_view dir);
+
+/* Why this process may not write the store at `dir`, or "" when it may (or nothing is there):
+ * the directory, its RocksDB folder or its lock file cannot be written by it (permissions, a
+ * read-only file system), as "this process cannot write PATH (Permission denied)". A program
+ * that may only read a store opens it read-only rather than failing part way into a writing
+ * open (the language runtime does). */
+std::string WhyUnwritable(const std::string &dir);
 
 /* What every error about a damaged database of store `dir` ends with, so that users are told
  * what will help: "`cairn db check --store DIR NAME` lists all the damage it can read; restore
@@ -157,7 +170,8 @@ struct CheckReport {
   /* The object graph, from cairn::persist::CheckObjectGraph (cairn/graph_check.h); all zero
    * from Store::Check alone. */
   bool graph_checked = false;
-  uint64_t objects = 0;           /* objects on the pages in use */
+  uint64_t objects = 0;           /* objects on the pages in use, fillers not counted */
+  uint64_t fillers = 0;           /* fillers on them: the places of dead objects */
   uint64_t references = 0;        /* references (not nil) checked, the root included */
   uint64_t pages_in_use = 0;      /* pages holding objects (a large object's run counts whole) */
   uint64_t pages_unreached = 0;   /* of those, pages nothing the root reaches is on: garbage */

@@ -1,12 +1,8 @@
 // Persistence: the store, databases, roots, and the hooks the collector calls.
 #include "persist/persistence.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
 #include "heap/object.h"
 #include "persist/fault_signal.h"
@@ -16,13 +12,6 @@
 namespace cairn::persist {
 
 Persistence *Persistence::instance_ = nullptr;
-
-// CAIRN_STORE_READ_ONLY: set to anything but "0" or "" (`1`, `true`, `yes`), the store is
-// opened read-only. It fails closed: a spelling the runtime does not know never writes.
-static bool ReadOnlyFromEnvironment() {
-  const char *v = std::getenv("CAIRN_STORE_READ_ONLY");
-  return v != nullptr && v[0] != '\0' && std::string(v) != "0";
-}
 
 Status Persistence::Open(const cairn_persist_options *opts) {
   if (instance_)
@@ -36,7 +25,7 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (opts)
     p->options_ = *opts;
   else
-    p->options_.read_only = ReadOnlyFromEnvironment();
+    p->options_.read_only = store::ReadOnlyRequested();
   p->options_.store_dir = nullptr;  // not kept: the caller's string
   store::StoreOptions so;
   so.durability =
@@ -49,15 +38,24 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (so.read_only)
     p->read_only_why_ =
         opts == nullptr ? "CAIRN_STORE_READ_ONLY is set" : "it was opened read-only";
-  Status s = store::Store::Open(dir, so, &p->store_);
-  if (!s.ok() && !so.read_only && s.code() == CAIRN_IO_ERROR && access(dir.c_str(), F_OK) == 0 &&
-      access(dir.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+  if (!so.read_only) {
     // A store this process may only read is opened read-only rather than refused: a program
-    // that only reads it runs (as SQLite opens a file it cannot write).
-    p->read_only_why_ =
-        std::string("this process cannot write ") + dir + " (" + std::strerror(errno) + ")";
-    so.read_only = true;
-    s = store::Store::Open(dir, so, &p->store_);
+    // that only reads it runs (as SQLite opens a file it cannot write). Decided before the
+    // open: a writing open would take the store's lock exclusively on the way to failing,
+    // keeping other such readers out; and a store not there is not made.
+    p->read_only_why_ = store::WhyUnwritable(dir);
+    if (!p->read_only_why_.empty()) {
+      so.read_only = true;
+      so.create_if_missing = false;
+    }
+  }
+  Status s = store::Store::Open(dir, so, &p->store_);
+  if (s.code() == CAIRN_NOT_FOUND && !p->options_.read_only && so.read_only) {
+    // Not there, and this process could not make it (a writing open would have).
+    return Status(CAIRN_IO_ERROR, "there is no store in " + dir +
+                                      ", and none can be made: " + p->read_only_why_ +
+                                      "; get write permission to it, or set CAIRN_STORE to "
+                                      "another directory");
   }
   if (!s.ok()) return s;
   p->options_.read_only = so.read_only ? 1 : 0;
@@ -87,7 +85,7 @@ Status Persistence::Open(const cairn_persist_options *opts) {
 
 Status Persistence::Ensure() {
   if (instance_) return Status::Ok();
-  return Open(nullptr);  // reads CAIRN_STORE_READ_ONLY (Open)
+  return Open(nullptr);  // reads CAIRN_STORE_READ_ONLY (store::ReadOnlyRequested)
 }
 
 Status Persistence::ReadOnlyRefusal(const Status &s, const std::string &what) const {
