@@ -6,7 +6,8 @@
 // process and the store checks clean; a tenant of the tail nothing reaches dies and is never
 // stored; an abort keeps a tail tenant's state; a failed commit leaves it a tenant that a later
 // commit adopts; another database may adopt one (the page is then shared); identity hashes
-// survive the adoption and a new process. A page changed only by live tail tenants is not
+// survive the adoption and a new process; an aborted change of the object just committed keeps
+// the tail. A page changed only by live tail tenants is not
 // written, but one with a tenant adopted (below its stored objects too) or a new object that
 // looks like a dead tenant's filler (a pointer-free block of zeros) is.
 #include <string>
@@ -41,6 +42,30 @@ __attribute__((noinline)) uint64_t HeldCommits(cairn_db *db, int64_t first, int6
          (after.pages_ambiguous - before.pages_ambiguous);
 }
 
+// HeldCommits, each followed by a transaction that changes the node just committed and aborts:
+// the abort puts the node's page back from its clean image (nothing read), so the page stays
+// loaded and the tail on it open. Before, the abort dropped the page and each commit then took
+// a page of its own (found by a black-box campaign: 2,000 records in 1,761 pages).
+__attribute__((noinline)) uint64_t HeldCommitsWithAborts(cairn_db *db, int64_t first, int64_t n) {
+  const cairn_persist_stats before = Stats();
+  for (int64_t i = first; i < first + n; i++) {
+    CK_OK(cairn_txn_begin());
+    Node *root = RootAs<Node>(db);
+    Node *volatile held = NewNode(i, root->left);
+    root->left = held;
+    CK_OK(cairn_txn_commit());
+    CK_OK(cairn_txn_begin());
+    held->value = -5;
+    CK_OK(cairn_txn_abort());
+    // Not read again here: the next node is made before anything touches this page (a read
+    // would load a dropped page again, and the tail would not close). The check child reads
+    // every value back.
+  }
+  const cairn_persist_stats after = Stats();
+  return (after.pages_accurate - before.pages_accurate) +
+         (after.pages_ambiguous - before.pages_ambiguous);
+}
+
 // Garbage nodes made in the tail and dropped at once.
 __attribute__((noinline)) void MakeGarbage(int n) {
   for (int k = 0; k < n; k++) NewNode(kGarbageId + k);
@@ -60,6 +85,27 @@ PERSIST_CHILD(Tail_Held) {
   Say("pages made persistent by %ld held one-node commits: %lu (bound %lu)\n", long(kHeld), pages,
       bound);
   CK(pages <= bound) << pages << " pages for " << kHeld << " one-node commits";
+  CK_EQ(cairn_verify_heap(10), 0u);
+  return 0;
+}
+
+// As Tail_Held, with an aborted change of each node after its commit.
+PERSIST_CHILD(Tail_HeldAborts) {
+  OpenStore(args);
+  cairn_db *db = CreateDb("t");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, NewNode(-1)));
+  CK_OK(cairn_txn_commit());
+  const cairn_persist_stats before = Stats();
+  const uint64_t pages = HeldCommitsWithAborts(db, 0, kHeld);
+  const cairn_persist_stats after = Stats();
+  const uint64_t bound = uint64_t(kHeld) * 40 / CAIRN_PAGE_SIZE + 4;
+  Say("pages made persistent by %ld held one-node commits, each with an abort: %lu (bound %lu); "
+      "pages read: %lu\n",
+      long(kHeld), pages, bound,
+      static_cast<unsigned long>(after.pages_faulted - before.pages_faulted));
+  CK(pages <= bound) << pages << " pages for " << kHeld << " one-node commits with aborts";
+  CK(after.pages_faulted - before.pages_faulted <= bound) << "the aborts' pages were read again";
   CK_EQ(cairn_verify_heap(10), 0u);
   return 0;
 }
@@ -308,6 +354,13 @@ TEST_F(PersistTail, BlocksOfZerosInTheTailAndTheOpenPageAreStored) {
 
 TEST_F(PersistTail, CommitsOfOneHeldObjectEachFillPages) {
   ChildResult r = Run("Tail_Held");
+  std::printf("%s", r.out.c_str());
+  ASSERT_CHILD_OK(r);
+  ASSERT_CHILD_OK(Run("Tail_HeldCheck", {std::to_string(kHeld - 1)}));
+}
+
+TEST_F(PersistTail, AnAbortedChangeOfTheObjectJustCommittedKeepsTheTail) {
+  ChildResult r = Run("Tail_HeldAborts");
   std::printf("%s", r.out.c_str());
   ASSERT_CHILD_OK(r);
   ASSERT_CHILD_OK(Run("Tail_HeldCheck", {std::to_string(kHeld - 1)}));

@@ -101,6 +101,8 @@ void Persistence::DiscardModified() {
       if (past) tail_unstored_[uint32_t(i)] = stored_used;  // D17
     } else if (HasTenants(i)) {
       DiscardKeepingTenants(i);
+    } else if (RestoreCleanImage(i)) {
+      Written(i);  // D15: as stored again, from its image
     } else {
       Discard(i);
     }

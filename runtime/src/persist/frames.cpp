@@ -320,8 +320,10 @@ bool Persistence::TenantsOnlySinceClean(size_t head) const {
   if (image == clean_images_.end() || image->second.releases != totals_.frames_released ||
       pi.used < image->second.used)
     return false;
-  // After the image's objects: live tenants only (a dead one's filler is written, as any
-  // object there would be: it cannot be told from an object of a pointer-free type).
+  // After the image's objects: live tenants only (a page with a dead one's filler there is
+  // written, as a page with any other object there is; now that fillers have a type of their
+  // own, filler[N], it could be told from a new pointer-free object, and such a page need not
+  // be written: not done).
   char *page = heap_->pages().PageAddress(head);
   for (uint32_t off = image->second.used; off < pi.used;) {
     void *ref = page + off + heap::kWordSize;
@@ -329,6 +331,20 @@ bool Persistence::TenantsOnlySinceClean(size_t head) const {
     off += uint32_t(heap::ObjectBytes(heap::TypeOfHeader(heap::HeaderOf(ref)), ref));
   }
   return std::memcmp(image->second.words.get(), page, image->second.used) == 0;
+}
+
+bool Persistence::RestoreCleanImage(size_t head) {
+  heap::PageHeap &pages = heap_->pages();
+  PageInfo &pi = pages.Info(head);
+  if (pi.kind != PageKind::kSmall || (pi.flags & heap::kPageShared)) return false;
+  auto image = clean_images_.find(uint32_t(head));
+  if (image == clean_images_.end() || image->second.releases != totals_.frames_released)
+    return false;
+  // The objects are those of the image (a small persistent page's layout does not change, P8,
+  // and what was allocated after them would be a tenant), their words as they were clean.
+  std::memcpy(pages.PageAddress(head), image->second.words.get(), heap::kPageSize);
+  pi.used = image->second.used;
+  return true;
 }
 
 size_t Persistence::kept_limit() const {

@@ -109,14 +109,15 @@
 //       one written last with the words that differ encoded again (EncodeChanged: a word equal
 //       to the image's is stored as it was, D12), not the whole page unswizzled; an abort makes
 //       clean every modified page no word of which differs from a valid image (a kept page not
-//       changed since), and drops the others' changes. The pages kept count against the residency
-//       budget with the clean ones (EnforceBudgets), and kept_limit() is an eighth of the budget,
-//       so a program that bounds residency still has it bounded. Being modified, kept pages are
-//       scanned by every collection and read by the next commit's NeedsStabilization, as the
-//       pages written in a transaction are, until a commit or an abort finds them unchanged:
-//       the price of the traps saved, bounded by kept_limit(). Changes made between a commit
-//       and the next begin are the next transaction's, as a write outside a transaction to a
-//       clean page is.
+//       changed since), puts back from its image each other one with a valid image and without
+//       tenants (RestoreCleanImage: nothing read again), and drops the others' changes. The pages
+//       kept count against the residency budget with the clean ones (EnforceBudgets), and
+//       kept_limit() is an eighth of the budget, so a program that bounds residency still has it
+//       bounded. Being modified, kept pages are scanned by every collection and read by the next
+//       commit's NeedsStabilization, as the pages written in a transaction are, until a commit or
+//       an abort finds them unchanged: the price of the traps saved, bounded by kept_limit().
+//       Changes made between a commit and the next begin are the next transaction's, as a write
+//       outside a transaction to a clean page is.
 //   D16. run_images_ holds, for a modified run of more than one page (one large object) that
 //       was clean in this transaction and is not shared, which of its pages were written since
 //       (dirty), taken by DirtyRunPage at each page's first write, when the page is also made
@@ -348,6 +349,11 @@ class Persistence final : public gc::PersistHooks {
   // database's object on it): its stored form has not changed (nothing of a tenant is stored),
   // though its memory differs from it past the stored objects (D17's tail_unstored_).
   bool TenantsOnlySinceClean(size_t head) const;
+  // D12, D15: an abort puts the modified small page at head (no tenants, not shared) back as it
+  // was clean, from its valid image, instead of dropping it to be read again: nothing is read,
+  // and the page stays loaded (the mutator's tail on it stays open: A1 of gc/gc_heap.h). False
+  // when there is no valid image; the caller then discards the page.
+  bool RestoreCleanImage(size_t head);
   size_t kept_limit() const;  // D15
   void RecordReferences(size_t head);
   void NoteRecent(size_t head);
