@@ -14,5 +14,6 @@ add_library(cairn_syntax STATIC
   ${CAIRN_FRONTEND_DIR}/syntax/parse_expr.cpp
   ${CAIRN_FRONTEND_DIR}/syntax/ast_dump.cpp
 )
-target_include_directories(cairn_syntax PUBLIC ${CAIRN_FRONTEND_DIR})
+target_include_directories(cairn_syntax PUBLIC ${CAIRN_FRONTEND_DIR}
+                                        PRIVATE ${CAIRN_FRONTEND_DIR}/../runtime/include)
 target_compile_options(cairn_syntax PRIVATE -fno-rtti -fno-exceptions)

@@ -1,7 +1,7 @@
-// A text as Cairn writes it back: in double quotes, with `"`, `\`, newline, tab, carriage
-// return and NUL escaped as in a literal (\" \\ \n \t \r \0) and other control bytes as \u{hex};
-// every other byte as it is (UTF-8 passes through). Used by the syntax tree's dump and the
-// REPL's printer (the runtime's print of a text inside an array or an object writes the same).
+// A text as Cairn writes it back: in double quotes, escaped as in a literal by the one rule of
+// cairn/text_literal.hpp (control characters, C1 controls, invisible and bidirectional ones; UTF-8
+// passes through). Used by the syntax tree's dump and the REPL's printer (the runtime's print of a
+// text inside an array or an object writes the same).
 #ifndef CAIRN_FRONTEND_SOURCE_QUOTE_H
 #define CAIRN_FRONTEND_SOURCE_QUOTE_H
 

@@ -15,6 +15,12 @@ TEST(Quote, EscapesAsALiteral) {
   EXPECT_EQ(QuoteText("a\"b\\c\nd\te\rf"), "\"a\\\"b\\\\c\\nd\\te\\rf\"");
   EXPECT_EQ(QuoteText(std::string("x\0y", 3)), "\"x\\0y\"");
   EXPECT_EQ(QuoteText("\x01\x1b\x7f"), "\"\\u{1}\\u{1b}\\u{7f}\"");
+  // C1 controls, line separators and bidirectional controls: escaped (a terminal obeys some);
+  // a no-break space (U+00A0) and U+202F are text.
+  EXPECT_EQ(QuoteText("\xc2\x9b\xc2\x80\xc2\xa0"), "\"\\u{9b}\\u{80}\xc2\xa0\"");
+  EXPECT_EQ(QuoteText("\xe2\x80\xa9\xe2\x80\xaa\xe2\x81\xa7\xe2\x80\xaf"),
+            "\"\\u{2029}\\u{202a}\\u{2067}\xe2\x80\xaf\"");
+  EXPECT_EQ(QuoteText("\xc2"), "\"\xc2\"");  // a lead byte at the end: as it is
 }
 
 TEST(Quote, ALongTextIsCutWithItsLength) {

@@ -167,6 +167,16 @@ TEST_F(StrTest, ReferenceArrays) {
   SetRef(odd, 0, Text(std::string("a\\b\n\t\r", 6) + std::string(1, '\0') + "\x1b\x7f"));
   SetRef(odd, 1, Text("h\xc3\xa9 \xe2\x98\xba"));
   EXPECT_EQ(StrRef(odd), R"(["a\\b\n\t\r\0\u{1b}\u{7f}", "hé ☺"])");
+  // C1 controls (U+009B starts a terminal's control sequence), line separators and
+  // bidirectional controls are escaped; other UTF-8 (U+00A0, U+2027, U+202F) passes through.
+  void *c1 = RefArray(2);
+  SetRef(c1, 0,
+         Text("\xc2\x9b"
+              "31m\xc2\x85\xc2\x80\xc2\x9f\xc2\xa0"));
+  SetRef(c1, 1, Text("\xe2\x80\xa8\xe2\x80\xae\xe2\x81\xa6\xe2\x81\xa9\xe2\x80\xa7\xe2\x80\xaf"));
+  EXPECT_EQ(StrRef(c1),
+            "[\"\\u{9b}31m\\u{85}\\u{80}\\u{9f}\xc2\xa0\", "
+            "\"\\u{2028}\\u{202e}\\u{2066}\\u{2069}\xe2\x80\xa7\xe2\x80\xaf\"]");
   EXPECT_EQ(StrRef(RefArray(0)), "[]");
   EXPECT_EQ(StrRef(RefArray(2)), "[nil, nil]");
 

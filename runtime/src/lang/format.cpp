@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cairn/lang.h"
+#include "cairn/text_literal.hpp"
 #include "lang/identity.h"
 #include "lang/text.h"
 
@@ -42,42 +43,10 @@ struct ArrayWalk {
 
 void AppendArray(std::string *out, const void *array, ArrayWalk &walk);
 
-// A text element as a literal that reads back: quoted, with `"`, `\` and control characters
-// escaped (\n \t \r \0, others as \u{..}); other bytes, UTF-8 included, as they are.
+// A text element as a literal that reads back: quoted, escaped by cairn/text_literal.hpp's rule.
 void AppendQuoted(std::string *out, std::string_view text) {
   out->push_back('"');
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\0':
-        out->append("\\0");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out->append("\\u{");
-          if (static_cast<unsigned char>(c) >= 0x10) out->push_back(kHex[(c >> 4) & 0xf]);
-          out->push_back(kHex[c & 0xf]);
-          out->push_back('}');
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
+  AppendEscapedText(out, text);
   out->push_back('"');
 }
 
