@@ -211,9 +211,11 @@ class Lexer::Impl {
   bool saw_newline_ = false;         // a line break since the last token
   size_t newline_offset_ = 0;        // the first such line break
   bool quiet_increments_ = false;    // `++`, `--` without an error (setQuietIncrements)
-  // The statement being lexed, at the level of braces (for `=!`, lexAssignBang): the kind of
-  // its first token, and whether an '=' came after it.
+  // The statement being lexed, at the level of braces (for `=!`, lexAssignBang): the kinds of
+  // its first two tokens, and whether an '=' came after them. (The fields of `new T { a: x }`
+  // are lexed as a statement `a: x`, told apart by its ':'.)
   TokenKind stmt_first_ = TokenKind::Eof;
+  TokenKind stmt_second_ = TokenKind::Eof;
   bool stmt_assigned_ = false;
   TokenKind made_last_ = TokenKind::Eof;  // the last token made, Newline tokens too
 
@@ -326,9 +328,11 @@ class Lexer::Impl {
     if (brace_level) {
       if (atStatementStart()) {
         stmt_first_ = t.kind;
+        stmt_second_ = TokenKind::Eof;
         stmt_assigned_ = false;
-      } else if (t.kind == TokenKind::Assign) {
-        stmt_assigned_ = true;
+      } else {
+        if (stmt_second_ == TokenKind::Eof) stmt_second_ = t.kind;
+        if (t.kind == TokenKind::Assign) stmt_assigned_ = true;
       }
     }
     trackBracket(t.kind);
@@ -516,12 +520,12 @@ class Lexer::Impl {
   // `=!` (not `=!=`): an error at the '!', and the tokens it was most likely meant as, so that
   // the parser goes on without a second error. Where an assignment can stand (a statement that
   // starts with a name, `let` or `var`, before its '=', outside brackets), `x =! y` is
-  // `x = not y`; anywhere else (`if a =! b`, `return a =! b`, `f(a =! b)`, `c = a =! b`) it
-  // is `a != b`.
+  // `x = not y`; anywhere else (`if a =! b`, `return a =! b`, `f(a =! b)`, `c = a =! b`, a
+  // field's value in `new T { f: a =! b }`) it is `a != b`.
   void lexAssignBang() {
     const bool brace_level = brackets_.empty() || brackets_.back() == TokenKind::LBrace;
     const bool assignment = brace_level && !atStatementStart() && !stmt_assigned_ &&
-                            !saw_newline_ &&
+                            !saw_newline_ && stmt_second_ != TokenKind::Colon &&
                             (stmt_first_ == TokenKind::Ident || stmt_first_ == TokenKind::KwLet ||
                              stmt_first_ == TokenKind::KwVar || stmt_first_ == TokenKind::KwSelf);
     Diagnostic &d = diags_.report(DiagId::UnexpectedChar, span(pos_ + 1, pos_ + 2), {"'!'"});

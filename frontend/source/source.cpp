@@ -10,10 +10,12 @@ namespace cairn::front {
 
 SourceFile::SourceFile(uint32_t id, std::string path, std::string text)
     : id_(id), path_(std::move(path)), text_(std::move(text)) {
-  // A lone carriage return (a classic Mac OS line end) ends a line as LF and CRLF do: it becomes
-  // an LF, byte for byte, so offsets stay the file's.
-  for (size_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == '\r' && (i + 1 == text_.size() || text_[i + 1] != '\n')) text_[i] = '\n';
+  // A file whose lines end in a lone carriage return (classic Mac OS: no LF in it) has its CRs
+  // made LFs, byte for byte, so offsets stay the file's. In a file with LFs, a CR is a byte as
+  // any other (in a text literal, a comment; whitespace between tokens).
+  if (text_.find('\n') == std::string::npos)
+    for (char &c : text_)
+      if (c == '\r') c = '\n';
   line_starts_.push_back(0);
   for (size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));

@@ -35,7 +35,8 @@ struct LineCol {
 };
 
 // One loaded source file: its path as the user named it (for messages), its text, and the
-// offsets of its line starts. Lines end in LF, CRLF or a lone CR (which the text holds as LF).
+// offsets of its line starts. Lines end in LF or CRLF, or in a lone CR in a file without LFs
+// (classic Mac OS; the text holds those CRs as LFs).
 class SourceFile {
  public:
   SourceFile(uint32_t id, std::string path, std::string text);

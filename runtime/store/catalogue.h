@@ -22,9 +22,12 @@ inline constexpr char kStoreMagic[8] = {'C', 'A', 'I', 'R', 'N', 'S', 'T', 'O'};
 // operands under 'P' keys, page_delta.h), which a version 1 reader cannot read: a writing open
 // of a version 1 store (which has none) makes it version 2 before anything else is written.
 // Version 3 added moves to page deltas (delta version 2), which a version 2 reader would fold
-// into damaged pages: a writing open of a version 1 or 2 store makes it version 3 first, and
-// version 1 deltas are still applied.
-inline constexpr uint32_t kStoreFormatVersion = 3;
+// into damaged pages, and version 1 deltas are still applied. Version 4 added type table entries
+// named filler[N] (the type of fillers, the places of dead objects: the language runtime's
+// TypeRegistry::FillerType), which a version 3 reader would take for a type its program does not
+// define; the keys and values are as in version 3. A writing open of an older store makes it the
+// current version first.
+inline constexpr uint32_t kStoreFormatVersion = 4;
 inline constexpr uint32_t kOldestStoreFormatVersion = 1;  // still read
 
 // Key "S". rest: magic[8] | u32 format version | u32 page size | u64 next database id |

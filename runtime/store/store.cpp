@@ -16,6 +16,7 @@
 #include "keys.h"
 #include "rocks_options.h"
 #include "rocks_status.h"
+#include "store_files.h"
 #include "store_impl.h"
 #include "store_logger.h"
 #include "wal_scan.h"
@@ -24,9 +25,6 @@ namespace cairn::store {
 namespace fs = std::filesystem;
 
 namespace {
-
-// The RocksDB instance lives in DIR/db; DIR also holds the lock file.
-constexpr char kRocksSubdir[] = "db";
 
 bool IsStore(const std::string &dir) {
   std::error_code ec;
@@ -253,9 +251,9 @@ Status Store::Impl::ReadOrWriteHeader() {
   }
   format_version = h.format_version;
   if (h.format_version < kStoreFormatVersion && !options.read_only) {
-    // Version 1 has no page deltas, version 2 none with moves; once this process may write
-    // some, an older reader must refuse the store, so the header says the current version
-    // before any commit (durably: sync).
+    // Version 1 has no page deltas, version 2 none with moves, version 3 no filler[N] types;
+    // once this process may write some, an older reader must refuse the store, so the header
+    // says the current version before any commit (durably: sync).
     h.format_version = kStoreFormatVersion;
     format_version = kStoreFormatVersion;
     return FromRocks(

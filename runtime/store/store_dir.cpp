@@ -9,7 +9,7 @@
 #include <filesystem>
 
 #include "cairn/store.h"
-#include "store_lock.h"
+#include "store_files.h"
 
 namespace cairn::store {
 
@@ -44,15 +44,38 @@ bool StoreFilesAt(std::string_view dir) {
 }
 
 std::string WhyUnwritable(const std::string &dir) {
-  // The paths a writing open writes (the RocksDB folder's name is store.cpp's kRocksSubdir);
-  // one that is not there is judged by its directory, checked first.
-  for (const std::string &path : {dir, dir + "/db", dir + "/" + kLockFileName}) {
-    if (faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0) continue;
-    const int err = errno;
-    if (err == EACCES || err == EROFS || err == EPERM)
-      return "this process cannot write " + path + " (" + std::strerror(err) + ")";
+  // What a writing open writes into: the RocksDB folder (whose LOCK file RocksDB opens for
+  // writing) and the lock file; the directory itself only to make one of
+  // those that is not there yet. (A directory that cannot be written whose contents can be, as
+  // a service user's store in a root-owned folder, is written as usual.)
+  auto denied = [](const std::string &path, int *err) {
+    if (faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0) return false;
+    *err = errno;
+    return *err == EACCES || *err == EROFS || *err == EPERM;
+  };
+  auto missing = [](const std::string &path) {
+    return faccessat(AT_FDCWD, path.c_str(), F_OK, 0) != 0 && errno == ENOENT;
+  };
+  auto why = [](const std::string &path, int err) {
+    return "this process cannot write " + path + " (" + std::strerror(err) + ")";
+  };
+  if (missing(dir)) return std::string();
+  int dir_err = 0;
+  const bool dir_denied = denied(dir, &dir_err);
+  std::string first;  // the first of the folder's paths it cannot write
+  bool make = false;  // a path to be made in the directory
+  const std::string rocks = dir + "/" + kRocksSubdir;
+  for (const std::string &path : {rocks, rocks + "/LOCK", dir + "/" + kLockFileName}) {
+    if (missing(path)) {
+      make = make || path != rocks + "/LOCK";  // RocksDB makes its LOCK in its folder
+      continue;
+    }
+    int err = 0;
+    if (first.empty() && denied(path, &err)) first = why(path, err);
   }
-  return std::string();
+  // Nothing of the store writable: the directory is named, as the store.
+  if (dir_denied && (make || !first.empty())) return why(dir, dir_err);
+  return first;
 }
 
 }  // namespace cairn::store

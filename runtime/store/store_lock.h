@@ -21,10 +21,9 @@
 #include <string>
 
 #include "cairn/status.h"
+#include "store_files.h"
 
 namespace cairn::store {
-
-inline constexpr char kLockFileName[] = "cairn.lock";
 
 class StoreLock {
  public:

@@ -948,7 +948,10 @@ fn main() {
         let d = Database.open("r")
         atomic { println((d.root as Rec).n) }
         if args()[0] == "change" { atomic { (d.root as Rec).n = 6 } }
-        if args()[0] == "hold" { readLine() }
+        if args()[0] == "hold" {
+            writeFile(args()[1], "held")  // (standard output to a file is flushed at the end)
+            readLine()
+        }
     }
 }
 PROGRAM
@@ -980,14 +983,21 @@ grep -qF "is open read-only (this process cannot write $TMP/ro-store (Permission
   fail "ro.cairn change by a reader: $(cat "$TMP/err")"
 # Two such readers at once, the lock file writable by them: both read (the second was refused
 # as busy: the first open tried to write, taking the lock exclusively on its way to failing).
+# The first holds the store until its input (a FIFO kept open here) ends, after the second ran.
 chmod a+w "$TMP/ro-store/cairn.lock"
-(sleep 3 | as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" hold >"$TMP/hold.out" 2>&1) &
+mkfifo "$TMP/hold.fifo"
+mkdir -m 777 "$TMP/hold"
+(as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" hold "$TMP/hold/held" <"$TMP/hold.fifo" \
+  >"$TMP/hold.out" 2>&1) &
 holder=$!
-for _ in $(seq 100); do [ -s "$TMP/hold.out" ] && break; sleep 0.05; done
-[ "$(cat "$TMP/hold.out")" = "5" ] || fail "ro.cairn hold by a reader: $(cat "$TMP/hold.out")"
+exec 7>"$TMP/hold.fifo"
+for _ in $(seq 400); do [ -s "$TMP/hold/held" ] && break; sleep 0.05; done
+[ -s "$TMP/hold/held" ] || fail "ro.cairn hold by a reader did not start: $(cat "$TMP/hold.out")"
 out=$(as_reader env CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read beside another reader that cannot write: $out"
+exec 7>&-
 wait $holder
+[ "$(cat "$TMP/hold.out")" = "5" ] || fail "ro.cairn hold by a reader: $(cat "$TMP/hold.out")"
 chmod -R u+w "$TMP/ro-store"
 out=$(CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read after the refused changes: $out"
@@ -1003,6 +1013,16 @@ as_reader env CAIRN_STORE="$TMP/ro2-store" "$TMP/ro" change >"$TMP/out" 2>"$TMP/
 grep -qF "is open read-only (this process cannot write $TMP/ro2-store/db (Permission denied)), so nothing was written" "$TMP/err" ||
   fail "ro.cairn change, db/ unwritable: $(cat "$TMP/err")"
 chmod u+w "$TMP/ro2-store/db"
+# A store whose directory the program may not write, but whose db/ and lock file it may (a
+# service user's store in a folder it cannot change): written as usual.
+cp -a "$TMP/ro-store" "$TMP/ro3-store"
+[ "$(id -u)" -eq 0 ] && chown -R 65534:65534 "$TMP/ro3-store/db" "$TMP/ro3-store/cairn.lock"
+chmod 555 "$TMP/ro3-store"
+as_reader env CAIRN_STORE="$TMP/ro3-store" "$TMP/ro" change >"$TMP/out" 2>"$TMP/err" ||
+  fail "ro.cairn change of a store whose directory only is unwritable: $(cat "$TMP/err")"
+out=$(as_reader env CAIRN_STORE="$TMP/ro3-store" "$TMP/ro" read 2>&1)
+[ "$out" = "6" ] || fail "ro.cairn read after a change of a store whose directory only is unwritable: $out"
+chmod 755 "$TMP/ro3-store"
 # An empty directory the program may not write: no store, and none made, said so.
 mkdir "$TMP/ro-empty"
 [ "$(id -u)" -eq 0 ] || chmod a-w "$TMP/ro-empty"

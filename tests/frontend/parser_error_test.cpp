@@ -403,6 +403,10 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
       {"fn main() {\n  c = a =! b\n}", "1: unexpected character '!' | did you mean '!='?"},
       {"fn main() {\n  println(a =! b)\n}", "1: unexpected character '!' | did you mean '!='?"},
       {"fn main() {\n  if (a =! b) { }\n}", "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  let r = new R { n: 1, ok: a =! 2 }\n}",
+       "1: unexpected character '!' | did you mean '!='?"},
+      {"fn main() {\n  let r = new R {\n    n: 1,\n    ok: a =! 2\n  }\n}",
+       "1: unexpected character '!' | did you mean '!='?"},
       {"fn main() {\n  x =! y\n}",
        "1: unexpected character '!' | to assign a negation, write `= not x` ('=!' is not an "
        "operator; '!=' is not-equal)"},

@@ -39,16 +39,21 @@ TEST(Source, LineTextWithoutLineBreak) {
   EXPECT_EQ(f.lineText(5), "");
 }
 
-// A lone CR (classic Mac OS) ends a line too; CRLF is one line end.
-TEST(Source, ALoneCarriageReturnEndsALine) {
+// A lone CR ends a line in a file without LFs (classic Mac OS); in a file with LFs it is a byte
+// of its line (a raw CR in a text literal stays one).
+TEST(Source, ALoneCarriageReturnEndsALineInAFileWithoutLineFeeds) {
   SourceManager sm;
-  const SourceFile &f = sm.add("m.cairn", "one\rtwo\r\nthree\r");
+  const SourceFile &f = sm.add("m.cairn", "one\rtwo\rthree\r");
   EXPECT_EQ(f.lineText(1), "one");
   EXPECT_EQ(f.lineText(2), "two");
   EXPECT_EQ(f.lineText(3), "three");
   EXPECT_EQ(f.lineCol(4).line, 2u);
-  EXPECT_EQ(f.lineCol(9).line, 3u);
-  EXPECT_EQ(f.text().size(), 15u);  // offsets are the file's
+  EXPECT_EQ(f.lineCol(8).line, 3u);
+  EXPECT_EQ(f.text().size(), 14u);  // offsets are the file's
+  const SourceFile &mixed = sm.add("x.cairn", "a\rb\nc\r\n");
+  EXPECT_EQ(mixed.lineText(1), "a\rb");
+  EXPECT_EQ(mixed.lineText(2), "c");
+  EXPECT_EQ(mixed.text(), "a\rb\nc\r\n");
 }
 
 TEST(Source, EmptyFile) {

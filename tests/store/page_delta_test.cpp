@@ -470,7 +470,7 @@ TEST_F(DeltaStore, ADamagedDeltaIsCorruptionNamingThePage) {
   EXPECT_EQ(Read(1), v);
 }
 
-TEST(StoreFormat, AWritingOpenUpgradesVersions1And2AndAReadOnlyOneDoesNot) {
+TEST(StoreFormat, AWritingOpenUpgradesVersions1To3AndAReadOnlyOneDoesNot) {
   TempDir tmp;
   std::string dir = tmp.Sub("s");
   {
@@ -511,13 +511,13 @@ TEST(StoreFormat, AWritingOpenUpgradesVersions1And2AndAReadOnlyOneDoesNot) {
     EXPECT_TRUE(DecodeStoreHeader(value, &h, &problem)) << problem;
     return h.format_version;
   };
-  EXPECT_EQ(header_version(), 3u);
-  for (uint32_t old_version : {1u, 2u}) {
+  EXPECT_EQ(header_version(), 4u);
+  for (uint32_t old_version : {1u, 2u, 3u}) {
     set_version(old_version);  // as an older Cairn wrote it
     EXPECT_EQ(reported(true), old_version);
     EXPECT_EQ(header_version(), old_version);
-    EXPECT_EQ(reported(false), 3u);
-    EXPECT_EQ(header_version(), 3u);
+    EXPECT_EQ(reported(false), 4u);
+    EXPECT_EQ(header_version(), 4u);
   }
 }
 

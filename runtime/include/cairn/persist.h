@@ -71,8 +71,11 @@ typedef struct cairn_persist_options {
                                    A commit that would write, cairn_db_create and cairn_db_drop
                                    fail with CAIRN_MISUSE, saying the store is read-only and why
                                    (nothing is written). Default 0: read-write, except that a
-                                   store directory this process cannot write (its permissions, a
-                                   read-only file system) is opened read-only instead of refused.
+                                   store this process cannot write (its db/ folder or lock file,
+                                   or its directory when one of those is to be made: their
+                                   permissions, a read-only file system; store::WhyUnwritable)
+                                   is opened read-only instead of refused, decided before the
+                                   open.
                                    With no options (the language's programs), the environment
                                    variable CAIRN_STORE_READ_ONLY=1 sets it. */
 } cairn_persist_options;

@@ -118,10 +118,11 @@ bool ReadOnlyRequested();
 bool StoreFilesAt(std::string_view dir);
 
 /* Why this process may not write the store at `dir`, or "" when it may (or nothing is there):
- * the directory, its RocksDB folder or its lock file cannot be written by it (permissions, a
- * read-only file system), as "this process cannot write PATH (Permission denied)". A program
- * that may only read a store opens it read-only rather than failing part way into a writing
- * open (the language runtime does). */
+ * its RocksDB folder (or the LOCK file in it) or its lock file cannot be written by it
+ * (permissions, a read-only file system), or the directory cannot be written and one of those
+ * has to be made in it; "this process cannot write PATH (Permission denied)", PATH the directory
+ * when none of it can be written. A program that may only read a store opens it read-only
+ * rather than failing part way into a writing open (the language runtime does). */
 std::string WhyUnwritable(const std::string &dir);
 
 /* What every error about a damaged database of store `dir` ends with, so that users are told

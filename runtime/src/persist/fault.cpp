@@ -493,13 +493,14 @@ Status Persistence::LoadTypes(cairn_db &db) {
                        "type table entry " + std::to_string(e.index) + ": " + s.message() +
                            Damaged(store_->dir(), db));
     const cairn_type *local = cairn_find_type(e.fingerprint);
-    if (!local && layout.refs.empty() &&
-        (layout.name.rfind("atomic[", 0) == 0 || layout.name.rfind("filler[", 0) == 0)) {
+    using types::TypeRegistry;
+    if (const TypeRegistry::PlainKind plain = TypeRegistry::PlainKindOf(layout.name);
+        !local && layout.refs.empty() && plain != TypeRegistry::kNotPlain) {
       // Pointer-free blocks and the fillers of dead objects have run-time descriptors (a store
       // written before fillers had their own holds them as atomic[N]).
-      types::TypeRegistry &registry = types::TypeRegistry::Get();
-      local = layout.name[0] == 'a' ? registry.AtomicType(layout.size)
-                                    : registry.FillerType(layout.size);
+      TypeRegistry &registry = TypeRegistry::Get();
+      local = plain == TypeRegistry::kAtomic ? registry.AtomicType(layout.size)
+                                             : registry.FillerType(layout.size);
       if (local->fingerprint != e.fingerprint) local = nullptr;
     }
     if (!local && (layout.flags & CAIRN_TYPE_ARRAY) && !(layout.flags & CAIRN_TYPE_TEXT) &&

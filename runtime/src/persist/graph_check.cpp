@@ -18,6 +18,7 @@
 #include "heap/page_info.h"
 #include "persist/ref_codec.h"
 #include "persist/type_layout.h"
+#include "types/type_registry.h"
 
 namespace cairn::persist {
 namespace {
@@ -138,8 +139,8 @@ Status GraphAuditor::LoadTypes() {
     if (filler_.size() <= e.index) filler_.resize(e.index + 1);
     // A filler (P8 of heap/page_info.h; a store written before fillers had their own type
     // holds them as atomic[N], which cannot be told from a pointer-free object).
-    filler_[e.index] =
-        l->name.rfind("filler[", 0) == 0 && l->refs.empty() && !(l->flags & CAIRN_TYPE_ARRAY);
+    filler_[e.index] = types::TypeRegistry::PlainKindOf(l->name) == types::TypeRegistry::kFiller &&
+                       l->refs.empty() && !(l->flags & CAIRN_TYPE_ARRAY);
     types_[e.index] = std::move(l);
   }
   return Status::Ok();

@@ -32,8 +32,8 @@ std::string Hex(uint64_t v) {
 
 // The runtime's own descriptors for pointer-free blocks and fillers (made at run time).
 bool IsRuntimeAtomic(const StoredLayout &l) {
-  return (l.name.rfind("atomic[", 0) == 0 || l.name.rfind("filler[", 0) == 0) && l.refs.empty() &&
-         l.fields.empty();
+  return types::TypeRegistry::PlainKindOf(l.name) != types::TypeRegistry::kNotPlain &&
+         l.refs.empty() && l.fields.empty();
 }
 
 }  // namespace

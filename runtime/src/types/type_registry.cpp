@@ -2,7 +2,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <cstring>
 
 #include "cairn/gc.h"
 #include "cairn/type_builder.hpp"
@@ -285,7 +284,13 @@ const cairn_type *TypeRegistry::PlainType(PlainKind kind, size_t bytes) {
 }
 
 bool TypeRegistry::IsFiller(const cairn_type *t) {
-  return t != nullptr && t->name != nullptr && std::strncmp(t->name, "filler[", 7) == 0;
+  return t != nullptr && t->name != nullptr && PlainKindOf(t->name) == kFiller;
+}
+
+TypeRegistry::PlainKind TypeRegistry::PlainKindOf(std::string_view name) {
+  if (name.rfind("atomic[", 0) == 0) return kAtomic;
+  if (name.rfind("filler[", 0) == 0) return kFiller;
+  return kNotPlain;
 }
 
 const cairn_type *TypeRegistry::ArrayType(const std::string &name, cairn_kind elem) {

@@ -63,6 +63,10 @@ class TypeRegistry {
   const cairn_type *FillerType(size_t bytes) { return PlainType(kFiller, bytes); }
   // Whether t is a FillerType (by its name: also a filler read from a database).
   static bool IsFiller(const cairn_type *t);
+  // Of a stored type's name: kAtomic for atomic[N], kFiller for filler[N] (the runtime's own
+  // pointer-free descriptors, which no program defines), else kNotPlain.
+  enum PlainKind { kAtomic, kFiller, kNotPlain };
+  static PlainKind PlainKindOf(std::string_view name);
   // The canonical descriptor of the array type `name` with elements of kind `elem` (a scalar or
   // a reference): the one registered with its fingerprint if there is one, else one built and
   // registered now. For a database's array types the program never mentions ([Shape] stored by
@@ -86,7 +90,6 @@ class TypeRegistry {
   };
   std::unordered_map<uint64_t, Canon> by_fingerprint_;                        // R2
   std::unordered_map<std::string, std::vector<const cairn_type *>> by_name_;  // R2
-  enum PlainKind { kAtomic, kFiller };
   const cairn_type *PlainType(PlainKind kind, size_t bytes);
   std::unordered_map<size_t, const cairn_type *> plain_[2];     // by kind, then rounded size
   std::unordered_map<std::string, const cairn_type *> arrays_;  // ArrayType's, by name and kind
