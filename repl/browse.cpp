@@ -17,10 +17,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
 
 #include "cairn/persist.h"
 #include "fingerprint.h"
@@ -82,6 +85,21 @@ bool readTable(cairn_db *db, StoredTypes *out) {
 }
 
 bool isPlain(const StoredType &t) { return (t.flags & (CAIRN_TYPE_ARRAY | CAIRN_TYPE_TEXT)) == 0; }
+
+// The standard library's module that declares the generic class `name` ("std.btree" for
+// BTree), found in the library's files (`class NAME[` at the start of a line), or "".
+std::string stdModuleDeclaring(const std::string &stdlib_dir, const std::string &name) {
+  std::error_code ec;
+  const std::string declaration = "class " + name + "[";
+  for (const auto &entry : std::filesystem::directory_iterator(stdlib_dir, ec)) {
+    if (entry.path().extension() != ".cairn") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind(declaration, 0) == 0) return "std." + entry.path().stem().string();
+  }
+  return "";
+}
 
 // The runtime's own pointer-free blocks (atomic[N]) and the places of dead objects (filler[N]):
 // no program defines them, and they are not shown.
@@ -260,10 +278,12 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
     return nullptr;
   };
   // A stored type, or a field's declared type, naming an instance of a generic class that the
-  // session does not import but a module it imports does (std.map's List[text]): the session
-  // imports that class's module first, as if `import std.list` had been typed, so that the
-  // instance is made from its class (with its methods) and not as a class of the same name
-  // without them, which the module's own instance would then clash with.
+  // session does not import but a module it imports does (std.map's List[text]), or failing
+  // that a module of the standard library (BTree[text, Item]: std.btree): the session imports
+  // that class's module first, as if `import std.list` had been typed, so that the instance is
+  // made from its class (with its methods) and not as a class of the same name without them,
+  // which the module's own instance would then clash with (an `import std.btree` typed after
+  // the :open could not be used).
   std::set<std::string> imports;
   auto needs = [&](const std::string &type_name) {
     for (size_t i = 0; i < type_name.size(); ++i) {
@@ -274,7 +294,8 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
         --b;
       const std::string generic = type_name.substr(b, i - b);
       if (generic.empty() || checker_->hasGenericClass(generic)) continue;
-      const std::string module = checker_->genericClassModule(generic);
+      std::string module = checker_->genericClassModule(generic);
+      if (module.empty()) module = stdModuleDeclaring(options_.stdlib_dir, generic);
       if (!module.empty()) imports.insert(module);
     }
   };

@@ -2,9 +2,9 @@
 // that was clean earlier in the transaction leaves it writable, so the next transaction's write
 // to it does not trap; the next commit finds its changes by comparing it with its image (writes
 // it if a word differs, makes it clean if none does); an abort puts a changed kept page back
-// from its image and keeps an unchanged one loaded, neither read again; the pages kept count against the residency budget,
-// at most an eighth of it; a kept page's next stored form is its last one with the changed
-// words encoded again.
+// from its image and keeps an unchanged one loaded, neither read again; the pages kept count
+// against the residency budget, at most an eighth of it; a kept page's next stored form is its last
+// one with the changed words encoded again.
 #include <string>
 
 #include "child.h"
@@ -90,11 +90,16 @@ PERSIST_CHILD(Kept_Cycle) {
   CK_EQ(WriteFaults(), faults + 1) << "after the abort the unchanged kept page stayed writable";
   CK_OK(cairn_txn_commit());
 
-  // Written between a commit and the next begin: the next transaction's change.
+  // Written between a commit and the next begin: the next transaction's change, pending until
+  // then (cairn_txn_changes_pending; the kept page unchanged since the commit was not).
+  CK_EQ(cairn_txn_changes_pending(), 0) << "a kept page not changed since counted as a change";
   Leaf(index, 3)[6] = -6;
+  CK_EQ(cairn_txn_changes_pending(), 1) << "a change outside a transaction was not pending";
   CK_OK(cairn_txn_begin());
+  CK_EQ(cairn_txn_changes_pending(), 0);  // a transaction is open: it holds the change
   CK_OK(cairn_txn_commit());
   CK_EQ(LastCommitStats().pages_written, 1u);
+  CK_EQ(cairn_txn_changes_pending(), 0);
   return 0;
 }
 

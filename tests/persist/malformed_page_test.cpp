@@ -355,6 +355,10 @@ TEST_F(PersistMalformedPage, ARootIntoAnObject) {
 // check says so (it took it for an object before fillers had a type of their own), and a filler
 // is not counted as an object.
 TEST_F(PersistMalformedPage, AReferenceToAFiller) {
+  // The scenario needs a and b made one after the other on one page: the GC stress build's
+  // collection before every allocation puts a on another page.
+  if (cairn_gc_stress_build())
+    GTEST_SKIP() << "two objects on one page need no collection between them";
   ChildResult w = Run("Filler_Write");
   ASSERT_CHILD_OK(w);
   ChildResult clean = Run("Malformed_Check");

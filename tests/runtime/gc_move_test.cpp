@@ -134,7 +134,11 @@ TEST_F(GcMove, StackReferencedObjectsStayAndTheirPageIsKeptWhole) {
     EXPECT_EQ(cairn_verify_heap(0), 1u) << "a reference to a filler was not found";
     kept->right = right;
   }
-  EXPECT_GE(fillers, 1);
+  // (In the GC stress build a collection before every allocation leaves the neighbours on
+  // other pages, so there may be no filler on this one.)
+  if (!cairn_gc_stress_build()) {
+    EXPECT_GE(fillers, 1);
+  }
   EXPECT_EQ(cairn_verify_heap(10), 0u);
 }
 

@@ -147,6 +147,10 @@ cairn_status cairn_txn_abort(void);      /* discard changes to persistent object
 cairn_status cairn_txn_chain(void);      /* commit, then begin the next */
 cairn_status cairn_txn_checkpoint(void); /* commit's writes, and stay open */
 int cairn_txn_is_open(void);
+/* With no transaction open: 1 if persistent objects were changed since the last commit or abort
+ * (outside any transaction: the next transaction commits those changes; if none follows, they
+ * are never written), else 0. 0 with a transaction open or no store open. */
+int cairn_txn_changes_pending(void);
 /* After a failed commit (a cross-database reference, a store error) the transaction is failed:
  * nothing of it was written, and only cairn_txn_abort is allowed. */
 

@@ -140,6 +140,11 @@ int cairn_txn_is_open(void) {
   return p && p->IsOpen();
 }
 
+int cairn_txn_changes_pending(void) {
+  Persistence *p = Persistence::Instance();
+  return p && p->ChangesPending();
+}
+
 void cairn_make_resident(void *ptr, size_t n) {
   if (Persistence *p = Persistence::Instance()) p->MakeResident(ptr, n);
 }

@@ -254,9 +254,12 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref,
   if (!outcome_->status.ok()) return;
   const std::string here = hooks_->DatabaseName(db),
                     there = hooks_->DatabaseName(OwnerOf(index, ref));
+  // The object may be new: reached from both databases in this commit, it is the one's that
+  // reached it first (which the program did not choose), and the message says so.
   const std::string what = "an object " +
                            (t != nullptr ? "of type '" + std::string(t->name) + "' " : "") +
-                           "of database '" + there + "'";
+                           "of database '" + there + "' (stored there, or new and reached from '" +
+                           there + "' first in this commit)";
   // A text is copied unless it is longer than a page's room, so a text refused is a long one;
   // an object whose type is not known (its page not read) may be one.
   const bool text = t != nullptr && (t->flags & CAIRN_TYPE_TEXT) != 0;

@@ -86,6 +86,11 @@ void AbortTransactionLeftOpen() {
                  "nothing of it %swas written; commit it (t.commit(), or use atomic { }) before "
                  "main returns\n",
                  where.c_str(), known && !written_at.empty() ? "since then " : "");
+  } else if (cairn_txn_changes_pending()) {
+    std::fprintf(stderr,
+                 "cairn: note: main returned after changing persistent objects outside a "
+                 "transaction (after the last commit or abort): the changes are not written; "
+                 "make them inside atomic { } or a transaction\n");
   }
   AbortOpenTransaction();
 }

@@ -34,6 +34,22 @@ void Persistence::ForEachModified(F &&f) {
   }
 }
 
+bool Persistence::ChangesPending() {
+  if (open_) return false;
+  bool changed = false;
+  ForEachModified([&](size_t i, size_t) {
+    if (changed) return;
+    if (heap_->pages().Info(i).kind == PageKind::kLargeHead) {
+      const RunImage *r = ChangedRunPages(i);
+      changed =
+          r == nullptr || std::find(r->changed.begin(), r->changed.end(), true) != r->changed.end();
+    } else {
+      changed = !UnchangedSinceClean(i) && !TenantsOnlySinceClean(i);
+    }
+  });
+  return changed;
+}
+
 Status Persistence::Begin() {
   if (open_)
     return Misuse("a transaction is already open: commit or abort it before beginning another");

@@ -225,6 +225,11 @@ class Persistence final : public gc::PersistHooks {
   Status Chain();
   Status Checkpoint();
   bool IsOpen() const { return open_; }
+  // With no transaction open: whether a persistent object was changed since the last commit or
+  // abort (a modified page no word of which is as its clean image has it, past the tenants of
+  // the mutator's tail; a large object's run with a changed page), which the next transaction
+  // would commit. False with a transaction open.
+  bool ChangesPending();
 
   // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
   // read, -1 unknown (then a page that is not loaded is only loaded; a write traps again).

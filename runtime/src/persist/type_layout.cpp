@@ -178,8 +178,9 @@ Status CheckLayout(const StoredLayout &stored, const cairn_type *local, std::str
                   "type '" + stored.name + "'" + in_database + " stores field '" +
                       std::string(f.name) + "' as " + std::string(f.type) +
                       ", but this program declares it " + std::string(g.type) +
-                      ": declare it as the program that stored it did (to change a field's "
-                      "type, add a field of the new type and copy the values across)");
+                      ": declare it as the program that stored it did (a stored class does "
+                      "not change: to change a field's type, copy the objects into a class of "
+                      "another name, with a program that declares both)");
   }
   return Status(CAIRN_TYPE_MISMATCH,
                 "type '" + stored.name + "'" + in_database +
