@@ -44,10 +44,30 @@ bool Persistence::ChangesPending() {
       changed =
           r == nullptr || std::find(r->changed.begin(), r->changed.end(), true) != r->changed.end();
     } else {
-      changed = !UnchangedSinceClean(i) && !TenantsOnlySinceClean(i);
+      changed = StoredObjectsChangedSinceClean(i);
     }
   });
   return changed;
+}
+
+bool Persistence::StoredObjectsChangedSinceClean(size_t head) const {
+  const heap::PageHeap &pages = heap_->pages();
+  auto image = clean_images_.find(uint32_t(head));
+  if (image == clean_images_.end()) return true;
+  const char *page = pages.PageAddress(head);
+  const char *clean = reinterpret_cast<const char *>(image->second.words.get());
+  // The objects the image has, at the same places (a persistent small page's layout does not
+  // change, P8); past them only objects made since, which are tenants (transient) or fillers.
+  for (uint32_t off = 0; off < image->second.used;) {
+    const void *ref = page + off + kWordSize;
+    const cairn_type *t = heap::TypeOfHeader(heap::HeaderOf(ref));
+    const size_t bytes = heap::ObjectBytes(t, ref);
+    const bool transient = types::TypeRegistry::IsFiller(t) ||
+                           OwnerAt(head, uint32_t(off + kWordSize)) == 0;  // a dead one, a tenant
+    if (!transient && std::memcmp(page + off, clean + off, bytes) != 0) return true;
+    off += uint32_t(bytes);
+  }
+  return false;
 }
 
 Status Persistence::Begin() {

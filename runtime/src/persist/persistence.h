@@ -230,6 +230,10 @@ class Persistence final : public gc::PersistHooks {
   // the mutator's tail; a large object's run with a changed page), which the next transaction
   // would commit. False with a transaction open.
   bool ChangesPending();
+  // Whether an object of the modified small page at head that its clean image has (not a
+  // tenant, not the filler of one that died since) differs from the image: a change a commit
+  // would write. True without an image.
+  bool StoredObjectsChangedSinceClean(size_t head) const;
 
   // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
   // read, -1 unknown (then a page that is not loaded is only loaded; a write traps again).
