@@ -149,7 +149,9 @@ cairn_status cairn_txn_checkpoint(void); /* commit's writes, and stay open */
 int cairn_txn_is_open(void);
 /* With no transaction open: 1 if persistent objects were changed since the last commit or abort
  * (outside any transaction: the next transaction commits those changes; if none follows, they
- * are never written), else 0. 0 with a transaction open or no store open. */
+ * are never written), else 0. 0 with a transaction open or no store open. Never 1 without a
+ * change; a change to a page on which transient objects were allocated since the commit (the
+ * mutator's tail) and kept it shared may not be seen. */
 int cairn_txn_changes_pending(void);
 /* After a failed commit (a cross-database reference, a store error) the transaction is failed:
  * nothing of it was written, and only cairn_txn_abort is allowed. */

@@ -52,8 +52,11 @@ bool Persistence::ChangesPending() {
 
 bool Persistence::StoredObjectsChangedSinceClean(size_t head) const {
   const heap::PageHeap &pages = heap_->pages();
+  // Without an image (dropped when tenants made the page shared: D13) the stored objects cannot
+  // be told from what was allocated on the page since: not counted, so that the note at the end
+  // of main is never wrong (it may be missing for such a page).
   auto image = clean_images_.find(uint32_t(head));
-  if (image == clean_images_.end()) return true;
+  if (image == clean_images_.end()) return false;
   const char *page = pages.PageAddress(head);
   const char *clean = reinterpret_cast<const char *>(image->second.words.get());
   // The objects the image has, at the same places (a persistent small page's layout does not

@@ -226,13 +226,13 @@ class Persistence final : public gc::PersistHooks {
   Status Checkpoint();
   bool IsOpen() const { return open_; }
   // With no transaction open: whether a persistent object was changed since the last commit or
-  // abort (a modified page no word of which is as its clean image has it, past the tenants of
-  // the mutator's tail; a large object's run with a changed page), which the next transaction
-  // would commit. False with a transaction open.
+  // abort, as far as can be told (a modified small page one of whose stored objects differs
+  // from its clean image, StoredObjectsChangedSinceClean; a large object's run with a changed
+  // page), which the next transaction would commit. False with a transaction open.
   bool ChangesPending();
   // Whether an object of the modified small page at head that its clean image has (not a
   // tenant, not the filler of one that died since) differs from the image: a change a commit
-  // would write. True without an image.
+  // would write. False without an image (it cannot tell).
   bool StoredObjectsChangedSinceClean(size_t head) const;
 
   // A fault at addr, on the mutator thread (persist/fault_signal.cpp). is_write: 1 a write, 0 a
