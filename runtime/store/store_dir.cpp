@@ -45,9 +45,9 @@ bool StoreFilesAt(std::string_view dir) {
 
 std::string WhyUnwritable(const std::string &dir) {
   // What a writing open writes into: the RocksDB folder (whose LOCK file RocksDB opens for
-  // writing) and the lock file; the directory itself only to make one of
-  // those that is not there yet. (A directory that cannot be written whose contents can be, as
-  // a service user's store in a root-owned folder, is written as usual.)
+  // writing) and the lock file; the directory itself only to make one of those that is not
+  // there yet. (A directory that cannot be written whose contents can be, as a service user's
+  // store in a root-owned folder, is written as usual.)
   auto denied = [](const std::string &path, int *err) {
     if (faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0) return false;
     *err = errno;
