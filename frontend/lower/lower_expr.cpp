@@ -610,9 +610,13 @@ llvm::Value *Lowering::lowerHash(llvm::Value *v, const Type *t) {
     case TypeKind::Bool:
       return mix64(b_.CreateZExt(v, i64_));
     case TypeKind::Float: {
-      // -0.0 == 0.0, so both hash as 0.0 does.
+      // -0.0 == 0.0, so both hash as 0.0 does; every nan hashes as one quiet nan (the sign and
+      // payload of a nan depend on how it was made, and the optimizer folds 0.0 / 0.0 to another
+      // one than the processor's division gives).
       llvm::Value *zero = llvm::ConstantFP::get(f64_, 0.0);
       llvm::Value *canon = b_.CreateSelect(b_.CreateFCmpOEQ(v, zero), zero, v);
+      llvm::Value *nan = llvm::ConstantFP::get(f64_, std::numeric_limits<double>::quiet_NaN());
+      canon = b_.CreateSelect(b_.CreateFCmpUNO(v, v), nan, canon);
       return mix64(b_.CreateBitCast(canon, i64_));
     }
     default:
