@@ -309,6 +309,13 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
     case Symbol::Kind::None:
       break;
   }
+  if (auto clash = cx.module->underscore_clashes.find(name);
+      clash != cx.module->underscore_clashes.end()) {
+    error(DiagId::ImportClash, e.name.span,
+          {name, clash->second.first->name, clash->second.second->name})
+        .withHint("declare the '" + name + "' this module means in it, or rename one of them");
+    return errorExpr(e.span);
+  }
   // Unknown: suggest a near name in scope, or self.field inside a method.
   Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
   for (const FnCtx *c = &cx; c != nullptr; c = c->outer)
@@ -333,14 +340,6 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
   if (cx.self_class && (cx.self_class->findField(name) || cx.self_class->findMethod(name))) {
     d.withHint("fields and methods are reached through self: write 'self." + name + "'");
     return errorExpr(e.span);
-  }
-  for (ModuleInfo *im : cx.module->imports) {
-    auto it = symbols_[im].find(name);
-    if (!name.empty() && name[0] == '_' && it != symbols_[im].end() && it->second.module == im) {
-      d.withHint("'" + name + "' is private to module '" + im->name +
-                 "': names starting with '_' are not imported");
-      return errorExpr(e.span);
-    }
   }
   // `std.math.sqrt(x)`: a module's name (or a part of it) is not a value.
   bool module_name = name == "std";

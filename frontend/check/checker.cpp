@@ -56,8 +56,9 @@ const char *const kBuiltinFunctions[] = {"print", "println", "str",   "len",  "p
                                          "exit",  "int",     "float", "hash", "compare"};
 const char *const kBuiltinTypes[] = {"int", "float", "bool", "text", "any"};
 
-// A top-level name starting with '_' is private to its module: import does not bring it in.
-bool isPrivateName(const std::string &name) { return !name.empty() && name[0] == '_'; }
+// A top-level name starting with '_' (a helper, by convention) is imported like any other, but
+// two imports' helpers of one name clash only where the name is used (ModuleInfo).
+bool isUnderscoreName(const std::string &name) { return !name.empty() && name[0] == '_'; }
 
 std::string joinTypes(const std::vector<const Type *> &ts) {
   std::string s;
@@ -360,17 +361,23 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
       declared_at[name] = name_span;
     }
   }
-  // Imports: a module's own names win; a name two imports bring in is a clash.
+  // Imports: a module's own names win; a name two imports bring in is a clash (for a `_name`,
+  // where it is used).
   for (ModuleInfo *m : modules) {
     std::map<std::string, Symbol> imported;
     std::set<std::string> reported;
     for (size_t i = 0; i < m->imports.size(); ++i) {
       ModuleInfo *im = m->imports[i];
       for (const auto &[name, sym] : symbols_[im]) {
-        if (sym.module != im) continue;     // only what it declares itself
-        if (isPrivateName(name)) continue;  // `_name` stays in its module
+        if (sym.module != im) continue;  // only what it declares itself
         if (symbols_[m].count(name) && symbols_[m][name].module == m) continue;
+        if (m->underscore_clashes.count(name)) continue;
         auto it = imported.find(name);
+        if (it != imported.end() && it->second.module != im && isUnderscoreName(name)) {
+          m->underscore_clashes[name] = {it->second.module, im};
+          imported.erase(it);
+          continue;
+        }
         if (it != imported.end() && it->second.module != im) {
           if (reported.insert(name).second)
             error(DiagId::ImportClash, m->import_spans[i],
@@ -573,7 +580,6 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
 
 const ModuleInfo *Checker::moduleDeclaringClass(const std::string &name) const {
   const ModuleInfo *found = nullptr;
-  if (name.starts_with("_")) return nullptr;  // private to its module
   for (const auto &[mod, table] : symbols_) {
     auto it = table.find(name);
     // The main module (or the REPL's session) is never imported: not a hint to give.

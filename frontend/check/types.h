@@ -247,6 +247,9 @@ struct ModuleInfo {
   // Its module-level let/var (classes and functions are found through the checker's symbol
   // tables; generic declarations stay as syntax until used).
   std::map<std::string, GlobalInfo *> globals;
+  // Names starting with '_' that two of its imports declare: neither is brought in, and a use
+  // is the clash error (other names clash at the import). name -> the two modules.
+  std::map<std::string, std::pair<const ModuleInfo *, const ModuleInfo *>> underscore_clashes;
 };
 
 }  // namespace cairn::front

@@ -838,7 +838,7 @@ void Parser::parseMember(ClassDecl *cls) {
           word == "internal")
         d.withHint(
             "Cairn has no access modifiers: fields and methods are visible wherever their class "
-            "is (a module-level name starting with '_' is private to its module)");
+            "is, and a module's names wherever it is imported");
       else if (word == "static")
         d.withHint(
             "a class has no static members: declare a module-level `fn` (or `let`, `var`) "
