@@ -312,25 +312,11 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
     for (const auto &a : e.args) checkExpr(cx, *a);
     return false;
   };
-  auto printable = [&](sem::ExprPtr &a, Span span) {
-    if (a->type->isHandle()) {
-      Diagnostic &d =
-          error(DiagId::TypeMismatch, span, {"a value or a reference", typeName(a->type)});
-      if (a->type->kind == TypeKind::Fn)
-        d.withHint("a function value has no printed form: print what it returns");
-      else if (a->type->kind == TypeKind::Database)
-        d.withHint("a Database has no printed form: print its name, d.name");
-      else if (a->type->kind == TypeKind::Transaction)
-        d.withHint("a Transaction has no printed form: print t.isOpen()");
-      a->type = types_.error();
-    }
-  };
   if (name == "print" || name == "println") {
     r->builtin = name == "print" ? sem::Builtin::Print : sem::Builtin::Println;
     r->type = types_.voidType();
     for (const auto &a : e.args) {
-      r->args.push_back(checkValue(cx, *a, nullptr));
-      printable(r->args.back(), a->span);
+      r->args.push_back(checkValue(cx, *a, nullptr));  // any value, handles too
     }
     return r;
   }
@@ -339,7 +325,6 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
     r->builtin = sem::Builtin::Str;
     r->type = types_.textType();
     r->args.push_back(checkValue(cx, *e.args[0], nullptr));
-    printable(r->args.back(), e.args[0]->span);
     return r;
   }
   if (name == "len") {

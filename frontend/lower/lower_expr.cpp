@@ -439,6 +439,20 @@ llvm::Value *Lowering::textArray(llvm::Value *count, llvm::FunctionCallee at) {
   return b_.CreateLoad(ref_, holder);
 }
 
+// The text form of a handle (docs/language.md, str): a function value is its type, `fn(int) ->
+// bool` (it has no name at run time); a Database `Database("NAME")`; a Transaction
+// `Transaction#N (open)`. The REPL shows the same forms (repl/printer.cpp).
+llvm::Value *Lowering::handleText(llvm::Value *v, const Type *t) {
+  switch (t->kind) {
+    case TypeKind::Database:
+      return b_.CreateCall(rt("cairn_lang_db_str"), {v});
+    case TypeKind::Transaction:
+      return b_.CreateCall(rt("cairn_lang_txn_str"), {v});
+    default:
+      return b_.CreateLoad(ref_, textSlot(typeName(t)), "fn.text");
+  }
+}
+
 llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
   Span span = c.span;
   auto arg = [&](size_t i) { return lowerExpr(*c.args[i]); };
@@ -463,6 +477,11 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
           case TypeKind::Bool:
             b_.CreateCall(rt("cairn_print_bool"), {b_.CreateZExt(v, i32_)});
             break;
+          case TypeKind::Fn:
+          case TypeKind::Database:
+          case TypeKind::Transaction:
+            b_.CreateCall(rt("cairn_print_ref"), {handleText(v, c.args[i]->type)});
+            break;
           default:
             b_.CreateCall(rt("cairn_print_ref"), {v});
             break;
@@ -480,6 +499,10 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
           return b_.CreateCall(rt("cairn_str_float"), {v});
         case TypeKind::Bool:
           return b_.CreateCall(rt("cairn_str_bool"), {b_.CreateZExt(v, i32_)});
+        case TypeKind::Fn:
+        case TypeKind::Database:
+        case TypeKind::Transaction:
+          return handleText(v, c.args[0]->type);
         default:
           return b_.CreateCall(rt("cairn_str_ref"), {v});
       }

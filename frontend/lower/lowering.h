@@ -124,6 +124,7 @@ class Lowering {
   llvm::Value *textArray(llvm::Value *count, llvm::FunctionCallee at);
   llvm::Value *lowerArrayLiteral(const sem::ArrayLit &a);
   void makeTextLiterals();
+  llvm::Value *handleText(llvm::Value *v, const Type *t);
   // for i in 0..count (count >= 1): body(i) at the insertion point, which ends after the loop.
   void countedLoop(uint64_t count, const char *name,
                    const std::function<void(llvm::Value *i)> &body);

@@ -281,6 +281,8 @@ void *cairn_lang_db_get_root(const cairn_loc *loc, cairn_db *db);
 void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root);
 /* d.name (text) */
 void *cairn_lang_db_name(cairn_db *db);
+/* str(d), print(d): `Database("NAME")`, or `nil` for a null handle (the REPL shows the same). */
+void *cairn_lang_db_str(cairn_db *db);
 
 /* --- Transaction ---------------------------------------------------------------------------
  * A Transaction value is a handle: the number of the transaction it began (1, 2, ...). After
@@ -293,6 +295,8 @@ void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn);
 int cairn_lang_txn_is_open(int64_t txn);
+/* str(t), print(t): `Transaction#N`, with ` (open)` while it is (the REPL shows the same). */
+void *cairn_lang_txn_str(int64_t txn);
 
 /* atomic { }: begin at entry (a runtime error if a transaction is open), commit on every normal
  * exit (end of block, return, break, continue). A runtime error inside aborts it (above). */

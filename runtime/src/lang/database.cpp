@@ -159,4 +159,10 @@ void cairn_lang_db_set_root(const cairn_loc *loc, cairn_db *db, void *root) {
 
 void *cairn_lang_db_name(cairn_db *db) { return NewText(cairn_db_name(db)); }
 
+// A name is letters, digits, '_', '-' and '.' (the store refuses others): nothing to escape.
+void *cairn_lang_db_str(cairn_db *db) {
+  if (db == nullptr) return NewText("nil");
+  return NewText(std::string("Database(\"") + cairn_db_name(db) + "\")");
+}
+
 }  // extern "C"

@@ -12,6 +12,7 @@
 
 #include "cairn/lang.h"
 #include "lang/errors.h"
+#include "lang/text.h"
 #include "util/stack_scrub.h"
 
 namespace cairn::lang {
@@ -226,6 +227,11 @@ void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn) {
 
 int cairn_lang_txn_is_open(int64_t txn) {
   return txn != 0 && txn == current && cairn_txn_is_open();
+}
+
+void *cairn_lang_txn_str(int64_t txn) {
+  return NewText("Transaction#" + std::to_string(txn) +
+                 (cairn_lang_txn_is_open(txn) ? " (open)" : ""));
 }
 
 void cairn_lang_atomic_begin(const cairn_loc *loc) { Begin(loc, true); }
