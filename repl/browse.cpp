@@ -27,6 +27,7 @@
 
 #include "cairn/persist.h"
 #include "fingerprint.h"
+#include "lexer/name_chars.h"
 #include "session.h"
 #include "syntax/parser.h"
 
@@ -288,10 +289,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
   auto needs = [&](const std::string &type_name) {
     for (size_t i = 0; i < type_name.size(); ++i) {
       if (type_name[i] != '[' || i == 0) continue;
-      size_t b = i;
-      while (b > 0 && (std::isalnum(static_cast<unsigned char>(type_name[b - 1])) ||
-                       type_name[b - 1] == '_'))
-        --b;
+      const size_t b = front::nameRunStart(type_name, i);
       const std::string generic = type_name.substr(b, i - b);
       if (generic.empty() || checker_->hasGenericClass(generic)) continue;
       std::string module = checker_->genericClassModule(generic);

@@ -13,6 +13,7 @@
 #include "cairn/store.h"
 #include "check/checker.h"
 #include "guard.h"
+#include "lexer/name_chars.h"
 #include "output.h"
 #include "printer.h"
 #include "session.h"
@@ -49,9 +50,10 @@ constexpr CommandInfo kCommands[] = {
 };
 
 bool isIdentifier(const std::string &s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  // Letters, digits and '_', Unicode's too (frontend/lexer/name_chars.h), not a keyword.
+  for (size_t i = 0, n = 0; i < s.size(); i += n)
+    if ((n = front::nameCharAt(s, i, i == 0)) == 0) return false;
+  if (s.empty()) return false;
   static const char *const kKeywords[] = {
       "and", "as",       "atomic", "break",  "class", "continue", "else", "extern", "false",
       "fn",  "for",      "if",     "import", "in",    "is",       "let",  "nil",    "not",
@@ -432,9 +434,7 @@ bool Session::runCommand(const std::string &text) {
 
 std::vector<std::string> Session::complete(const std::string &line, size_t cursor, size_t *start) {
   cursor = std::min(cursor, line.size());
-  size_t b = cursor;
-  while (b > 0 && (std::isalnum(static_cast<unsigned char>(line[b - 1])) || line[b - 1] == '_'))
-    --b;
+  size_t b = front::nameRunStart(line, cursor);
   *start = b;
   const std::string word = line.substr(b, cursor - b);
   std::vector<std::string> out;
@@ -460,8 +460,8 @@ std::vector<std::string> Session::complete(const std::string &line, size_t curso
       } else if (c == '(' || c == '[') {
         if (depth == 0) break;
         --depth;
-      } else if (depth == 0 &&
-                 !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) {
+      } else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                                 c == '.' || static_cast<unsigned char>(c) >= 0x80)) {
         break;
       }
       --a;

@@ -37,7 +37,7 @@ constexpr char kDbUsage[] =
     "list, info and check only read the store (a user who may only read it can run them);\n"
     "create, gc, drop and recover write it, and refuse when CAIRN_STORE_READ_ONLY is set.\n"
     "The store is DIR from --store, else $CAIRN_STORE, else ./cairn.store.\n"
-    "A NAME is 1 to 64 letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
+    "A NAME is 1 to 64 ASCII letters, digits, '_', '-' or '.', starting with a letter or '_'.\n";
 
 // create, gc and drop write; list, info and check only read (so they work on a store the user may
 // only read, and never write into a directory that turns out not to be a store).

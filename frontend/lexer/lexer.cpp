@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "lexer/name_chars.h"
+
 namespace cairn::front {
 namespace {
 
@@ -49,39 +51,6 @@ bool onlyStartsStatement(TokenKind kind) {
   return startsStatementOnly(kind) || startsDeclOnly(kind);
 }
 
-// The length of the valid UTF-8 sequence at s[i] (1 to 4) and its code point; 0 if the bytes
-// there are not valid UTF-8.
-int utf8Sequence(std::string_view s, size_t i, uint32_t *code_point) {
-  const auto b0 = static_cast<unsigned char>(s[i]);
-  int length;
-  uint32_t cp;
-  if (b0 < 0x80) {
-    *code_point = b0;
-    return 1;
-  } else if ((b0 & 0xE0) == 0xC0) {
-    length = 2;
-    cp = b0 & 0x1F;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    length = 3;
-    cp = b0 & 0x0F;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    length = 4;
-    cp = b0 & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + static_cast<size_t>(length) > s.size()) return 0;
-  for (int k = 1; k < length; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMinForLength[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  *code_point = cp;
-  return length;
-}
-
 void appendUtf8(std::string &out, uint32_t cp) {
   if (cp < 0x80) {
     out.push_back(static_cast<char>(cp));
@@ -97,6 +66,40 @@ void appendUtf8(std::string &out, uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+// The ASCII operator for a mathematical symbol typed (or pasted) in its place.
+const char *asciiOperatorFor(uint32_t cp) {
+  switch (cp) {
+    case 0x00D7:  // multiplication sign
+    case 0x22C5:  // dot operator
+    case 0x2219:  // bullet operator
+      return "*";
+    case 0x00F7:
+    case 0x2215:  // division slash
+      return "/";
+    case 0x2212:  // minus sign
+    case 0x2013:  // en dash
+      return "-";
+    case 0x2260:
+      return "!=";
+    case 0x2264:
+      return "<=";
+    case 0x2265:
+      return ">=";
+    case 0x2192:
+      return "->";
+    case 0x2227:
+      return "and";
+    case 0x2228:
+      return "or";
+    case 0x00AC:
+      return "not";
+    case 0x2026:
+      return "..";
+    default:
+      return nullptr;
   }
 }
 
@@ -149,7 +152,13 @@ const char *invisibleName(uint32_t cp) {
     case 0x2068:
     case 0x2069:
       return "a bidirectional control, which changes the order the line is shown in";
+    case 0x115F:
+    case 0x1160:
+    case 0x3164:
+    case 0xFFA0:
+      return "a Hangul filler, which shows as a space or as nothing";
     default:
+      if (cp >= 0xFE00 && cp <= 0xFE0F) return "a variation selector, which shows as nothing";
       return cp >= 0x2000 && cp <= 0x200A ? "a typographic space" : nullptr;
   }
 }
@@ -252,7 +261,10 @@ class Lexer::Impl {
     }
     if (length == 1) return codePointName(cp);  // a control character
     if (const char *what = invisibleName(cp)) return codePointName(cp) + " (" + what + ")";
-    return "'" + std::string(src_.substr(offset, static_cast<size_t>(length))) + "'";
+    // The code point too: a combining mark shows on the quote before it, and many characters
+    // look like others.
+    return "'" + std::string(src_.substr(offset, static_cast<size_t>(length))) + "' (" +
+           codePointName(cp) + ")";
   }
 
   void noteNewline(size_t offset) {
@@ -380,7 +392,7 @@ class Lexer::Impl {
 
   void lexToken() {
     const char c = peekc();
-    if (isIdentStart(c)) return lexIdent();
+    if (isIdentStart(c) || nameCharAt(src_, pos_, true) != 0) return lexIdent();
     if (isDigit(c)) return lexNumber();
     if (c == '"') return lexText();
     const char n = peekc(1);
@@ -454,7 +466,7 @@ class Lexer::Impl {
   // Whether the character at pos_ + k can begin a token (or whitespace or a comment).
   bool startsToken(size_t k) const {
     const char c = peekc(k);
-    if (isIdentChar(c) || c == '"') return true;
+    if (isIdentChar(c) || c == '"' || nameCharAt(src_, pos_ + k, true) != 0) return true;
     switch (c) {
       case ' ':
       case '\t':
@@ -589,8 +601,10 @@ class Lexer::Impl {
           d.withHint(
               "it looks like a space, or like nothing (text pasted from a web page or a "
               "document has them): delete it, or type an ordinary space");
-        } else if (length > 1) {
-          d.withHint("names are ASCII: letters, digits and '_'");
+        } else if (const char *op = asciiOperatorFor(cp)) {
+          d.withHint(std::string("Cairn writes it '") + op + "'");
+        } else if (length > 1 && isNameContinue(cp)) {
+          d.withHint("a name cannot begin with it (a digit or a mark): it may follow a letter");
         }
         break;
     }
@@ -607,7 +621,15 @@ class Lexer::Impl {
 
   void lexIdent() {
     const size_t start = pos_;
-    while (has() && isIdentChar(peekc())) ++pos_;
+    while (has()) {
+      if (isIdentChar(peekc())) {
+        ++pos_;
+      } else if (const size_t n = nameCharAt(src_, pos_, false)) {
+        pos_ += n;
+      } else {
+        break;
+      }
+    }
     Token t;
     t.span = span(start, pos_);
     const std::string_view word = src_.substr(start, pos_ - start);
@@ -706,7 +728,7 @@ class Lexer::Impl {
         ++pos_;
         scanDigits(isDigit, "a digit", ".", &reported);
       } else if (peekc() == '.' && peekc(1) != '.' &&
-                 (!isIdentStart(peekc(1)) ||
+                 ((!isIdentStart(peekc(1)) && nameCharAt(src_, pos_ + 1, true) == 0) ||
                   ((peekc(1) == 'e' || peekc(1) == 'E') &&
                    (isDigit(peekc(2)) ||
                     ((peekc(2) == '+' || peekc(2) == '-') && isDigit(peekc(3))))))) {
@@ -738,9 +760,9 @@ class Lexer::Impl {
         }
       }
     }
-    if (has() && isIdentChar(peekc())) {
+    if (has() && (isIdentChar(peekc()) || nameCharAt(src_, pos_, false) != 0)) {
       const size_t suffix = pos_;
-      while (has() && isIdentChar(peekc())) ++pos_;
+      while (const size_t n = nameCharAt(src_, pos_, false)) pos_ += n;
       const std::string text(src_.substr(suffix, pos_ - suffix));
       if (!reported) {
         reported = true;

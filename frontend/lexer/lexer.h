@@ -24,8 +24,8 @@
 //     break before it is then a Newline whatever came before it. A closing bracket that does
 //     not match the innermost open one closes up to the matching one, if any (else it is
 //     ignored by the bracket tracking; the parser reports it).
-//  5. Identifiers are ASCII: letters, digits and '_', not starting with a digit. A UTF-8 byte
-//     order mark at the start of the file is skipped.
+//  5. Identifiers are letters, digits and '_', not starting with a digit: ASCII's and Unicode's
+//     (name_chars.h, N1). A UTF-8 byte order mark at the start of the file is skipped.
 #ifndef CAIRN_FRONTEND_LEXER_LEXER_H
 #define CAIRN_FRONTEND_LEXER_LEXER_H
 

@@ -13,10 +13,11 @@ Status ValidateDatabaseName(std::string_view name) {
   bool ok = !name.empty() && name.size() <= 64 && letter(name[0]);
   for (char c : name) ok = ok && other(c);
   if (ok) return Status::Ok();
-  return Status(CAIRN_INVALID_ARGUMENT,
-                "'" + std::string(name) +
-                    "' is not a valid database name: use 1 to 64 letters, digits, '_', '-' or "
-                    "'.', starting with a letter or '_'");
+  return Status(
+      CAIRN_INVALID_ARGUMENT,
+      "'" + std::string(name) +
+          "' is not a valid database name: use 1 to 64 ASCII letters, digits, '_', '-' or "
+          "'.', starting with a letter or '_'");
 }
 
 }  // namespace cairn::store

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "frontend_test_support.h"
+#include "lexer/name_chars.h"
 
 namespace cairn::front {
 namespace {
@@ -307,6 +308,44 @@ TEST(Lexer, BidirectionalControlNamed) {
             "the line is shown in)\n");
 }
 
+// Names are letters, digits and '_', Unicode's too (name_chars.h, N1): XID_Start begins one,
+// XID_Continue goes on; a default-ignorable code point is neither.
+TEST(Lexer, UnicodeNames) {
+  EXPECT_EQ(tokens("caf\xC3\xA9 = \xCF\x80"), "caf\xC3\xA9 = \xCF\x80");            // café = π
+  EXPECT_EQ(tokens("\xE5\x90\x8D\xE5\x89\x8D.x"), "\xE5\x90\x8D\xE5\x89\x8D . x");  // 名前.x
+  EXPECT_EQ(tokens("e\xCC\x81 x\xD9\xA1"), "e\xCC\x81 x\xD9\xA1");  // e + U+0301, x + U+0661
+  EXPECT_EQ(errors("\xCC\x81x"), "1:1: unexpected character '\xCC\x81' (U+0301)\n");
+  EXPECT_EQ(errors("a\xE3\x85\xA4 b"),
+            "1:2: unexpected character U+3164 (a Hangul filler, which shows as a space or as "
+            "nothing)\n");
+  EXPECT_EQ(errors("1\xC3\xA9"), "1:2: invalid suffix '\xC3\xA9' on number literal\n");
+}
+
+TEST(NameChars, Classes) {
+  EXPECT_TRUE(isNameStart('a') && isNameStart('_') && !isNameStart('1'));
+  EXPECT_TRUE(isNameContinue('1') && !isNameContinue('-'));
+  EXPECT_TRUE(isNameStart(0xE9) && isNameStart(0x540D) && isNameStart(0x3C0));  // é 名 π
+  EXPECT_FALSE(isNameStart(0x301));  // a combining mark continues a name
+  EXPECT_TRUE(isNameContinue(0x301));
+  EXPECT_FALSE(isNameStart(0x661));  // an Arabic-Indic digit too
+  EXPECT_TRUE(isNameContinue(0x661));
+  EXPECT_FALSE(isNameStart(0x3164) || isNameContinue(0x3164));  // default-ignorable
+  EXPECT_FALSE(isNameContinue(0xFE0F) || isNameContinue(0x200D));
+  EXPECT_FALSE(isNameStart(0xD7) || isNameStart(0x263A) || isNameStart(0x1F600));
+  EXPECT_FALSE(isNameStart(0x10FFFF));
+  EXPECT_TRUE(isNameStart(0x20000));  // CJK extension B
+}
+
+TEST(NameChars, RunStart) {
+  const std::string line = "x = caf\xC3\xA9.na\xCC\x81";
+  EXPECT_EQ(nameRunStart(line, line.size()), 10u);  // after the '.'
+  EXPECT_EQ(nameRunStart(line, 9), 4u);             // "café"
+  EXPECT_EQ(nameRunStart(line, 3), 3u);             // after " =": none
+  EXPECT_EQ(nameRunStart("\xA9\xA9", 2), 2u);       // stray continuation bytes
+  EXPECT_EQ(nameCharAt("\xC3\xA9", 0, true), 2u);
+  EXPECT_EQ(nameCharAt("\xC3", 0, true), 0u);
+}
+
 TEST(Lexer, UnexpectedCharacters) {
   EXPECT_EQ(tokens("a @ b"), "a INVALID b | 1:3: unexpected character '@'\n");
   EXPECT_EQ(tokens("a @#$ b"), "a INVALID b | 1:3: unexpected character '@'\n");  // one per run
@@ -314,7 +353,7 @@ TEST(Lexer, UnexpectedCharacters) {
   EXPECT_EQ(errors("if !done"), "1:4: unexpected character '!'\n");
   EXPECT_EQ(errors("'c'"), "1:1: unexpected character '''\n");  // one for the whole 'c'
   EXPECT_EQ(tokens("'c' x"), "INVALID x | 1:1: unexpected character '''\n");
-  EXPECT_EQ(errors("caf\xC3\xA9"), "1:4: unexpected character '\xC3\xA9'\n");
+  EXPECT_EQ(errors("a \xE2\x98\xBA b"), "1:3: unexpected character '\xE2\x98\xBA' (U+263A)\n");
   EXPECT_EQ(errors(std::string("a \x01 b")), "1:3: unexpected character U+0001\n");
   EXPECT_EQ(errors(std::string("a \0 b", 5)), "1:3: unexpected character U+0000\n");
   EXPECT_EQ(errors("a \xFF b"), "1:3: unexpected character byte 0xFF (not UTF-8)\n");

@@ -356,6 +356,11 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
     const char *expected;  // a part of "COUNT: MESSAGE | HINT"
   };
   const Case cases[] = {
+      // Mathematical symbols typed for operators, and a name that starts with a mark or a digit.
+      {"fn main() {\n  let p = 5 \xC3\x97 3\n}", "| Cairn writes it '*'"},
+      {"fn main() {\n  let q = 1 \xE2\x89\xA4 2\n}", "| Cairn writes it '<='"},
+      {"fn main() {\n  if a \xE2\x89\xA0 b { }\n}", "| Cairn writes it '!='"},
+      {"fn main() {\n  let \xCC\x81x = 2\n}", "| a name cannot begin with it (a digit or a mark)"},
       {"fn main() {\n  do { x() } while (c)\n}",
        "1: expected end of line or ';', found '{' | "
        "Cairn has no 'do' loop"},

@@ -130,7 +130,7 @@ std::string WhyUnwritable(const std::string &dir);
  * the database from a copy". */
 std::string DamageAdvice(const std::string &dir, std::string_view database);
 
-/* OK if `name` can name a database: 1 to 64 characters, letters, digits, '_', '-' and '.',
+/* OK if `name` can name a database: 1 to 64 characters, ASCII letters, digits, '_', '-' and '.',
  * starting with a letter or '_'. Otherwise CAIRN_INVALID_ARGUMENT saying so. */
 Status ValidateDatabaseName(std::string_view name);
 
