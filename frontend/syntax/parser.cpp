@@ -160,7 +160,7 @@ bool Parser::expectIdent(Ident *out, const char *what) {
 
 bool Parser::deeper(size_t cost) {
   depth_ += cost;
-  if (depth_ <= kMaxDepth) return true;
+  if (depth_ <= kMaxDepth + kSlack) return true;
   if (speculating_) {
     speculation_failed_ = true;
   } else if (!too_deep_reported_) {

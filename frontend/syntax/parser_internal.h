@@ -107,8 +107,13 @@ class Parser {
   // parser and each later phase) costs 2. Each lasts for as long as its construct is parsed.
   // (A flat bound of 256 refused a sum of 300 terms; one of 1,000 for everything overflowed the
   // parser's stack under ASan at 1,000 parentheses.)
+  // The bounds said (256 levels, 1,024 steps) count what a program nests inside a function's
+  // body: kSlack is for the levels around it (the body's block, a statement's expression, a
+  // call's argument), so that 256 parentheses, blocks or brackets fit wherever they stand
+  // (without it they stopped at 253 to 255).
   static constexpr size_t kMaxDepth = 1024;
   static constexpr size_t kNestCost = 4;
+  static constexpr size_t kSlack = 4 * kNestCost;
   class DepthScope {
    public:
     explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}

@@ -488,12 +488,12 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
 TEST(ParserErrors, NestingTooDeep) {
   const std::string deep = std::string(2000, '(') + "1" + std::string(2000, ')');
   EXPECT_EQ(bodyErrors("x = " + deep + "\ny = 2 2"),
-            "2:260: nested too deeply: at most 256 levels of blocks, brackets and unary "
+            "2:264: nested too deeply: at most 256 levels of blocks, brackets and unary "
             "operators, a chain of about 1024 operators or 512 else-ifs\n"
             "3:7: expected end of line or ';', found number\n");
   std::string minus(5000, '-');
   EXPECT_EQ(bodyErrors("x = " + minus + "1"),
-            "2:259: nested too deeply: at most 256 levels of blocks, brackets and unary "
+            "2:263: nested too deeply: at most 256 levels of blocks, brackets and unary "
             "operators, a chain of about 1024 operators or 512 else-ifs\n");
   std::string chain = "x = 1";
   for (int i = 0; i < 5000; ++i) chain += " + 1";
@@ -508,6 +508,12 @@ TEST(ParserErrors, NestingTooDeep) {
   // parentheses overflowed it under ASan).
   const std::string ok = std::string(100, '(') + "1" + std::string(100, ')');
   EXPECT_EQ(bodyErrors("x = " + ok), "");
+  // The 256 said: that many parentheses in a call's argument, blocks in a function's body,
+  // brackets of a type, each nested in the body (they stopped at 253 to 255, session 25).
+  EXPECT_EQ(bodyErrors("f(" + std::string(256, '(') + "1" + std::string(256, ')') + ")"), "");
+  EXPECT_EQ(bodyErrors(std::string(256, '{') + "f(1)" + std::string(256, '}')), "");
+  EXPECT_EQ(
+      bodyErrors("let x: " + std::string(256, '[') + "int" + std::string(256, ']') + " = nil"), "");
   std::string sum = "x = 1";
   for (int i = 0; i < 1000; ++i) sum += " + 1";
   EXPECT_EQ(bodyErrors(sum), "");
