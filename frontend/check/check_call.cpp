@@ -130,6 +130,27 @@ bool Checker::checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
   return true;
 }
 
+FuncInfo *Checker::instantiateForFnType(const ast::FnDecl *decl, ModuleInfo *m,
+                                        const Type *expected, Span site) {
+  if (expected == nullptr || expected->kind != TypeKind::Fn ||
+      expected->params.size() != decl->params.size())
+    return nullptr;
+  std::set<std::string> params;
+  for (const ast::Ident &p : decl->type_params) params.insert(p.name);
+  Bindings b;
+  for (size_t i = 0; i < decl->params.size(); ++i)
+    unify(decl->params[i].type.get(), expected->params[i], params, b);
+  if (decl->ret != nullptr && expected->ret != nullptr && expected->ret->kind != TypeKind::Void)
+    unify(decl->ret.get(), expected->ret, params, b);
+  std::vector<const Type *> targs;
+  for (const ast::Ident &p : decl->type_params) {
+    auto it = b.find(p.name);
+    if (it == b.end()) return nullptr;
+    targs.push_back(it->second);
+  }
+  return instantiateFunction(decl, m, targs, site);
+}
+
 FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, ModuleInfo *m,
                                        const ast::CallExpr &call, Span site,
                                        std::vector<sem::ExprPtr> &args_out) {
@@ -302,13 +323,32 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
   return r;
 }
 
+namespace {
+
+// What a built-in function takes, for a call with the wrong number of arguments (a call's span
+// starts at its callee, but a message should name it when the call is one of several).
+std::string builtinUsage(const std::string &name) {
+  static const std::pair<const char *, const char *> kUsage[] = {
+      {"str", "str(value)"},        {"len", "len(text, array or object with len())"},
+      {"int", "int(float or int)"}, {"float", "float(int or float)"},
+      {"hash", "hash(value)"},      {"compare", "compare(a, b), two values of one type"},
+      {"panic", "panic(message)"},  {"args", "args(), without arguments"},
+      {"exit", "exit(status)"}};
+  for (const auto &[n, usage] : kUsage)
+    if (name == n) return std::string("this is the built-in function ") + usage;
+  return "the built-in function '" + name + "'";
+}
+
+}  // namespace
+
 sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const ast::CallExpr &e,
                                        Span name_span) {
   auto r = std::make_unique<sem::BuiltinCall>();
   r->span = name_span;
   auto argCount = [&](size_t n) {
     if (e.args.size() == n) return true;
-    error(DiagId::WrongArgCount, e.span, {plural(n, "argument"), std::to_string(e.args.size())});
+    error(DiagId::WrongArgCount, e.span, {plural(n, "argument"), std::to_string(e.args.size())})
+        .withHint(builtinUsage(name));
     for (const auto &a : e.args) checkExpr(cx, *a);
     return false;
   };
@@ -345,13 +385,9 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
       }
     }
     if (t->kind != TypeKind::Text && t->kind != TypeKind::Array && !t->isError()) {
-      if (t->kind == TypeKind::Class) {
-        error(DiagId::TypeMismatch, e.args[0]->span,
-              {"a text, an array or an object with len() -> int", typeName(t)})
-            .withHint(iterationHint(t->cls));
-      } else {
-        error(DiagId::TypeMismatch, e.args[0]->span, {"a text or an array", typeName(t)});
-      }
+      Diagnostic &d = error(DiagId::TypeMismatch, e.args[0]->span,
+                            {"a text, an array or an object with len() -> int", typeName(t)});
+      if (t->kind == TypeKind::Class) d.withHint(iterationHint(t->cls));
       return errorExpr(e.span);
     }
     r->builtin = sem::Builtin::Len;
@@ -422,7 +458,8 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
 // of a class with `compare(other) -> int`, a.compare(b).
 sem::ExprPtr Checker::checkCompare(FnCtx &cx, const ast::CallExpr &e, Span name_span) {
   if (e.args.size() != 2) {
-    error(DiagId::WrongArgCount, e.span, {plural(2, "argument"), std::to_string(e.args.size())});
+    error(DiagId::WrongArgCount, e.span, {plural(2, "argument"), std::to_string(e.args.size())})
+        .withHint(builtinUsage("compare"));
     for (const auto &a : e.args) checkExpr(cx, *a);
     return errorExpr(e.span);
   }

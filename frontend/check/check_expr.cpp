@@ -171,7 +171,7 @@ sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expec
       return r;
     }
     case ast::ExprKind::Name:
-      return checkName(cx, *e.as<ast::NameExpr>());
+      return checkName(cx, *e.as<ast::NameExpr>(), expected);
     case ast::ExprKind::Unary: {
       const auto *u = e.as<ast::UnaryExpr>();
       auto r = std::make_unique<sem::Unary>();
@@ -244,7 +244,7 @@ sem::ExprPtr Checker::checkExpr(FnCtx &cx, const ast::Expr &e, const Type *expec
   return errorExpr(e.span);
 }
 
-sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
+sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *expected) {
   const std::string &name = e.name.name;
   bool captured = false;
   if (LocalVar *v = lookupLocal(cx, name, &captured)) {
@@ -278,12 +278,19 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e) {
       return r;
     }
     case Symbol::Kind::Func: {
+      FuncInfo *f = nullptr;
       if (!s.fn->type_params.empty()) {
-        error(DiagId::CannotInfer, e.name.span, {name})
-            .withHint("give the type arguments, as in " + name + "[int]");
-        return errorExpr(e.span);
+        // Where a function type is expected, it gives the type arguments (`let f: fn(int) ->
+        // int = pick`, an argument of a function type).
+        f = instantiateForFnType(s.fn, s.module, expected, e.name.span);
+        if (f == nullptr) {
+          error(DiagId::CannotInfer, e.name.span, {name})
+              .withHint("give the type arguments, as in " + name + "[int]");
+          return errorExpr(e.span);
+        }
+      } else {
+        f = instantiateFunction(s.fn, s.module, {}, e.name.span);
       }
-      FuncInfo *f = instantiateFunction(s.fn, s.module, {}, e.name.span);
       auto r = std::make_unique<sem::FuncRef>();
       r->func = f;
       r->type = f->fnType;
@@ -489,6 +496,10 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
     else if ((lt->kind == TypeKind::Int && rt->kind == TypeKind::Float) ||
              (lt->kind == TypeKind::Float && rt->kind == TypeKind::Int))
       d.withHint("convert with float(...) or int(...): numbers are never converted implicitly");
+    else if (!ordered && (lt->kind == TypeKind::Fn || rt->kind == TypeKind::Fn))
+      d.withHint(
+          "function values cannot be compared: compare what they return, or keep a name or a "
+          "number beside each");
     r->type = types_.error();
     r->op = sem::BinOp::Add;
     return std::move(r);

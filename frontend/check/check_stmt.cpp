@@ -321,6 +321,12 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
           else
             error(DiagId::NotAssignable, te.span, {"this expression"});
         }
+      } else if (te.kind == ast::ExprKind::Self) {
+        error(DiagId::NotAssignable, te.span, {"'self'"})
+            .withHint(
+                "self is the object the method was called on: change its fields (self.x = ...), "
+                "or return a new object from the method");
+        target = checkExpr(cx, te);
       } else {
         error(DiagId::NotAssignable, te.span, {"this expression"});
         target = checkExpr(cx, te);

@@ -115,7 +115,7 @@ class Checker {
   sem::ExprPtr coerce(FnCtx &cx, sem::ExprPtr e, const Type *to, Span span);
   sem::ExprPtr checkValue(FnCtx &cx, const ast::Expr &e, const Type *expected);
   sem::ExprPtr checkCondition(FnCtx &cx, const ast::Expr &e);
-  sem::ExprPtr checkName(FnCtx &cx, const ast::NameExpr &e);
+  sem::ExprPtr checkName(FnCtx &cx, const ast::NameExpr &e, const Type *expected = nullptr);
   sem::ExprPtr checkBinary(FnCtx &cx, const ast::BinaryExpr &e);
   sem::ExprPtr checkCast(FnCtx &cx, const ast::Expr &value, const ast::TypeExpr &type, bool is,
                          Span span);
@@ -142,6 +142,11 @@ class Checker {
   bool checkArgs(FnCtx &cx, const std::vector<ast::ExprPtr> &args,
                  const std::vector<const Type *> &params, Span span,
                  std::vector<sem::ExprPtr> &out);
+  // A generic function used as a value where a function type is expected (`let f: fn(int) ->
+  // int = pick`): its type arguments from that type's parameters and result; nullptr if they
+  // do not give every one (nothing reported).
+  FuncInfo *instantiateForFnType(const ast::FnDecl *decl, ModuleInfo *m, const Type *expected,
+                                 Span site);
   FuncInfo *inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, ModuleInfo *m,
                                 const ast::CallExpr &call, Span site,
                                 std::vector<sem::ExprPtr> &args_out);

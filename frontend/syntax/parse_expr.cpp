@@ -629,7 +629,8 @@ ExprPtr Parser::parseNew() {
     return nullptr;
   }
   const Span open = advance().span;
-  // Fields separated by ',' and/or line breaks; a trailing ',' is fine.
+  // Fields separated by ',', ';' (as a class declares them) and/or line breaks; a trailing one
+  // is fine.
   while (true) {
     while (accept(TokenKind::Newline)) {
     }
@@ -651,10 +652,12 @@ ExprPtr Parser::parseNew() {
     if (needs_sync_) {
       if (!skipInList(TokenKind::RBrace) && !at(TokenKind::Newline)) return nullptr;
       needs_sync_ = false;
-      accept(TokenKind::Comma);
+      if (!accept(TokenKind::Comma)) accept(TokenKind::Semi);
       continue;
     }
-    if (accept(TokenKind::Comma) || at(TokenKind::Newline) || at(TokenKind::RBrace)) continue;
+    if (accept(TokenKind::Comma) || accept(TokenKind::Semi) || at(TokenKind::Newline) ||
+        at(TokenKind::RBrace))
+      continue;
     errorAtToken(DiagId::ExpectedToken, {"',' or '}'"}).withNote(open, "to match this '{'");
     // A missing ',': go on after the next ',' or line break, or at the '}'.
     if (!skipInList(TokenKind::RBrace) && !at(TokenKind::Newline)) return nullptr;
