@@ -112,17 +112,17 @@ int Check(Store &s, std::vector<std::string> names) {
       char line[512];
       if (r.pages_in_use == 0)
         std::snprintf(line, sizeof line,
-                      "; %" PRIu64 " objects, %" PRIu64 " references; no pages in use", r.objects,
-                      r.references);
+                      "; %" PRIu64 " objects stored, %" PRIu64 " references; no pages in use",
+                      r.objects, r.references);
       else if (r.pages_unreached == 0)
         std::snprintf(line, sizeof line,
-                      "; %" PRIu64 " objects, %" PRIu64 " references; the root reaches all %" PRIu64
-                      " pages in use",
+                      "; %" PRIu64 " objects stored, %" PRIu64
+                      " references; the root reaches all %" PRIu64 " pages in use",
                       r.objects, r.references, r.pages_in_use);
       else
         std::snprintf(
             line, sizeof line,
-            "; %" PRIu64 " objects, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
+            "; %" PRIu64 " objects stored, %" PRIu64 " references; %" PRIu64 " of %" PRIu64
             " pages in use (%.1f%%) hold nothing the root reaches%s%s%s",
             r.objects, r.references, r.pages_unreached, r.pages_in_use,
             100.0 * double(r.pages_unreached) / double(r.pages_in_use),
@@ -216,7 +216,7 @@ int Gc(Store &s, const std::string &name) {
   store::GcReport r;
   Status st = store::CollectGarbage(s, name, &r);
   if (!st.ok()) return ReportError(st);
-  std::printf("%s: %" PRIu64 " pages reached from the root (%" PRIu64 " objects), %" PRIu64
+  std::printf("%s: %" PRIu64 " pages reached from the root (%" PRIu64 " objects live), %" PRIu64
               " freed; %" PRIu64 " of %" PRIu64 " pages free\n",
               name.c_str(), r.pages_reached, r.objects_reached, r.pages_freed, r.free_pages,
               r.page_count);
@@ -276,6 +276,20 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   }
   const bool reads_only = cmd == "list" || cmd == "info" || cmd == "check";
   if (!reads_only && store::ReadOnlyRequested()) {
+    // What is wrong whatever the store's mode is said first, as the store does (a database
+    // that is not there to drop or collect, or is there already to create), from the store
+    // opened read-only; a store that cannot be opened so is said too, except to create.
+    if (cmd != "recover") {
+      std::unique_ptr<Store> s;
+      Status st = OpenStore(options, false, true, &s);
+      if (!st.ok() && cmd != "create") return ReportError(st);
+      if (st.ok()) {
+        store::DatabaseInfo info;
+        Status found = s->GetDatabaseInfo(operands[0], &info);
+        if (cmd == "create" && found.ok()) return ReportError(s->CreateDatabase(operands[0]));
+        if (cmd != "create" && !found.ok()) return ReportError(found);
+      }
+    }
     return ReportError(Status(CAIRN_MISUSE, "db " + cmd +
                                                 " would write the store, and "
                                                 "CAIRN_STORE_READ_ONLY is set, so nothing was "

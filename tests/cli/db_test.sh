@@ -112,7 +112,7 @@ expect "info after commits" 0 "pages     20 (20 in use, 0 free" ""
   fail "info shows root and types"
 run --store "$STORE" db check oo7
 expect "check of a clean database" 0 "oo7: ok (20 pages: 20 read and verified, 0 free; 1 types; \
-20 objects, 20 references; the root reaches all 20 pages in use)" ""
+20 objects stored, 20 references; the root reaches all 20 pages in use)" ""
 # Identity hashes (stored for the objects whose hash a program took) are audited too (S6),
 # through the read-only open that check uses.
 "$FIXTURE" "$STORE" oo7 hash 5 || fail "fixture hash"
@@ -127,9 +127,9 @@ expect "check of a missing database" 1 "" "there is no database 'nothere'"
 
 # Store-level garbage collection. (tests/persist/store_gc_test.cpp collects real objects.)
 run --store "$STORE" db gc second
-expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects), 0 freed; 0 of 0 pages free" ""
+expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects live), 0 freed; 0 of 0 pages free" ""
 run --store "$STORE" db gc oo7
-expect "gc of a list of pages all reached" 0 "oo7: 20 pages reached from the root (20 objects), 0 freed" ""
+expect "gc of a list of pages all reached" 0 "oo7: 20 pages reached from the root (20 objects live), 0 freed" ""
 run --store "$STORE" db create badroot
 "$FIXTURE" "$STORE" badroot fill 3 || fail "fixture fill badroot"
 "$FIXTURE" "$STORE" badroot root 42 || fail "fixture root"
@@ -321,13 +321,20 @@ expect "create in a read-only store" 1 "" "store $STORE cannot be written (openi
   fail "a read-only use wrote into $STORE"
 [ "$(id -u)" = 0 ] || chmod -R u+w "$STORE"
 
-# CAIRN_STORE_READ_ONLY (set to anything but 0): the commands that write refuse before opening
-# the store, and write nothing; those that read work.
+# CAIRN_STORE_READ_ONLY (set to anything but 0): the commands that write refuse, and write
+# nothing; those that read work. What would be wrong whatever the mode is said first: a
+# database that is not there to drop or collect, or is there already to create.
 before=$(listing "$STORE")
 for c in "create rox" "drop third" "gc third" "recover"; do
   CAIRN_STORE_READ_ONLY=yes run --store "$STORE" db $c
   expect "db $c with CAIRN_STORE_READ_ONLY" 1 "" "db ${c%% *} would write the store, and CAIRN_STORE_READ_ONLY is set, so nothing was written; unset it (or set it to 0) to ${c%% *}"
 done
+for c in "drop nosuch" "gc nosuch"; do
+  CAIRN_STORE_READ_ONLY=yes run --store "$STORE" db $c
+  expect "db $c with CAIRN_STORE_READ_ONLY" 1 "" "there is no database 'nosuch' in store $STORE"
+done
+CAIRN_STORE_READ_ONLY=yes run --store "$STORE" db create third
+expect "db create third with CAIRN_STORE_READ_ONLY" 1 "" "database 'third' already exists in store $STORE"
 CAIRN_STORE_READ_ONLY=1 run --store "$STORE" db list
 expect "db list with CAIRN_STORE_READ_ONLY" 0 "third" ""
 [ "$(listing "$STORE")" = "$before" ] && echo "ok: nothing written with CAIRN_STORE_READ_ONLY" ||
