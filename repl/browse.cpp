@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "cairn/persist.h"
@@ -98,6 +99,40 @@ std::string stdModuleDeclaring(const std::string &stdlib_dir, const std::string 
     std::string line;
     while (std::getline(in, line))
       if (line.rfind(declaration, 0) == 0) return "std." + entry.path().stem().string();
+  }
+  return "";
+}
+
+// The module of the standard library whose (non-generic) class `name` has exactly the fields
+// `fields`, in order ("" if none): a stored `Random` or `Builder` with the library's fields is
+// the library's, and :open imports its module (with its methods) instead of defining a class
+// of that name with the fields only. A program's own class of such a name with other fields is
+// not taken for it (its fingerprint would not match the library's either).
+std::string stdModuleOfClass(const std::string &stdlib_dir, const std::string &name,
+                             const std::vector<std::string> &fields) {
+  std::error_code ec;
+  const std::string declaration = "class " + name;
+  for (const auto &entry : std::filesystem::directory_iterator(stdlib_dir, ec)) {
+    if (entry.path().extension() != ".cairn") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    if (source.find(declaration) == std::string::npos) continue;  // most files: not parsed
+    front::SourceManager sources;
+    front::Diagnostics diags(sources);
+    std::unique_ptr<ast::Module> m =
+        front::parseModule(sources.add(entry.path().string(), source), diags);
+    for (const ast::DeclPtr &d : m->decls) {
+      if (d->kind != ast::DeclKind::Class) continue;
+      const auto *c = d->as<ast::ClassDecl>();
+      if (c->name.name != name || !c->type_params.empty() || c->super != nullptr ||
+          c->fields.size() != fields.size())
+        continue;
+      bool same = true;
+      for (size_t i = 0; i < fields.size(); ++i) same = same && c->fields[i].name.name == fields[i];
+      if (same) return "std." + entry.path().stem().string();
+    }
   }
   return "";
 }
@@ -300,6 +335,14 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
   for (const StoredType *t : wanted) {
     needs(t->name);
     for (const StoredField &f : t->fields) needs(f.type);
+    // A non-generic library class (Random, Builder), by its name and fields.
+    if (t->name.find('[') == std::string::npos && checker_->findClass(t->name) == nullptr &&
+        checker_->findGlobal(t->name) == nullptr && !checker_->hasFunction(t->name)) {
+      std::vector<std::string> names;
+      for (const StoredField &f : t->fields) names.push_back(f.name);
+      std::string module = stdModuleOfClass(options_.stdlib_dir, t->name, names);
+      if (!module.empty()) imports.insert(module);
+    }
   }
   for (const StoredType *t : arrays) needs(t->name);
   std::string imported;
@@ -319,6 +362,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
   std::map<std::string, int> named_times;
   for (const StoredType *t : wanted) ++named_times[t->name];
   for (const StoredType *t : wanted) {
+    if (cairn_find_type(t->fingerprint) != nullptr) continue;  // an import just made it
     std::string reason = expressible(*t);
     if (reason.empty() && named_times[t->name] > 1)
       reason = "the database holds " + std::to_string(named_times[t->name]) +
