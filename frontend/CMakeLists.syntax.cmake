@@ -7,6 +7,7 @@ add_library(cairn_syntax STATIC
   ${CAIRN_FRONTEND_DIR}/source/source.cpp
   ${CAIRN_FRONTEND_DIR}/source/diagnostics.cpp
   ${CAIRN_FRONTEND_DIR}/source/quote.cpp
+  ${CAIRN_FRONTEND_DIR}/source/utf8.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/token.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/lexer.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/name_chars.cpp

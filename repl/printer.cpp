@@ -52,6 +52,7 @@ std::string Printer::value(const front::Type *type, const void *slot) {
     }
     case TypeKind::Transaction: {
       const int64_t t = load<int64_t>(p);
+      if (t == 0) return "nil";  // as str(t) (cairn_lang_txn_str)
       return "Transaction#" + std::to_string(t) + (cairn_lang_txn_is_open(t) ? " (open)" : "");
     }
     case TypeKind::Fn:

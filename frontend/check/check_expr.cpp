@@ -305,6 +305,11 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
                    " (and its " + (name == "Transaction" ? "begin()" : "create(), open()") +
                    "): give yours another name" +
                    (name == "Transaction" ? " (atomic { } still works)" : ""));
+      else if (s.kind == Symbol::Kind::BuiltinClass)
+        d.withHint(name == "Database"
+                       ? "Database is a built-in class: Database.open(\"name\") or "
+                         "Database.create(\"name\") gives one"
+                       : "Transaction is a built-in class: Transaction.begin() gives one");
       else
         d.withHint("make an object with 'new " + name + " { ... }'");
       return errorExpr(e.span);

@@ -69,24 +69,32 @@ void appendUtf8(std::string &out, uint32_t cp) {
   }
 }
 
-// The ASCII operator for a mathematical symbol typed (or pasted) in its place.
-const char *asciiOperatorFor(uint32_t cp) {
+// The ASCII operator for a mathematical symbol typed (or pasted) in its place, or for a
+// full-width form (U+FF01 to U+FF5E, an input method's); "" for other characters.
+std::string asciiOperatorFor(uint32_t cp) {
+  if (cp >= 0xFF01 && cp <= 0xFF5E) return std::string(1, static_cast<char>(cp - 0xFF01 + 0x21));
   switch (cp) {
     case 0x00D7:  // multiplication sign
     case 0x22C5:  // dot operator
     case 0x2219:  // bullet operator
+    case 0x2217:  // asterisk operator
       return "*";
     case 0x00F7:
     case 0x2215:  // division slash
       return "/";
     case 0x2212:  // minus sign
     case 0x2013:  // en dash
+    case 0x2014:  // em dash
       return "-";
     case 0x2260:
       return "!=";
     case 0x2264:
+    case 0x2266:
+    case 0x2A7D:
       return "<=";
     case 0x2265:
+    case 0x2267:
+    case 0x2A7E:
       return ">=";
     case 0x2192:
       return "->";
@@ -99,7 +107,7 @@ const char *asciiOperatorFor(uint32_t cp) {
     case 0x2026:
       return "..";
     default:
-      return nullptr;
+      return "";
   }
 }
 
@@ -159,7 +167,14 @@ const char *invisibleName(uint32_t cp) {
       return "a Hangul filler, which shows as a space or as nothing";
     default:
       if (cp >= 0xFE00 && cp <= 0xFE0F) return "a variation selector, which shows as nothing";
-      return cp >= 0x2000 && cp <= 0x200A ? "a typographic space" : nullptr;
+      if (cp >= 0x2000 && cp <= 0x200A) return "a typographic space";
+      // The other default-ignorable code points (name_chars.h, N1).
+      if (cp == 0x034F || (cp >= 0x17B4 && cp <= 0x17B5) || (cp >= 0x180B && cp <= 0x180F) ||
+          (cp >= 0x2061 && cp <= 0x206F) || (cp >= 0xFFF0 && cp <= 0xFFF8) ||
+          (cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+          (cp >= 0xE0000 && cp <= 0xE0FFF))
+        return "a character that shows as nothing";
+      return nullptr;
   }
 }
 
@@ -601,8 +616,8 @@ class Lexer::Impl {
           d.withHint(
               "it looks like a space, or like nothing (text pasted from a web page or a "
               "document has them): delete it, or type an ordinary space");
-        } else if (const char *op = asciiOperatorFor(cp)) {
-          d.withHint(std::string("Cairn writes it '") + op + "'");
+        } else if (const std::string op = asciiOperatorFor(cp); !op.empty()) {
+          d.withHint("Cairn writes it '" + op + "'");
         } else if (length > 1 && isNameContinue(cp)) {
           d.withHint("a name cannot begin with it (a digit or a mark): it may follow a letter");
         }

@@ -15,11 +15,9 @@
 #include <cstdint>
 #include <string_view>
 
-namespace cairn::front {
+#include "source/utf8.h"
 
-// The length of the valid UTF-8 sequence at s[i] (1 to 4) and its code point; 0 if the bytes
-// there are not valid UTF-8 (a surrogate, an overlong form, a code point above U+10FFFF).
-int utf8Sequence(std::string_view s, size_t i, uint32_t *code_point);
+namespace cairn::front {
 
 bool isNameStart(uint32_t cp);
 bool isNameContinue(uint32_t cp);

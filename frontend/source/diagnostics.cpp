@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "source/utf8.h"
+
 namespace cairn::front {
 namespace {
 
@@ -21,31 +23,32 @@ constexpr uint32_t kTabWidth = 4;
 
 bool isUtf8Continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
-// The display column (0-based) reached after `prefix`: tabs to the next tab stop, a UTF-8
-// sequence as one column.
+// The display column (0-based) reached after `prefix` (made printable): tabs to the next tab
+// stop, each character in the columns a terminal gives it (a mark none, a CJK ideograph two:
+// source/utf8.h, U2), so that the caret stands under the character it means.
 uint32_t displayWidth(std::string_view prefix) {
   uint32_t col = 0;
-  for (char c : prefix) {
-    if (c == '\t') {
+  for (size_t i = 0; i < prefix.size();) {
+    uint32_t cp = 0;
+    const int n = utf8Sequence(prefix, i, &cp);
+    if (prefix[i] == '\t') {
       col = (col / kTabWidth + 1) * kTabWidth;
-    } else if (!isUtf8Continuation(c)) {
-      ++col;
+    } else {
+      col += n == 0 ? 1 : displayColumns(cp);
     }
+    i += n == 0 ? 1 : static_cast<size_t>(n);
   }
   return col;
 }
 
 std::string expandTabs(std::string_view line) {
   std::string out;
-  uint32_t col = 0;
-  for (char c : line) {
-    if (c == '\t') {
-      const uint32_t next = (col / kTabWidth + 1) * kTabWidth;
-      out.append(next - col, ' ');
-      col = next;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\t') {
+      const uint32_t col = displayWidth(std::string_view(out));
+      out.append((col / kTabWidth + 1) * kTabWidth - col, ' ');
     } else {
-      out.push_back(c);
-      if (!isUtf8Continuation(c)) ++col;
+      out.push_back(line[i]);
     }
   }
   return out;
@@ -58,19 +61,11 @@ constexpr size_t kExcerptBefore = 60;
 // An argument of a message (a token's text, a name) longer than this is cut, with "...".
 constexpr size_t kMaxArgBytes = 200;
 
-// The length of the UTF-8 sequence at s[i], or 0 when it is not a valid one.
+// The length of the UTF-8 sequence at s[i], or 0 when it is not a valid one (an overlong form
+// or a surrogate is not: source/utf8.h, U1).
 size_t utf8Length(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80             ? 1
-             : (c & 0xE0) == 0xC0 ? 2
-             : (c & 0xF0) == 0xE0 ? 3
-             : (c & 0xF8) == 0xF0 ? 4
-                                  : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if (!isUtf8Continuation(s[i + k])) return 0;
-  }
-  return n;
+  uint32_t cp = 0;
+  return static_cast<size_t>(utf8Sequence(s, i, &cp));
 }
 
 // Whether the UTF-8 sequence of n bytes at s[i] is a C1 control (U+0080 to U+009F) or a
@@ -228,7 +223,7 @@ std::string Diagnostics::render(const Diagnostic &d, bool color) const {
     const std::string_view line = file.lineText(lc.line);
     const std::string number = std::to_string(lc.line);
     const std::string gutter(3 + number.size(), ' ');
-    const uint32_t line_begin = d.span.begin - (lc.col - 1);
+    const uint32_t line_begin = file.lineStart(lc.line);
     const uint32_t line_end = line_begin + static_cast<uint32_t>(line.size());
     const uint32_t first = std::min(d.span.begin, line_end);
     const uint32_t last = std::min(std::max(d.span.end, d.span.begin), line_end);

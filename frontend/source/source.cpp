@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "source/utf8.h"
+
 namespace cairn::front {
 
 SourceFile::SourceFile(uint32_t id, std::string path, std::string text)
@@ -17,8 +19,24 @@ SourceFile::SourceFile(uint32_t id, std::string path, std::string text)
     for (char &c : text_)
       if (c == '\r') c = '\n';
   line_starts_.push_back(0);
+  line_ascii_.push_back(true);
   for (size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(static_cast<uint32_t>(i + 1));
+    if (static_cast<unsigned char>(text_[i]) >= 0x80) line_ascii_.back() = false;
+    if (text_[i] == '\n') {
+      line_starts_.push_back(static_cast<uint32_t>(i + 1));
+      line_ascii_.push_back(true);
+    }
+  }
+  // Checkpoints of the character count, for lines that are not all ASCII (charsBefore).
+  if (std::find(line_ascii_.begin(), line_ascii_.end(), false) == line_ascii_.end()) return;
+  uint32_t count = 0;
+  for (size_t i = 0; i < text_.size();) {
+    if (i >= (checkpoints_.size() + 1) * kCheckpointBytes)
+      checkpoints_.push_back(Checkpoint{static_cast<uint32_t>(i), count});
+    uint32_t cp = 0;
+    const int n = utf8Sequence(text_, i, &cp);
+    i += n == 0 ? 1 : static_cast<size_t>(n);
+    ++count;
   }
 }
 
@@ -27,7 +45,35 @@ LineCol SourceFile::lineCol(uint32_t offset) const {
   // The last line start at or before offset.
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   const size_t line_index = static_cast<size_t>(it - line_starts_.begin()) - 1;
-  return LineCol{static_cast<uint32_t>(line_index + 1), offset - line_starts_[line_index] + 1};
+  const auto line = static_cast<uint32_t>(line_index + 1);
+  const uint32_t start = line_starts_[line_index];
+  if (line_ascii_[line_index]) return LineCol{line, offset - start + 1};
+  return LineCol{line, charsBefore(offset) - charsBefore(start) + 1};
+}
+
+// Characters are counted by one scan from the file's start (a character: a UTF-8 sequence, or a
+// byte that is not part of one), so a count is the same whatever position is asked; the
+// checkpoints, one per kCheckpointBytes, keep a lookup to that many bytes of scanning.
+uint32_t SourceFile::charsBefore(uint32_t offset) const {
+  auto it = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), offset,
+                             [](uint32_t o, const Checkpoint &c) { return o < c.offset; });
+  uint32_t i = 0, count = 0;
+  if (it != checkpoints_.begin()) {
+    i = (it - 1)->offset;
+    count = (it - 1)->chars;
+  }
+  while (i < offset) {
+    uint32_t cp = 0;
+    const int n = utf8Sequence(text_, i, &cp);
+    i += n == 0 ? 1 : static_cast<uint32_t>(n);
+    ++count;
+  }
+  return count;
+}
+
+uint32_t SourceFile::lineStart(uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return 0;
+  return line_starts_[line - 1];
 }
 
 std::string_view SourceFile::lineText(uint32_t line) const {

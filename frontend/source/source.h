@@ -28,7 +28,8 @@ struct Span {
   }
 };
 
-// 1-based line and column (the column counts bytes).
+// 1-based line and column; the column counts characters (code points: a byte that is not
+// UTF-8 counts one), as an editor's does, not bytes.
 struct LineCol {
   uint32_t line = 0;
   uint32_t col = 0;
@@ -44,6 +45,8 @@ class SourceFile {
   const std::string &path() const { return path_; }
   std::string_view text() const { return text_; }
   LineCol lineCol(uint32_t offset) const;
+  // The offset of 1-based line `line`'s first byte.
+  uint32_t lineStart(uint32_t line) const;
   // The text of 1-based line `line`, without its newline.
   std::string_view lineText(uint32_t line) const;
 
@@ -52,6 +55,15 @@ class SourceFile {
   std::string path_;
   std::string text_;
   std::vector<uint32_t> line_starts_;
+  std::vector<bool> line_ascii_;  // per line: only ASCII bytes (its columns are its bytes)
+  // The characters before an offset, for columns on lines that are not all ASCII.
+  uint32_t charsBefore(uint32_t offset) const;
+  struct Checkpoint {
+    uint32_t offset;  // a character's first byte
+    uint32_t chars;   // characters before it
+  };
+  static constexpr size_t kCheckpointBytes = 256;
+  std::vector<Checkpoint> checkpoints_;  // empty when every line is ASCII
 };
 
 // Every source file of one compilation, by id.

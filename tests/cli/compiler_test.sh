@@ -892,12 +892,14 @@ grep -q "^hint: it looks like a space, or like nothing" "$TMP/err" || fail "no-b
 grep -q "names are ASCII" "$TMP/err" && fail "no-break space: a hint about names: $(cat "$TMP/err")"
 
 # Hints of the checker's messages (session 25): self cannot be assigned, a built-in called with
-# the wrong number of arguments is named, function values cannot be compared.
-printf 'class P {\n    x: int\n    fn reset() { self = new P { x: 0 } }\n}\nfn twice(x: int) -> int { return x * 2 }\nfn main() {\n    println(len("a", "b"))\n    let g = twice\n    println(g == twice)\n}\n' >"$TMP/hints.cairn"
+# the wrong number of arguments is named, function values cannot be compared, a built-in class
+# is not a value (its hint said to make one with new).
+printf 'class P {\n    x: int\n    fn reset() { self = new P { x: 0 } }\n}\nfn twice(x: int) -> int { return x * 2 }\nfn main() {\n    println(len("a", "b"))\n    let g = twice\n    println(g == twice)\n    println(Database)\n}\n' >"$TMP/hints.cairn"
 "$CAIRN" check "$TMP/hints.cairn" >"$TMP/out" 2>"$TMP/err"
 grep -q "^hint: self is the object the method was called on" "$TMP/err" || fail "self = ...: $(cat "$TMP/err")"
 grep -q "^hint: this is the built-in function len(" "$TMP/err" || fail "len(a, b): $(cat "$TMP/err")"
 grep -q "^hint: function values cannot be compared" "$TMP/err" || fail "f == g: $(cat "$TMP/err")"
+grep -q "^hint: Database is a built-in class: Database.open" "$TMP/err" || fail "println(Database): $(cat "$TMP/err")"
 
 # A syntax error in any of a program's files hides its type errors, in the other files too
 # (docs/language.md): only the syntax error is shown.

@@ -86,16 +86,48 @@ TEST(Diagnostics, RenderExpandsTabsInBothLines) {
             "     |           ^\n");
 }
 
-TEST(Diagnostics, RenderCountsUtf8AsOneColumnAndStopsAtTheLineEnd) {
+// The column counts characters, not bytes (source.h), and the caret stands under its character
+// whatever the bytes before it.
+TEST(Diagnostics, RenderCountsCharactersAndStopsAtTheLineEnd) {
   SourceManager sm;
   // "é" is two bytes; the span runs past the end of its line.
   sm.add("u.cairn", "let \xC3\xA9 = \"ab\ncd\"\n");
   Diagnostics diags(sm);
   diags.report(DiagId::UnterminatedText, Span{0, 9, 17});
   EXPECT_EQ(diags.render(diags.all()[0], false),
-            "u.cairn:1:10: error: unterminated text literal\n"
+            "u.cairn:1:9: error: unterminated text literal\n"
             "   1 | let \xC3\xA9 = \"ab\n"
             "     |         ^~~\n");
+}
+
+// A wide character (a CJK ideograph) takes two columns on a terminal and a combining mark none
+// (source/utf8.h, U2): the caret and its underline are measured so (they were one column each,
+// the caret four columns left of a name after two ideographs; found by a hostile review).
+TEST(Diagnostics, RenderMeasuresWideCharactersAndMarks) {
+  SourceManager sm;
+  // `let 名前 = 1; e\u0301 + 変数`: 変数 is at bytes 22..27, characters 18..19, display
+  // columns 18..21 (0-based).
+  sm.add("w.cairn", "let \xE5\x90\x8D\xE5\x89\x8D = 1; e\xCC\x81 + \xE5\xA4\x89\xE6\x95\xB0\n");
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnknownName, Span{0, 22, 28}, {"\xE5\xA4\x89\xE6\x95\xB0"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "w.cairn:1:18: error: unknown name '\xE5\xA4\x89\xE6\x95\xB0'\n"
+            "   1 | let \xE5\x90\x8D\xE5\x89\x8D = 1; e\xCC\x81 + \xE5\xA4\x89\xE6\x95\xB0\n"
+            "     | " +
+                std::string(18, ' ') + "^~~~\n");
+}
+
+// Bytes that look like UTF-8 but are not (an overlong '/', a surrogate) are shown as '?', as any
+// byte that is not part of a character is (they were echoed raw).
+TEST(Diagnostics, RenderMalformedSequencesAsQuestionMarks) {
+  SourceManager sm;
+  sm.add("m.cairn", std::string("a\xC0\xAF b\xED\xA0\x80 @\n"));
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 9, 10}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "m.cairn:1:10: error: unexpected character '@'\n"
+            "   1 | a?? b??? @\n" +
+                std::string("     | ") + std::string(9, ' ') + "^\n");
 }
 
 TEST(Diagnostics, RenderEmptySpanAndLongLineNumbers) {
@@ -133,16 +165,17 @@ TEST(Diagnostics, RenderLongLineAsAnExcerpt) {
                                                      "     | ^" + std::string(159, '~') + "\n");
 }
 
-// Bytes that are not UTF-8, and control characters, are shown as '?', one column each.
+// Bytes that are not UTF-8, and control characters, are shown as '?', one column each (an emoji
+// takes two).
 TEST(Diagnostics, RenderBinaryBytesAsQuestionMarks) {
   SourceManager sm;
   sm.add("bin.cairn", std::string("x\xA6\x1B[2J\xF0\x9F\x98\x80 @\n"));
   Diagnostics diags(sm);
   diags.report(DiagId::UnexpectedChar, Span{0, 11, 12}, {"'@'"});
   EXPECT_EQ(diags.render(diags.all()[0], false),
-            "bin.cairn:1:12: error: unexpected character '@'\n"
+            "bin.cairn:1:9: error: unexpected character '@'\n"
             "   1 | x??[2J\xF0\x9F\x98\x80 @\n" +
-                std::string("     | ") + std::string(8, ' ') + "^\n");
+                std::string("     | ") + std::string(9, ' ') + "^\n");
 }
 
 // Bidirectional controls (U+202E here, U+2067) and C1 controls (U+0085) are shown as '?' too: one
@@ -156,7 +189,7 @@ TEST(Diagnostics, RenderInvisibleControlsAsQuestionMarks) {
   Diagnostics diags(sm);
   diags.report(DiagId::UnexpectedChar, Span{0, 15, 16}, {"'@'"});
   EXPECT_EQ(diags.render(diags.all()[0], false),
-            "bidi.cairn:1:16: error: unexpected character '@'\n"
+            "bidi.cairn:1:10: error: unexpected character '@'\n"
             "   1 | a?b?c?d\xC3\xA9 @\n" +
                 std::string("     | ") + std::string(9, ' ') + "^\n");
 }

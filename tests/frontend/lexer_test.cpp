@@ -319,6 +319,11 @@ TEST(Lexer, UnicodeNames) {
             "1:2: unexpected character U+3164 (a Hangul filler, which shows as a space or as "
             "nothing)\n");
   EXPECT_EQ(errors("1\xC3\xA9"), "1:2: invalid suffix '\xC3\xA9' on number literal\n");
+  // Every default-ignorable code point is said to show as nothing (U+034F, U+E0041 had no word).
+  EXPECT_EQ(errors("a\xCD\x8F b"),
+            "1:2: unexpected character U+034F (a character that shows as nothing)\n");
+  EXPECT_EQ(errors("a\xF3\xA0\x81\x81 b"),
+            "1:2: unexpected character U+E0041 (a character that shows as nothing)\n");
 }
 
 TEST(NameChars, Classes) {

@@ -360,6 +360,8 @@ TEST(ParserErrors, OtherLanguagesSyntaxHints) {
       {"fn main() {\n  let p = 5 \xC3\x97 3\n}", "| Cairn writes it '*'"},
       {"fn main() {\n  let q = 1 \xE2\x89\xA4 2\n}", "| Cairn writes it '<='"},
       {"fn main() {\n  if a \xE2\x89\xA0 b { }\n}", "| Cairn writes it '!='"},
+      {"fn main() {\n  let s = 1 \xEF\xBC\x8B 2\n}", "| Cairn writes it '+'"},  // full-width
+      {"fn main() {\n  let s = 1 \xE2\xA9\xBD 2\n}", "| Cairn writes it '<='"},
       {"fn main() {\n  let \xCC\x81x = 2\n}", "| a name cannot begin with it (a digit or a mark)"},
       {"fn main() {\n  do { x() } while (c)\n}",
        "1: expected end of line or ';', found '{' | "

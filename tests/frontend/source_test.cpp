@@ -28,6 +28,29 @@ TEST(Source, LineColOfOffsets) {
   EXPECT_EQ(lc(999), "4:4");  // clamped
 }
 
+// Columns count characters (source.h): a UTF-8 sequence is one, a byte that is not part of one
+// is one; on long lines too, past the checkpoints of the count (one per 256 bytes), asked in
+// any order.
+TEST(Source, ColumnsCountCharacters) {
+  SourceManager sm;
+  std::string line;
+  for (int i = 0; i < 1000; ++i) line += "\xC3\xA9";  // é, 2 bytes each
+  const std::string text = "x\n" + line + "y\xFFz\n\xE5\x90\x8D = 1\nplain";
+  const SourceFile &f = sm.add("u.cairn", text);
+  auto lc = [&](size_t offset) {
+    const LineCol x = f.lineCol(static_cast<uint32_t>(offset));
+    return std::to_string(x.line) + ":" + std::to_string(x.col);
+  };
+  const size_t y = 2 + 2000;
+  EXPECT_EQ(lc(y + 2), "2:1003");  // z, after y and the byte 0xFF
+  EXPECT_EQ(lc(2 + 2 * 300), "2:301");
+  EXPECT_EQ(lc(y), "2:1001");
+  EXPECT_EQ(lc(2), "2:1");
+  EXPECT_EQ(lc(y + 4 + 3), "3:2");  // after 名
+  EXPECT_EQ(lc(text.size() - 1), "4:5");
+  EXPECT_EQ(lc(0), "1:1");
+}
+
 TEST(Source, LineTextWithoutLineBreak) {
   SourceManager sm;
   const SourceFile &f = sm.add("a.cairn", "first\r\nsecond\n\nlast");

@@ -295,7 +295,8 @@ void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn);
 int cairn_lang_txn_is_open(int64_t txn);
-/* str(t), print(t): `Transaction#N`, with ` (open)` while it is (the REPL shows the same). */
+/* str(t), print(t): `Transaction#N`, with ` (open)` while it is; `nil` for the handle of
+ * nothing, 0 (the REPL shows the same). N stays the handle's through chain(). */
 void *cairn_lang_txn_str(int64_t txn);
 
 /* atomic { }: begin at entry (a runtime error if a transaction is open), commit on every normal

@@ -230,6 +230,7 @@ int cairn_lang_txn_is_open(int64_t txn) {
 }
 
 void *cairn_lang_txn_str(int64_t txn) {
+  if (txn == 0) return NewText("nil");  // a handle of nothing (`var t: Transaction`)
   return NewText("Transaction#" + std::to_string(txn) +
                  (cairn_lang_txn_is_open(txn) ? " (open)" : ""));
 }
