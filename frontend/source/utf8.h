@@ -5,7 +5,7 @@
 //   U2. displayColumns is 0 for marks, format characters and default-ignorable code points, 2
 //       for East Asian wide and full-width characters, 1 for the others (a control included:
 //       the diagnostics show those as '?'). The tables are generated from the Unicode database
-//       (gen_char_width.py; its version in char_width_table.inc).
+//       (frontend/gen_unicode_tables.py; its version in char_width_table.inc).
 #ifndef CAIRN_FRONTEND_SOURCE_UTF8_H
 #define CAIRN_FRONTEND_SOURCE_UTF8_H
 
