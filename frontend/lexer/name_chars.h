@@ -4,10 +4,10 @@
 //       ASCII, Unicode's XID_Start (to begin a name) and XID_Continue (after its first
 //       character, which adds marks and digits of other scripts), less the default-ignorable
 //       code points, which show as nothing (so that two names that look alike are one name).
-//       The table is generated from the Unicode database (frontend/gen_unicode_tables.py, its version in
-//       name_chars_table.inc). Names are compared as their bytes: a name is not normalized
-//       (an editor writes `é` as one code point, U+00E9; written as `e` and a combining accent
-//       it is another name).
+//       The table is generated from the Unicode database (frontend/gen_unicode_tables.py; its
+//       version in name_chars_table.inc). Names are compared as their bytes: a name is not
+//       normalized (an editor writes `é` as one code point, U+00E9; written as `e` and a
+//       combining accent it is another name).
 #ifndef CAIRN_FRONTEND_LEXER_NAME_CHARS_H
 #define CAIRN_FRONTEND_LEXER_NAME_CHARS_H
 
