@@ -321,13 +321,7 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
     case Symbol::Kind::None:
       break;
   }
-  if (auto clash = cx.module->underscore_clashes.find(name);
-      clash != cx.module->underscore_clashes.end()) {
-    error(DiagId::ImportClash, e.name.span,
-          {name, clash->second.first->name, clash->second.second->name})
-        .withHint("declare the '" + name + "' this module means in it, or rename one of them");
-    return errorExpr(e.span);
-  }
+  if (reportUnderscoreClash(cx.module, name, e.name.span)) return errorExpr(e.span);
   // Unknown: suggest a near name in scope, or self.field inside a method.
   Diagnostic &d = error(DiagId::UnknownName, e.name.span, {name});
   for (const FnCtx *c = &cx; c != nullptr; c = c->outer)

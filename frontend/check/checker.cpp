@@ -392,6 +392,14 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
   }
 }
 
+bool Checker::reportUnderscoreClash(const ModuleInfo *m, const std::string &name, Span span) {
+  auto clash = m->underscore_clashes.find(name);
+  if (clash == m->underscore_clashes.end()) return false;
+  error(DiagId::ImportClash, span, {name, clash->second.first->name, clash->second.second->name})
+      .withHint("declare the '" + name + "' this module means in it, or rename one of them");
+  return true;
+}
+
 Symbol Checker::lookupModule(ModuleInfo *m, const std::string &name) {
   auto &table = symbols_[m];
   auto it = table.find(name);
@@ -543,13 +551,7 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     if (sym.kind == Symbol::Kind::Class && cname != base_of_) candidates.push_back(cname);
   if (b)
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
-  // A `_Name` that two imports declare (ModuleInfo::underscore_clashes), used as a type.
-  if (auto clash = m->underscore_clashes.find(name); clash != m->underscore_clashes.end()) {
-    error(DiagId::ImportClash, n->name.span,
-          {name, clash->second.first->name, clash->second.second->name})
-        .withHint("declare the '" + name + "' this module means in it, or rename one of them");
-    return types_.error();
-  }
+  if (reportUnderscoreClash(m, name, n->name.span)) return types_.error();
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
   std::string near = nearestName(name, candidates);
   std::string std_module;

@@ -116,6 +116,9 @@ class Checker {
   sem::ExprPtr checkValue(FnCtx &cx, const ast::Expr &e, const Type *expected);
   sem::ExprPtr checkCondition(FnCtx &cx, const ast::Expr &e);
   sem::ExprPtr checkName(FnCtx &cx, const ast::NameExpr &e, const Type *expected = nullptr);
+  // A name (value or type) that two of m's imports declare, both starting with '_'
+  // (ModuleInfo::underscore_clashes): reported at span as the clash; false if it is not one.
+  bool reportUnderscoreClash(const ModuleInfo *m, const std::string &name, Span span);
   sem::ExprPtr checkBinary(FnCtx &cx, const ast::BinaryExpr &e);
   sem::ExprPtr checkCast(FnCtx &cx, const ast::Expr &value, const ast::TypeExpr &type, bool is,
                          Span span);
