@@ -271,6 +271,14 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
       return r;
     }
   }
+  // A Transaction's methods, named without a call, are methods as a class's are.
+  if (bt->kind == TypeKind::Transaction &&
+      (name == "commit" || name == "abort" || name == "chain" || name == "checkpoint" ||
+       name == "isOpen")) {
+    error(DiagId::MethodAsValue, e.name.span, {name})
+        .withHint("call it, as in 't." + name + "()'; a method is not a value");
+    return errorExpr(e.span);
+  }
   Diagnostic &d = error(DiagId::NoSuchMember, e.name.span, {typeName(bt), name});
   if ((bt->kind == TypeKind::Text || bt->kind == TypeKind::Array) &&
       (name == "len" || name == "length" || name == "size" || name == "count"))
