@@ -7,8 +7,8 @@ Unicode database of the Python that runs it:
   less the default-ignorable code points, which show as nothing (U+3164, the Hangul filler, is a
   letter that looks like a space; the variation selectors are marks that look like nothing), so
   that two names that look alike are one name (lexer/name_chars.h, N1);
-- source/char_width_table.inc: the code points a terminal shows in no column (marks, format
-  characters, the default-ignorables) and in two (East Asian wide and full-width), for the
+- source/char_width_table.inc: the default-ignorable code points, those a terminal shows in no
+  column (marks, format characters, the default-ignorables) and in two (East Asian wide and full-width), for the
   diagnostics' caret (source/utf8.h, U2).
 
 Run it again to move to a newer Unicode version:  python3 frontend/gen_unicode_tables.py
@@ -78,6 +78,8 @@ def main():
               ranges(lambda cp: ("a" + chr(cp)).isidentifier() and not ignorable(cp))),
     ])
     write(os.path.join(here, "source", "char_width_table.inc"), [
+        table("Default_Ignorable_Code_Point: shown as nothing at all.", "kDefaultIgnorable",
+              DEFAULT_IGNORABLE),
         table("Shown in no column: marks (Mn, Me), format characters (Cf), default-ignorables.",
               "kZeroWidth", ranges(zero_width)),
         table("Shown in two columns: East Asian wide (W) and full-width (F), less the above.",

@@ -169,11 +169,7 @@ const char *invisibleName(uint32_t cp) {
       if (cp >= 0xFE00 && cp <= 0xFE0F) return "a variation selector, which shows as nothing";
       if (cp >= 0x2000 && cp <= 0x200A) return "a typographic space";
       // The other default-ignorable code points (name_chars.h, N1).
-      if (cp == 0x034F || (cp >= 0x17B4 && cp <= 0x17B5) || (cp >= 0x180B && cp <= 0x180F) ||
-          (cp >= 0x2061 && cp <= 0x206F) || (cp >= 0xFFF0 && cp <= 0xFFF8) ||
-          (cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
-          (cp >= 0xE0000 && cp <= 0xE0FFF))
-        return "a character that shows as nothing";
+      if (isDefaultIgnorable(cp)) return "a character that shows as nothing";
       return nullptr;
   }
 }

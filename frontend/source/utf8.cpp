@@ -49,6 +49,10 @@ bool inRanges(const CodePointRange *ranges, size_t count, uint32_t cp) {
   return it != ranges && cp <= (it - 1)->last;
 }
 
+bool isDefaultIgnorable(uint32_t cp) {
+  return inRanges(kDefaultIgnorable, std::size(kDefaultIgnorable), cp);
+}
+
 uint32_t displayColumns(uint32_t cp) {
   if (cp < 0x80) return 1;
   if (inRanges(kZeroWidth, std::size(kZeroWidth), cp)) return 0;

@@ -21,6 +21,9 @@ int utf8Sequence(std::string_view s, size_t i, uint32_t *code_point);
 
 // Columns a terminal shows the code point in (U2).
 uint32_t displayColumns(uint32_t cp);
+// Unicode's Default_Ignorable_Code_Point: shown as nothing at all (a zero-width space, a
+// variation selector, the Hangul fillers), from the same generated table.
+bool isDefaultIgnorable(uint32_t cp);
 
 // Inclusive ranges of code points, sorted, and a search of them (for generated tables).
 struct CodePointRange {
