@@ -364,39 +364,58 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
   // Imports: a module's own names win; a name two imports bring in is a clash (for a `_name`,
   // where it is used).
   for (ModuleInfo *m : modules) {
-    std::map<std::string, Symbol> imported;
-    std::set<std::string> reported;
+    // name -> what each import that declares it brings, in import order (one entry per module).
+    std::map<std::string, std::vector<std::pair<Symbol, size_t>>> offered;
     for (size_t i = 0; i < m->imports.size(); ++i) {
       ModuleInfo *im = m->imports[i];
       for (const auto &[name, sym] : symbols_[im]) {
         if (sym.module != im) continue;  // only what it declares itself
         if (symbols_[m].count(name) && symbols_[m][name].module == m) continue;
-        if (m->underscore_clashes.count(name)) continue;
-        auto it = imported.find(name);
-        if (it != imported.end() && it->second.module != im && isUnderscoreName(name)) {
-          m->underscore_clashes[name] = {it->second.module, im};
-          imported.erase(it);
-          continue;
-        }
-        if (it != imported.end() && it->second.module != im) {
-          if (reported.insert(name).second)
-            error(DiagId::ImportClash, m->import_spans[i],
-                  {name, it->second.module->name, im->name});
-          continue;
-        }
-        imported[name] = sym;
+        auto &from = offered[name];
+        bool seen = false;
+        for (const auto &[prev, _] : from) seen |= prev.module == im;
+        if (!seen) from.push_back({sym, i});
       }
     }
-    for (auto &[name, sym] : imported)
-      if (!symbols_[m].count(name)) symbols_[m][name] = sym;
+    for (auto &[name, from] : offered) {
+      if (from.size() == 1) {
+        symbols_[m][name] = from[0].first;
+        continue;
+      }
+      std::vector<const ModuleInfo *> modules_of;
+      for (const auto &[sym, _] : from) modules_of.push_back(sym.module);
+      if (isUnderscoreName(name))
+        m->underscore_clashes[name] = modules_of;
+      else {
+        reportImportClash(name, modules_of, m->import_spans[from[1].second]);
+        symbols_[m][name] = from[0].first;  // uses resolve to the first: one error, not many
+      }
+    }
   }
+}
+
+void Checker::reportImportClash(const std::string &name,
+                                const std::vector<const ModuleInfo *> &modules, Span span,
+                                const std::string &hint) {
+  Diagnostic *d;
+  if (modules.size() == 2) {
+    d = &error(DiagId::ImportClash, span, {name, modules[0]->name, modules[1]->name});
+  } else {
+    std::string list;
+    for (size_t i = 0; i < modules.size(); ++i) {
+      if (i > 0) list += i + 1 == modules.size() ? " and " : ", ";
+      list += "'" + modules[i]->name + "'";
+    }
+    d = &error(DiagId::ImportClashMany, span, {name, list});
+  }
+  if (!hint.empty()) d->withHint(hint);
 }
 
 bool Checker::reportUnderscoreClash(const ModuleInfo *m, const std::string &name, Span span) {
   auto clash = m->underscore_clashes.find(name);
   if (clash == m->underscore_clashes.end()) return false;
-  error(DiagId::ImportClash, span, {name, clash->second.first->name, clash->second.second->name})
-      .withHint("declare the '" + name + "' this module means in it, or rename one of them");
+  reportImportClash(name, clash->second, span,
+                    "declare the '" + name + "' this module means in it, or rename one of them");
   return true;
 }
 

@@ -119,6 +119,9 @@ class Checker {
   // A name (value or type) that two of m's imports declare, both starting with '_'
   // (ModuleInfo::underscore_clashes): reported at span as the clash; false if it is not one.
   bool reportUnderscoreClash(const ModuleInfo *m, const std::string &name, Span span);
+  // The clash of `name`, declared by each of `modules` (two or more, in import order), at span.
+  void reportImportClash(const std::string &name, const std::vector<const ModuleInfo *> &modules,
+                         Span span, const std::string &hint = "");
   sem::ExprPtr checkBinary(FnCtx &cx, const ast::BinaryExpr &e);
   sem::ExprPtr checkCast(FnCtx &cx, const ast::Expr &value, const ast::TypeExpr &type, bool is,
                          Span span);

@@ -163,7 +163,13 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       if (!already) session_->imports.push_back(im);
       for (const auto &[name, sym] : ck.symbols_[im]) {
         if (sym.module != im || own_names_.count(name)) continue;
-        if (session_->underscore_clashes.count(name)) continue;
+        auto clash = session_->underscore_clashes.find(name);
+        if (clash != session_->underscore_clashes.end()) {
+          bool listed = false;
+          for (const ModuleInfo *c : clash->second) listed |= c == im;
+          if (!listed) clash->second.push_back(im);
+          continue;
+        }
         auto it = table.find(name);
         if (it != table.end() && it->second.module != im && !name.empty() && name[0] == '_') {
           // As in a program (ModuleInfo): two imports' `_name` clash where it is used.
@@ -172,8 +178,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
           continue;
         }
         if (it != table.end() && it->second.module != im) {
-          ck.error(DiagId::ImportClash, importer->import_spans[i],
-                   {name, it->second.module->name, im->name});
+          ck.reportImportClash(name, {it->second.module, im}, importer->import_spans[i]);
           continue;
         }
         table[name] = sym;

@@ -248,8 +248,9 @@ struct ModuleInfo {
   // tables; generic declarations stay as syntax until used).
   std::map<std::string, GlobalInfo *> globals;
   // Names starting with '_' that two of its imports declare: neither is brought in, and a use
-  // is the clash error (other names clash at the import). name -> the two modules.
-  std::map<std::string, std::pair<const ModuleInfo *, const ModuleInfo *>> underscore_clashes;
+  // is the clash error (other names clash at the import). name -> the modules declaring it, in
+  // import order.
+  std::map<std::string, std::vector<const ModuleInfo *>> underscore_clashes;
 };
 
 }  // namespace cairn::front
