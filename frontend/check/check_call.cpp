@@ -327,6 +327,21 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
       return errorExpr(e.span);
     }
   }
+  if (cls == "Database" && params.size() == 1 && e.args.size() == 1) {
+    // A name that is a number: str(...) would make "42", which is no database name.
+    sem::ExprPtr v = checkValue(cx, *e.args[0], params[0]);
+    const Type *t = v->type;
+    if (t->kind == TypeKind::Int || t->kind == TypeKind::Float || t->kind == TypeKind::Bool) {
+      error(DiagId::TypeMismatch, e.args[0]->span, {"text", typeName(t)})
+          .withHint(
+              "a database is named by text of ASCII letters, digits, '_', '-' or '.', "
+              "starting with a letter or '_', as in Database." +
+              m + "(\"parts\")");
+      return errorExpr(e.span);
+    }
+    r->args.push_back(coerce(cx, std::move(v), params[0], e.args[0]->span));
+    return r;
+  }
   if (!checkArgs(cx, e.args, params, e.span, r->args)) return errorExpr(e.span);
   return r;
 }

@@ -527,6 +527,15 @@ printf 'fn main(argv: [text]) {\n    let b = [1, 2]\n    println(b.length(), "ab
 [ "$(grep -c '^hint: use len(x)' "$TMP/err")" -eq 2 ] || fail "ways.cairn: no len hints: $(cat "$TMP/err")"
 grep -q "^hint: the program's arguments are args()" "$TMP/err" || fail "ways.cairn: no args() hint: $(cat "$TMP/err")"
 
+# A database named by a number: the hint says what a name is (str(...) would make "42", which
+# is no database name), not "convert it with str(...)".
+printf 'fn main() {\n    let d = Database.open(42)\n}\n' >"$TMP/dbnum.cairn"
+"$CAIRN" check "$TMP/dbnum.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of dbnum.cairn does not exit 1"
+grep -q "^hint: a database is named by text of ASCII letters" "$TMP/err" ||
+  fail "dbnum.cairn: no database name hint: $(cat "$TMP/err")"
+grep -q "convert it with str" "$TMP/err" && fail "dbnum.cairn: the str(...) hint: $(cat "$TMP/err")"
+
 # An extern function no library defines: an error at its declaration, not the linker's text
 # about a call in a cache file.
 printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettime_nanos()) }\n' \
