@@ -17,6 +17,7 @@
 
 #include "cairn/lang.h"
 #include "guard.h"
+#include "lexer/nfc.h"
 #include "lower/lower.h"
 #include "output.h"
 #include "session.h"
@@ -188,7 +189,7 @@ bool Session::callFunction(const std::string &arg) {
         "call itself: " +
         call);
   }
-  const front::FuncInfo *f = checker_->findFunction(words[0]);
+  const front::FuncInfo *f = checker_->findFunction(front::toNfc(words[0]));  // as the lexer
   if (f == nullptr)
     return fail("no function '" + words[0] +
                 "' in the session (:call needs one "

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lexer/name_chars.h"
+#include "lexer/nfc.h"
 
 namespace cairn::front {
 namespace {
@@ -49,24 +50,6 @@ bool canEndStatement(TokenKind kind) {
 // Rule 4 of lexer.h: keywords that never stand inside parentheses or brackets.
 bool onlyStartsStatement(TokenKind kind) {
   return startsStatementOnly(kind) || startsDeclOnly(kind);
-}
-
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 // The ASCII operator for a mathematical symbol typed (or pasted) in its place, or for a
@@ -645,7 +628,7 @@ class Lexer::Impl {
     t.span = span(start, pos_);
     const std::string_view word = src_.substr(start, pos_ - start);
     t.kind = keywordKind(word);
-    if (t.kind == TokenKind::Ident) t.text = std::string(word);
+    if (t.kind == TokenKind::Ident) t.text = toNfc(word);  // rule 5: names are in NFC
     push(std::move(t));
   }
 

@@ -5,9 +5,9 @@
 //       character, which adds marks and digits of other scripts), less the default-ignorable
 //       code points, which show as nothing (so that two names that look alike are one name).
 //       The table is generated from the Unicode database (frontend/gen_unicode_tables.py; its
-//       version in name_chars_table.inc). Names are compared as their bytes: a name is not
-//       normalized (an editor writes `é` as one code point, U+00E9; written as `e` and a
-//       combining accent it is another name).
+//       version in name_chars_table.inc). The lexer puts a name in Normalization Form C
+//       (nfc.h), so `é` as one code point (U+00E9) and as `e` with a combining accent is one
+//       name; names are then compared as their bytes.
 #ifndef CAIRN_FRONTEND_LEXER_NAME_CHARS_H
 #define CAIRN_FRONTEND_LEXER_NAME_CHARS_H
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace cairn::front {
@@ -18,6 +19,8 @@ namespace cairn::front {
 // The length of the valid UTF-8 sequence at s[i] (1 to 4) and its code point; 0 if the bytes
 // there are not valid UTF-8 (U1).
 int utf8Sequence(std::string_view s, size_t i, uint32_t *code_point);
+// Appends the UTF-8 encoding of a code point (at most U+10FFFF, not a surrogate).
+void appendUtf8(std::string &out, uint32_t cp);
 
 // Columns a terminal shows the code point in (U2).
 uint32_t displayColumns(uint32_t cp);

@@ -120,6 +120,17 @@ TEST(Lexer, Identifiers) {
   }
 }
 
+// Rule 5: a name's text is its NFC, so `café` with U+00E9 and with `e` + U+0301 is one name.
+TEST(Lexer, NamesAreInNormalizationFormC) {
+  const std::string composed = "caf\xC3\xA9";
+  const std::string decomposed = "cafe\xCC\x81";
+  Lexed l = lex(decomposed + " " + composed);
+  ASSERT_GE(l.all.size(), 2u);
+  EXPECT_EQ(l.all[0].text, composed);
+  EXPECT_EQ(l.all[1].text, composed);
+  EXPECT_EQ(l.errors, "");
+}
+
 TEST(Lexer, Punctuation) {
   EXPECT_EQ(tokens("( ) [ ] { } , ; : . .. -> = == != < <= > >= + - * / % += -= *= /= %="),
             "( ) [ ] { } , ; : . .. -> = == != < <= > >= + - * / % += -= *= /= %=");
@@ -313,7 +324,10 @@ TEST(Lexer, BidirectionalControlNamed) {
 TEST(Lexer, UnicodeNames) {
   EXPECT_EQ(tokens("caf\xC3\xA9 = \xCF\x80"), "caf\xC3\xA9 = \xCF\x80");            // café = π
   EXPECT_EQ(tokens("\xE5\x90\x8D\xE5\x89\x8D.x"), "\xE5\x90\x8D\xE5\x89\x8D . x");  // 名前.x
-  EXPECT_EQ(tokens("e\xCC\x81 x\xD9\xA1"), "e\xCC\x81 x\xD9\xA1");  // e + U+0301, x + U+0661
+  // A mark goes on a name (x + U+0301 has no composed form), as does another script's digit
+  // (x + U+0661); e + U+0301 is é, U+00E9, in NFC (rule 5).
+  EXPECT_EQ(tokens("x\xCC\x81 x\xD9\xA1"), "x\xCC\x81 x\xD9\xA1");
+  EXPECT_EQ(tokens("e\xCC\x81"), "\xC3\xA9");
   EXPECT_EQ(errors("\xCC\x81x"), "1:1: unexpected character '\xCC\x81' (U+0301)\n");
   EXPECT_EQ(errors("a\xE3\x85\xA4 b"),
             "1:2: unexpected character U+3164 (a Hangul filler, which shows as a space or as "
