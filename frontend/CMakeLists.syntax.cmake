@@ -12,6 +12,7 @@ add_library(cairn_syntax STATIC
   ${CAIRN_FRONTEND_DIR}/lexer/lexer.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/name_chars.cpp
   ${CAIRN_FRONTEND_DIR}/lexer/nfc.cpp
+  ${CAIRN_FRONTEND_DIR}/lexer/lookalikes.cpp
   ${CAIRN_FRONTEND_DIR}/syntax/parser.cpp
   ${CAIRN_FRONTEND_DIR}/syntax/parse_stmt.cpp
   ${CAIRN_FRONTEND_DIR}/syntax/parse_expr.cpp

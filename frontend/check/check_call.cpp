@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/checker_impl.h"
+#include "lexer/lookalikes.h"
 
 namespace cairn::front {
 
@@ -250,8 +251,7 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
     std::vector<std::string> names;
     for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
     for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
-    std::string near = nearestName(name, names);
-    if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+    if (const std::string hint = didYouMean(name, names); !hint.empty()) d.withHint(hint);
     return errorExpr(e.span);
   }
   if (bt->kind == TypeKind::Database) {
@@ -311,8 +311,8 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
       r->type = arrayType(types_.textType());
     } else {
       Diagnostic &d = error(DiagId::NoStaticMember, member.span, {cls, m});
-      std::string near = nearestName(m, {"create", "open", "exists", "drop", "names"});
-      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      const std::string hint = didYouMean(m, {"create", "open", "exists", "drop", "names"});
+      if (!hint.empty()) d.withHint(hint);
       return errorExpr(e.span);
     }
   } else {
@@ -640,9 +640,10 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
       std::vector<std::string> names;
       for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
       for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
-      std::string near = methodSynonym(name, *bt->cls);
-      if (near.empty()) near = nearestName(name, names);
-      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      const std::string synonym = methodSynonym(name, *bt->cls);
+      const std::string hint =
+          synonym.empty() ? didYouMean(name, names) : "did you mean '" + synonym + "'?";
+      if (!hint.empty()) d.withHint(hint);
       for (const auto &a : e.args) checkExpr(cx, *a);
       return errorExpr(e.span);
     }
@@ -663,8 +664,9 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
         r->type = types_.boolType();
       } else {
         Diagnostic &d = error(DiagId::NoSuchMember, fe.name.span, {"Transaction", name});
-        std::string near = nearestName(name, {"commit", "abort", "chain", "checkpoint", "isOpen"});
-        if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+        const std::string hint =
+            didYouMean(name, {"commit", "abort", "chain", "checkpoint", "isOpen"});
+        if (!hint.empty()) d.withHint(hint);
         return errorExpr(e.span);
       }
       r->args.push_back(std::move(base));

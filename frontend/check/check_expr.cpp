@@ -3,6 +3,7 @@
 #include <set>
 
 #include "check/checker_impl.h"
+#include "lexer/lookalikes.h"
 
 namespace cairn::front {
 
@@ -363,7 +364,6 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
   for (FnCtx *c = &cx; c; c = c->outer)
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
-  std::string near = nearestName(name, candidates);
   std::string std_module;
   if (const char *word = cairnWordFor(name, false))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
@@ -371,8 +371,8 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
     d.withHint("a range is written 'lo..hi' (hi excluded), as in 'for i in 0..3'");
   else if (!(std_module = stdModuleDeclaring(name, false)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
-  else if (!near.empty())
-    d.withHint("did you mean '" + near + "'?");
+  else if (const std::string hint = didYouMean(name, candidates); !hint.empty())
+    d.withHint(hint);
   return errorExpr(e.span);
 }
 
@@ -762,8 +762,7 @@ sem::ExprPtr Checker::checkNew(FnCtx &cx, const ast::NewExpr &e) {
         if (std::none_of(e.fields.begin(), e.fields.end(),
                          [&](const ast::FieldInit &g) { return g.name.name == f->name; }))
           names.push_back(f->name);
-      std::string near = nearestName(fi.name.name, names);
-      if (!near.empty()) d.withHint("did you mean '" + near + "'?");
+      if (const std::string hint = didYouMean(fi.name.name, names); !hint.empty()) d.withHint(hint);
       checkExpr(cx, *fi.value);
       continue;
     }

@@ -7,6 +7,7 @@
 
 #include "check/checker_impl.h"
 #include "check/init_order.h"
+#include "lexer/lookalikes.h"
 
 namespace cairn::front {
 
@@ -572,7 +573,6 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     for (const auto &[pname, pt] : *b) candidates.push_back(pname);
   if (reportUnderscoreClash(m, name, n->name.span)) return types_.error();
   Diagnostic &d = error(DiagId::UnknownType, n->name.span, {name});
-  std::string near = nearestName(name, candidates);
   std::string std_module;
   static const char *const kCollections[][3] = {
       {"Map", "HashMap", "std.map"},       {"Dict", "HashMap", "std.map"},
@@ -601,8 +601,8 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
     d.withHint("Cairn's name for it is '" + std::string(word) + "'" + typeWordNote(name));
   else if (!(std_module = stdModuleDeclaring(name, true)).empty())
     d.withHint("'" + name + "' is in the standard library: add 'import " + std_module + "'");
-  else if (!near.empty())
-    d.withHint("did you mean '" + near + "'?");
+  else if (const std::string hint = didYouMean(name, candidates); !hint.empty())
+    d.withHint(hint);
   return types_.error();
 }
 

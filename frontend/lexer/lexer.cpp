@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "lexer/lookalikes.h"
 #include "lexer/name_chars.h"
 #include "lexer/nfc.h"
 
@@ -15,6 +16,11 @@ constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isAsciiWord(std::string_view w) {
+  for (char c : w)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
 int hexValue(char c) {
@@ -629,6 +635,17 @@ class Lexer::Impl {
     const std::string_view word = src_.substr(start, pos_ - start);
     t.kind = keywordKind(word);
     if (t.kind == TokenKind::Ident) t.text = toNfc(word);  // rule 5: names are in NFC
+    if (t.kind == TokenKind::Ident && !isAsciiWord(word)) {
+      // `lеt` with a Cyrillic `е`: never meant as a name (rule 5); read as the keyword.
+      const std::string latin = latinLookalike(t.text);
+      const TokenKind keyword = keywordKind(latin);
+      if (keyword != TokenKind::Ident) {
+        diags_.report(DiagId::LookalikeKeyword, t.span, {t.text, latin, lookalikeNote(t.text)})
+            .withHint("type the keyword in Latin letters");
+        t.kind = keyword;
+        t.text.clear();
+      }
+    }
     push(std::move(t));
   }
 

@@ -26,8 +26,9 @@
 //     ignored by the bracket tracking; the parser reports it).
 //  5. Identifiers are letters, digits and '_', not starting with a digit: ASCII's and Unicode's
 //     (name_chars.h, N1). A name's text is its Normalization Form C (nfc.h): `é` written as one
-//     code point and as `e` with a combining accent is one name. A UTF-8 byte order mark at the
-//     start of the file is skipped.
+//     code point and as `e` with a combining accent is one name. A name that looks like a
+//     keyword (`lеt` with a Cyrillic `е`; lookalikes.h) is an error and lexed as the keyword.
+//     A UTF-8 byte order mark at the start of the file is skipped.
 #ifndef CAIRN_FRONTEND_LEXER_LEXER_H
 #define CAIRN_FRONTEND_LEXER_LEXER_H
 

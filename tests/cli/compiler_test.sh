@@ -536,6 +536,14 @@ grep -q "^hint: a database is named by text of ASCII letters" "$TMP/err" ||
   fail "dbnum.cairn: no database name hint: $(cat "$TMP/err")"
 grep -q "convert it with str" "$TMP/err" && fail "dbnum.cairn: the str(...) hint: $(cat "$TMP/err")"
 
+# A name that differs from a declared one by a look-alike letter (a Cyrillic 'с' in 'сount'):
+# the hint names the letter, where "did you mean" would show the same word.
+printf 'fn main() {\n    let \xd1\x81ount = 2\n    println(count)\n}\n' >"$TMP/lookalike.cairn"
+"$CAIRN" check "$TMP/lookalike.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] || fail "cairn check of lookalike.cairn does not exit 1"
+grep -q "^hint: '.*ount' is declared with another letter, which looks the same: '.*' is U+0441, a Cyrillic letter" "$TMP/err" ||
+  fail "lookalike.cairn: no look-alike hint: $(cat "$TMP/err")"
+
 # An extern function no library defines: an error at its declaration, not the linker's text
 # about a call in a cache file.
 printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettime_nanos()) }\n' \

@@ -131,6 +131,20 @@ TEST(Lexer, NamesAreInNormalizationFormC) {
   EXPECT_EQ(l.errors, "");
 }
 
+// Rule 5: a name that looks like a keyword (`lеt` with U+0435, a Cyrillic `е`) is an error
+// naming the letter, and is lexed as the keyword, so parsing goes on as the writer meant.
+TEST(Lexer, LookalikeKeywordIsAnError) {
+  Lexed l = lex("l\xD0\xB5t x = 1");
+  EXPECT_EQ(l.tokens, "let x = int:1");
+  EXPECT_EQ(l.errors,
+            "1:1: '"
+            "l\xD0\xB5t' is not the keyword 'let': '\xD0\xB5' is U+0435, a Cyrillic letter "
+            "that looks like the Latin 'e'\n");
+  // A name of another script that only contains look-alikes is still a name when it is no
+  // keyword, and a keyword needs every letter to look Latin.
+  EXPECT_EQ(lex("\xD1\x81\xD0\xBE\xD1\x81 \xD0\xBD\xD0\xB5\xD1\x82").errors, "");  // сос нет
+}
+
 TEST(Lexer, Punctuation) {
   EXPECT_EQ(tokens("( ) [ ] { } , ; : . .. -> = == != < <= > >= + - * / % += -= *= /= %="),
             "( ) [ ] { } , ; : . .. -> = == != < <= > >= + - * / % += -= *= /= %=");
