@@ -301,19 +301,34 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
           }
           auto prev = class_decl_by_name_.find(classKey(c));
           if (prev != class_decl_by_name_.end() && prev->second != c) {
-            // Twice in one module is DuplicateDecl's, below: one error, not two. A program's
-            // own class may shadow a standard library class of its name, which is then named
-            // apart (K4); two of the program's, or two of the library's, may not.
+            // Twice in one module is DuplicateDecl's, below: one error, not two. Classes of one
+            // name in two modules are named apart (K4): a program's own class may shadow a
+            // standard library class, which is then named with its module; of two modules'
+            // classes, the main module's keeps its name and the other's is named with its
+            // module (both, when neither is the main module).
             ModuleInfo *other = decl_module_[prev->second];
             const bool other_std = other->is_std, this_std = m->is_std;
-            // (Not once a REPL session made an instance of the library's class under its own
-            // name: two heap types of one name in one process.)
-            const bool std_made = hasInstances(other_std ? prev->second : c);
-            if (other != m && other_std != this_std && !std_made) {
-              qualified_classes_.insert(other_std ? prev->second : c);
-              if (other_std) prev->second = c;
+            // (Not once a REPL session made an instance of one under the plain name: two heap
+            // types of one name in one process.)
+            std::vector<const ast::ClassDecl *> renamed;  // those named with their module
+            if (other_std != this_std) {
+              renamed.push_back(other_std ? prev->second : c);
+            } else if (!other_std) {
+              if (m != main_) renamed.push_back(c);
+              if (other != main_) renamed.push_back(prev->second);
+            }
+            bool made = false;
+            for (const ast::ClassDecl *r : renamed) made = made || hasInstances(r);
+            if (other != m && !renamed.empty() && !made) {
+              qualified_classes_.insert(renamed.begin(), renamed.end());
+              if (other_std || m == main_) prev->second = c;
             } else if (other != m) {
-              error(DiagId::ClassNameClash, name_span, {name, other->name, m->name});
+              // Only in a REPL session, whose heap types live on: renaming one now would make
+              // two heap types of one name in one process.
+              error(DiagId::ClassNameClash, name_span, {name, other->name, m->name})
+                  .withHint(
+                      "a class keeps its name once the session has made objects of it: "
+                      "give one of them another name");
             }
           } else {
             class_decl_by_name_[classKey(c)] = c;

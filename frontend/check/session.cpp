@@ -228,13 +228,13 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     }
     if (name.empty()) continue;
     if (s.kind == Symbol::Kind::Class) {
-      // A class with a standard library class's name (K4): the library's is named with its
-      // module from now on, unless the session has made an instance of it already (two heap
-      // types of one name in one process).
+      // A class with an imported module's class's name (a standard library class's too; K4):
+      // that one is named with its module from now on, unless the session has made an
+      // instance of it already (two heap types of one name in one process).
       auto lib = ck.class_decl_by_name_.find(Checker::classKey(s.cls));
       if (lib != ck.class_decl_by_name_.end() && lib->second != s.cls) {
         ModuleInfo *lm = ck.decl_module_[lib->second];
-        if (lm != nullptr && lm->is_std) {
+        if (lm != nullptr && lm != session_) {
           if (ck.hasInstances(lib->second)) {
             ck.error(DiagId::ClassNameClash, name_span, {name, lm->name, session_->name})
                 .withHint("this session uses " + lm->name + "'s '" + name +

@@ -9,10 +9,12 @@
 //       base element); its `vtable` starts with its base's vtable (slot i of a base is slot i of
 //       every subclass, overridden or not).
 //   K4. The heap type name of a class instance is its source name with its type arguments
-//       (`Pair[int, text]`); names are program-wide, so two classes of one name in one program
-//       are an error (persistent objects find their type by it), except that a program's own
-//       class may shadow a standard library class: the library's is then named with its module
-//       (`std.list.List[int]`; Checker::qualified_classes_).
+//       (`Pair[int, text]`), unique in the program (persistent objects find their type by
+//       it): of classes of one name in two modules, the main module's (a REPL session's) keeps
+//       it and the others are named with their module (`support.geometry.Point`); a standard
+//       library class shadowed by a program's is always named so (`std.list.List[int]`;
+//       Checker::qualified_classes_). A REPL session never renames a class it has made objects
+//       of (that is the ClassNameClash error).
 #ifndef CAIRN_FRONTEND_CHECK_TYPES_H
 #define CAIRN_FRONTEND_CHECK_TYPES_H
 
