@@ -165,13 +165,20 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   for (const ast::Ident &p : decl->type_params) params.insert(p.name);
   Bindings b;
   std::vector<sem::ExprPtr> checked(call.args.size());
-  // An empty array literal has no type of its own: it is checked after the other arguments,
-  // against its parameter's type once they have given every type parameter (firstOr([], 9)).
-  auto isEmptyArray = [](const ast::Expr &a) {
-    return a.kind == ast::ExprKind::ArrayLit && a.as<ast::ArrayLitExpr>()->elems.empty();
+  // An empty array literal has no type of its own, nor has a generic function named without
+  // its type arguments: they are checked after the other arguments, against their parameter's
+  // type once those have given every type parameter (firstOr([], 9), sortBy(l, less)).
+  auto deferred = [&](const ast::Expr &a) {
+    if (a.kind == ast::ExprKind::ArrayLit) return a.as<ast::ArrayLitExpr>()->elems.empty();
+    if (a.kind != ast::ExprKind::Name) return false;
+    const std::string &n = a.as<ast::NameExpr>()->name.name;
+    bool captured = false;
+    if (lookupLocal(cx, n, &captured)) return false;
+    const Symbol s = lookupModule(cx.module, n);
+    return s.kind == Symbol::Kind::Func && s.fn != nullptr && !s.fn->type_params.empty();
   };
   for (size_t i = 0; i < call.args.size(); ++i) {
-    if (isEmptyArray(*call.args[i])) continue;
+    if (deferred(*call.args[i])) continue;
     checked[i] = checkValue(cx, *call.args[i], nullptr);
     const Type *t = checked[i]->type;
     if (t->kind == TypeKind::Class) resolveClass(t->cls);  // its bases, for unify
