@@ -135,6 +135,36 @@ CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/readbig.cairn" >"$TMP/out" 2>"$TMP/
 [ $? -eq 70 ] && grep -q "readbig.cairn:2:.*cannot read file '.*big.bin': out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
   fail "readFile of a file too large: $(cat "$TMP/err")"
 rm -f "$TMP/big.bin"
+# Objects that fit in the heap but not beside what is live: a runtime error at the `new` (or the
+# call) that says so, in a program (exit 70) and in the REPL, whose session goes on (it was the
+# allocator's fatal error: SIGABRT, the session lost). An array, a text made by repeat, a line
+# read by readLine.
+cat >"$TMP/full.cairn" <<'CAIRN'
+import std.text
+import std.io
+fn main() {
+    let a = new [int](6000000)
+    let b = new [int](6000000)
+    if args()[0] == "array" { println(len(new [int](6000000))) }
+    if args()[0] == "text" { println(len(repeat("ab", 20000000))) }
+    if args()[0] == "line" { println(len(readLine())) }
+    println(len(a) + len(b))
+}
+CAIRN
+"$CAIRN" build "$TMP/full.cairn" -o "$TMP/full" >"$TMP/out" 2>&1 || fail "build full: $(cat "$TMP/out")"
+CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" array >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "full.cairn:6:.*: out of memory: an array of 6000000 elements of \[int\] takes 46 MiB, and the heap has no room for it after a collection" "$TMP/err" ||
+  fail "an array the full heap cannot hold: $(cat "$TMP/err")"
+CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" text >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "full.cairn:7:.*out of memory: a text of 39 MiB, and the heap has no room for it" "$TMP/err" ||
+  fail "a text the full heap cannot hold: $(cat "$TMP/err")"
+head -c 40000000 /dev/zero | tr '\0' 'x' | CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" line >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "full.cairn:8:.*cannot read a line of standard input: out of memory: a text of 39 MiB" "$TMP/err" ||
+  fail "a line the full heap cannot hold: $(cat "$TMP/err")"
+printf 'let a = new [int](6000000)\nlet b = new [int](6000000)\nlet c = new [int](6000000)\nlen(a) + 1\n' |
+  CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" repl --store "$TMP/full-store" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "^<input 3>:1:9: runtime error: out of memory: an array of 6000000 elements" "$TMP/err" &&
+  grep -q "^6000001$" "$TMP/out" || fail "the REPL and a full heap: $(cat "$TMP/out" "$TMP/err")"
 # A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
 echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
 "$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"

@@ -208,8 +208,8 @@ typedef struct cairn_stats {
   uint64_t persistent_pages_scanned; /* persistent pages whose objects collections read: only
                                         modified ones (a clean page's references are recorded
                                         when it is loaded, docs/persistence.md) */
-  uint64_t frame_releases; /* collections that also released the frames of persistent pages
-                              nothing reached (Figure 4) */
+  uint64_t frame_releases;  /* collections that also released the frames of persistent pages
+                               nothing reached (Figure 4) */
   uint64_t reserved_bytes;  /* the heap's reservation of address space */
   uint64_t requested_bytes; /* what was asked for (CAIRN_HEAP_RESERVE_MB): more than
                                reserved_bytes when the system would not map that much */
@@ -220,6 +220,12 @@ void cairn_get_stats(cairn_stats *out);
 /* The most bytes one object can take in this heap (the transient arena, half the reservation):
  * an allocation of more is out of memory whatever is live. 0 before cairn_init. */
 uint64_t cairn_largest_object_bytes(void);
+
+/* 1 if an object of `bytes` (header included) can be allocated now, after a collection if one
+ * is needed; 0 if the heap is too full for it, so that the caller can report a runtime error
+ * instead of the allocation's fatal one. Objects of at most 4 KiB are always 1 (their pages are
+ * not looked for ahead). */
+int cairn_has_room_for(uint64_t bytes);
 
 /* Checks the heap: every reference in every object and exact root points at the start of a live
  * object with a registered descriptor, and the page table is consistent. Prints each problem (at

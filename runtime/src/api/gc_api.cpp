@@ -205,6 +205,11 @@ uint64_t cairn_largest_object_bytes(void) {
   return h != nullptr ? h->pages().largest_object_bytes() : 0;
 }
 
+int cairn_has_room_for(uint64_t bytes) {
+  GcHeap *h = GcHeap::Instance();
+  return h == nullptr || h->HasRoomFor(static_cast<size_t>(bytes)) ? 1 : 0;
+}
+
 size_t cairn_verify_heap(size_t max_report) { return Heap("cairn_verify_heap").Verify(max_report); }
 
 int cairn_gc_stress_build(void) {

@@ -163,6 +163,14 @@ const char *GcHeap::RaiseLimitAdvice() const {
              : "";
 }
 
+bool GcHeap::HasRoomFor(size_t bytes) {
+  if (bytes <= heap::kLargeObjectBytes) return true;
+  const size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
+  if (pages_.HasRun(n)) return true;
+  CollectNow();
+  return pages_.HasRun(n);
+}
+
 char *GcHeap::AllocateLarge(size_t bytes) {
   size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
   size_t i = pages_.TakeRun(n, heap::Space::kCurrent);

@@ -69,6 +69,10 @@ class GcHeap {
     return p + heap::kWordSize;
   }
 
+  // Whether an object of `bytes` can be allocated now without running out of memory, after a
+  // collection if one is needed (only large objects are looked at: a small one is always
+  // taken as possible). For the language's runtime errors (cairn_has_room_for).
+  bool HasRoomFor(size_t bytes);
   // A collection now, scanning the caller's stack and registers. Not inlined: it spills the
   // registers into its own frame.
   void CollectNow();

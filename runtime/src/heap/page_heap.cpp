@@ -169,6 +169,18 @@ size_t PageHeap::Prefault(size_t pages, size_t max_step) {
   return to - from;
 }
 
+bool PageHeap::HasRun(size_t n, Arena arena) const {
+  const ArenaState &a = arenas_[size_t(arena)];
+  if (a.end - a.hwm >= n) return true;
+  if (n >= a.smallest_failed_run) return false;  // as FindRun: none below hwm
+  size_t len = 0;
+  for (size_t i = a.start; i < a.hwm; i++) {
+    len = table_[i].space == Space::kFree ? len + 1 : 0;
+    if (len == n) return true;
+  }
+  return false;
+}
+
 size_t PageHeap::TakeRun(size_t n, Space space, Arena arena) {
   assert(n >= 1);
   size_t start = FindRun(arenas_[size_t(arena)], n);

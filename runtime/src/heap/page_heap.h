@@ -78,6 +78,9 @@ class PageHeap {
   size_t TakePage(Space space, Arena arena = Arena::kTransient);
   // Takes a run of n free pages for a large object (P3), zero-filled and read-write.
   size_t TakeRun(size_t n, Space space, Arena arena = Arena::kTransient);
+  // Whether TakeRun(n) would find a run now (it changes nothing): the language's runtime asks
+  // before a large allocation, so that a full heap is a runtime error there, not a fatal one.
+  bool HasRun(size_t n, Arena arena = Arena::kTransient) const;
   // Takes a frame for a persistent page that is not loaded yet (or, if `large`, a run of n for a
   // large object, n >= 1): protection none, contents undefined. kNoPage when the arena is full.
   size_t TakeReservedFrames(size_t n, bool large);

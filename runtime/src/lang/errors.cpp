@@ -22,6 +22,21 @@ void *error_hook_ctx = nullptr;
 
 }  // namespace
 
+// "N MiB, and the heap has no room for it ... ": the rest of an out-of-memory message for an
+// object that fits in the heap but not beside what is live (text.h).
+void AppendFullHeap(std::string *m, uint64_t bytes) {
+  AppendInt(m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
+  cairn_stats st;
+  cairn_get_stats(&st);
+  *m += " MiB, and the heap has no room for it after a collection (";
+  AppendInt(m, static_cast<int64_t>(st.live_bytes_last >> 20));
+  *m += " MiB live of its ";
+  AppendInt(m, static_cast<int64_t>(st.reserved_bytes >> 20));
+  *m +=
+      " MiB reservation, one object taking at most half); keep less alive, or set "
+      "CAIRN_HEAP_RESERVE_MB higher";
+}
+
 bool HasRuntimeErrorHook() { return error_hook != nullptr; }
 
 // A hook may jump away (siglongjmp) without running the destructors of the frames it leaves, so
@@ -177,7 +192,17 @@ void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, i
     // is broken yet, so a runtime error (the REPL's session survives it), not a fatal one.
     const uint64_t bytes = static_cast<uint64_t>(length) * t->size + 2 * sizeof(uint64_t);
     const uint64_t room = cairn_largest_object_bytes();
-    if (room == 0 || bytes <= room) return;
+    if (room == 0 || bytes <= room) {
+      // It fits in the heap, but may not fit among what is live: said here, where the error
+      // has a position and the REPL's session survives it, not by the allocation's fatal one.
+      if (cairn_has_room_for(bytes)) return;
+      std::string &m = ErrorMessage();
+      m = "out of memory: an array of ";
+      cairn::lang::AppendInt(&m, length);
+      m.append(" elements of ").append(t->name).append(" takes ");
+      cairn::lang::AppendFullHeap(&m, bytes);
+      RuntimeError(loc, m);
+    }
     std::string &m = ErrorMessage();
     m = "out of memory: an array of ";
     cairn::lang::AppendInt(&m, length);

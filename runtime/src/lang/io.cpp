@@ -60,6 +60,7 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   if (!any) return nullptr;
   // "\r\n" is a line break; a "\r" at the end of the input, with no "\n", is a byte of the line.
   if (ended && !line.empty() && line.back() == '\r') line.pop_back();
+  CheckTextBytes(loc, line.size(), false, "cannot read a line of standard input");
   return NewText(line);
 }
 

@@ -43,9 +43,14 @@ void *NewText(std::string_view s);
 
 // A text (or a builder's buffer) of `bytes` bytes (more than any size if `overflow`): a runtime
 // error at loc, its message after `what` and ": " if given, when the heap cannot hold one object
-// that large (which would otherwise be a fatal out-of-memory error, or memory filled a piece at
-// a time before it). text_ops.cpp.
+// that large, or cannot make room for it beside what is live (which would otherwise be a fatal
+// out-of-memory error, or memory filled a piece at a time before it). text_ops.cpp.
 void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow,
                     const std::string &what = "");
+
+// Appends "N MiB, and the heap has no room for it after a collection (...)" to an
+// out-of-memory message, for an object of `bytes` that fits in the heap but not beside what is
+// live (cairn_has_room_for said 0). errors.cpp.
+void AppendFullHeap(std::string *m, uint64_t bytes);
 
 }  // namespace cairn::lang

@@ -113,8 +113,14 @@ bool ParseFloat(std::string_view s, double *out) {
 void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow, const std::string &what) {
   const uint64_t room = cairn_largest_object_bytes();
   if (!overflow && bytes <= CAIRN_MAX_ARRAY_BYTES &&
-      (room == 0 || bytes + 2 * sizeof(uint64_t) <= room))
-    return;
+      (room == 0 || bytes + 2 * sizeof(uint64_t) <= room)) {
+    if (cairn_has_room_for(bytes + 2 * sizeof(uint64_t))) return;
+    std::string &m = ErrorMessage();
+    m = what.empty() ? "" : what + ": ";
+    m += "out of memory: a text of ";
+    AppendFullHeap(&m, bytes);
+    RuntimeError(loc, m);
+  }
   std::string &m = ErrorMessage();
   m = what.empty() ? "" : what + ": ";
   m += "out of memory: a text of ";
@@ -268,6 +274,9 @@ void *cairn_text_buffer_append(const cairn_loc *loc, void *buf, int64_t used, vo
     if (room != 0 && static_cast<uint64_t>(grown) + 2 * sizeof(uint64_t) > room)
       grown = static_cast<int64_t>(room - 2 * sizeof(uint64_t));
     if (grown < used + add) grown = used + add;
+    // Doubling may not fit beside what is live where the exact size does (CheckTextBytes).
+    if (!cairn_has_room_for(static_cast<uint64_t>(grown) + 2 * sizeof(uint64_t)))
+      grown = used + add;
     void *bigger = cairn_malloc_array(&cairn_byte_buffer_type, static_cast<size_t>(grown));
     if (used > 0) std::memcpy(MutableTextBytes(bigger), TextBytes(buf), static_cast<size_t>(used));
     KeepAlive(buf);
