@@ -102,3 +102,37 @@ TEST(GcReserveDeathTest, BelowTheMinimumOrMalformedIsAnErrorThatSaysSo) {
 }
 
 }  // namespace
+
+// cairn_has_room_for (cairn/gc.h): 1 for a large object that fits beside what is live (after a
+// collection that frees the dead), 0 for one that does not, and 1 for small objects whatever
+// the heap holds; a 0 leaves the heap usable. In a child (its own heap of 256 MiB, 128 MiB
+// transient), which exits 0 when every expectation held.
+// Allocates an object nothing keeps: its address never reaches the caller's frame.
+__attribute__((noinline)) void AllocateAndDrop(uint64_t bytes) {
+  void *volatile p = cairn_malloc_atomic(bytes);
+  (void)p;
+}
+
+void RoomForLargeObjects() {
+  cairn_options options{};
+  options.reserve_bytes = uint64_t(256) << 20;
+  if (cairn_init(&options) != CAIRN_OK) std::_Exit(2);
+  const uint64_t block = uint64_t(40) << 20;
+  if (cairn_has_room_for(block) != 1) std::_Exit(3);
+  void *volatile a = cairn_malloc_atomic(block);
+  void *volatile b = cairn_malloc_atomic(block);
+  AllocateAndDrop(block);                             // 120 of 128 MiB taken, 40 of it dead
+  if (cairn_has_room_for(block) != 1) std::_Exit(4);  // after the collection it makes
+  void *volatile c = cairn_malloc_atomic(block);      // and the allocation gets the room
+  if (cairn_has_room_for(block) != 0) std::_Exit(5);  // 120 MiB live
+  if (cairn_has_room_for(64) != 1 || cairn_has_room_for(4096) != 1) std::_Exit(6);
+  (void)a;
+  (void)b;
+  (void)c;
+  std::_Exit(0);
+}
+
+TEST(GcOutOfMemoryDeathTest, HasRoomForSaysWhetherALargeObjectFits) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(RoomForLargeObjects(), testing::ExitedWithCode(0), "");
+}
