@@ -616,8 +616,10 @@ bool Session::noStore(const std::string &db_name, std::string *why) const {
          (std::filesystem::is_directory(dir, ec)
               ? " (the folder is there but empty: if it held a store, its files are gone; "
                 ":create NAME makes a new store in it)"
-              : " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory the "
-                "REPL was started in, right?)");
+          : options_.store_dir.empty()
+              ? " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory "
+                "the REPL was started in, right?)"
+              : " (:create NAME makes it and a database; is --store right?)");
   return true;
 }
 

@@ -165,6 +165,14 @@ printf 'let a = new [int](6000000)\nlet b = new [int](6000000)\nlet c = new [int
   CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" repl --store "$TMP/full-store" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q "^<input 3>:1:9: runtime error: out of memory: an array of 6000000 elements" "$TMP/err" &&
   grep -q "^6000001$" "$TMP/out" || fail "the REPL and a full heap: $(cat "$TMP/out" "$TMP/err")"
+# A store named by --store that is not there: the messages name --store, not $CAIRN_STORE
+# (which the REPL and `cairn run` set from it; campaign B).
+printf ':open inventory\n' | env -u CAIRN_STORE "$CAIRN" repl --store "$TMP/no-such-store" >"$TMP/out" 2>"$TMP/err"
+grep -q "is --store right?" "$TMP/err" || fail "the REPL's missing --store: $(cat "$TMP/err")"
+printf 'fn main() { let d = Database.open("inventory") }\n' >"$TMP/open_missing.cairn"
+env -u CAIRN_STORE "$CAIRN" run --store "$TMP/no-such-store" "$TMP/open_missing.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "(named by --store or \$CAIRN_STORE): is the store's path right?" "$TMP/err" ||
+  fail "cairn run's missing --store: $(cat "$TMP/err")"
 # A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
 echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
 "$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"

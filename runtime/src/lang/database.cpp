@@ -51,14 +51,14 @@ bool NoStore() {
   const bool named = env != nullptr && *env != '\0';
   message = "database error: there is no database '" + NameOf(loc, name_text) +
             "': there is no store at " + dir.string() +
-            (named ? " (named by $CAIRN_STORE)"
+            (named ? " (named by --store or $CAIRN_STORE)"
                    : " (the working directory's cairn.store: $CAIRN_STORE is not set)");
   if (folder)
     message +=
         ": the folder is there but empty (if it held a store, its files are gone; "
         "Database.create makes a new store in it)";
   else if (named)
-    message += ": is $CAIRN_STORE right? (Database.create makes the store and a database)";
+    message += ": is the store's path right? (Database.create makes the store and a database)";
   else
     message +=
         ": run the program where its store is, or set $CAIRN_STORE (Database.create makes the "
