@@ -365,7 +365,12 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
     for (const auto &scope : c->scopes)
       for (const auto &[n, v] : scope) candidates.push_back(n);
   std::string std_module;
-  if (const char *word = cairnWordFor(name, false))
+  const ModuleInfo *owner = moduleDeclaring(name, false);
+  if (owner != nullptr && owner != cx.module && !owner->is_std)
+    d.withHint("'" + name + "' is declared in module '" + owner->name +
+               "', which this module does not import (imports are not passed on): add 'import " +
+               owner->name + "'");
+  else if (const char *word = cairnWordFor(name, false))
     d.withHint("Cairn's name for it is '" + std::string(word) + "'");
   else if (name == "range" || name == "xrange")
     d.withHint("a range is written 'lo..hi' (hi excluded), as in 'for i in 0..3'");

@@ -622,11 +622,17 @@ const Type *Checker::resolveType(const ast::TypeExpr *t, ModuleInfo *m, const Bi
 }
 
 const ModuleInfo *Checker::moduleDeclaringClass(const std::string &name) const {
+  return moduleDeclaring(name, true);
+}
+
+const ModuleInfo *Checker::moduleDeclaring(const std::string &name, bool is_class) const {
   const ModuleInfo *found = nullptr;
   for (const auto &[mod, table] : symbols_) {
     auto it = table.find(name);
     // The main module (or the REPL's session) is never imported: not a hint to give.
-    if (mod != main_ && it != table.end() && it->second.kind == Symbol::Kind::Class &&
+    if (mod != main_ && it != table.end() && (it->second.kind == Symbol::Kind::Class) == is_class &&
+        (is_class || it->second.kind == Symbol::Kind::Func ||
+         it->second.kind == Symbol::Kind::Global) &&
         it->second.module == mod && (found == nullptr || mod->name < found->name))
       found = mod;
   }

@@ -173,6 +173,15 @@ printf 'fn main() { let d = Database.open("inventory") }\n' >"$TMP/open_missing.
 env -u CAIRN_STORE "$CAIRN" run --store "$TMP/no-such-store" "$TMP/open_missing.cairn" >"$TMP/out" 2>"$TMP/err"
 grep -q "(named by --store or \$CAIRN_STORE): is the store's path right?" "$TMP/err" ||
   fail "cairn run's missing --store: $(cat "$TMP/err")"
+# A function or a class of a module this one does not import (but another does): the hint
+# names the module to import (for functions it suggested a near name of another function).
+mkdir -p "$TMP/chain"
+printf 'fn fb() -> int { return 2 }\nclass BThing { n: int }\n' >"$TMP/chain/b.cairn"
+printf 'import b\nfn fa() -> int { return fb() }\n' >"$TMP/chain/a.cairn"
+printf 'import a\nfn main() {\n    println(fa() + fb())\n    let t: BThing = nil\n}\n' >"$TMP/chain/main.cairn"
+"$CAIRN" check "$TMP/chain/main.cairn" >"$TMP/out" 2>"$TMP/err"
+[ "$(grep -c "^hint: '[a-zA-Z]*' is declared in module 'b', which this module does not import (imports are not passed on): add 'import b'" "$TMP/err")" -eq 2 ] ||
+  fail "names of a module not imported: $(cat "$TMP/err")"
 # A reader that goes away ends the program by SIGPIPE, silently (language.md, exit status).
 echo 'fn main() { for i in 0..1000000 { println(i) } }' >"$TMP/lines.cairn"
 "$CAIRN" build "$TMP/lines.cairn" -o "$TMP/lines" >"$TMP/out" 2>&1 || fail "build lines: $(cat "$TMP/out")"
