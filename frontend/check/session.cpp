@@ -324,6 +324,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     run->body->stmts.push_back(std::move(a));
   };
   std::set<const GlobalInfo *> fresh;  // the variables this input sets first (checkInputOrder)
+  std::set<const GlobalInfo *> same_storage;  // redeclared with the type they had: not defined
   for (sem::GlobalInit &gi : ck.program_->global_inits) {
     fresh.insert(gi.global);
     if (gi.init) assignGlobal(gi.global, std::move(gi.init), gi.global->span);
@@ -357,6 +358,15 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
       }
       if (!g->init) ck.requireValue(g->name.name, g->name.span, t);
       info->type = t;
+      // Declared again with the same type: the same storage, so that functions compiled
+      // before read and write the new one (docs/repl.md); with another type it is new, as is
+      // a `let` for a `var` (functions that assign the var would change the let).
+      for (const auto &[pname, psym] : previous)
+        if (pname == info->name && psym.kind == Symbol::Kind::Global && psym.global->type == t &&
+            !t->isError() && !(psym.global->is_var && !info->is_var)) {
+          info->symbol = psym.global->symbol;
+          same_storage.insert(info);
+        }
       fresh.insert(info);
       if (init) assignGlobal(info, std::move(init), g->name.span);
       continue;
@@ -429,7 +439,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   unit->array_types.assign(ck.array_types_seen_.begin() + static_cast<long>(snap->array_types),
                            ck.array_types_seen_.end());
   for (size_t i = snap->globals; i < ck.globals_.size(); ++i)
-    unit->globals.push_back(ck.globals_[i].get());
+    if (!same_storage.count(ck.globals_[i].get())) unit->globals.push_back(ck.globals_[i].get());
   for (auto &fn : ck.program_->functions) {
     CheckedFunction cf;
     const FuncInfo *f = fn->info;
