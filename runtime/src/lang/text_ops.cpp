@@ -125,12 +125,13 @@ void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow, const s
   m = what.empty() ? "" : what + ": ";
   m += "out of memory: a text of ";
   if (overflow || bytes > CAIRN_MAX_ARRAY_BYTES) {
-    m += "more than 1 TiB";
-  } else {
-    AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
-    m += " MiB";
+    // No heap holds one (a text is at most CAIRN_MAX_ARRAY_BYTES): no reserve would help.
+    m = (what.empty() ? "" : what + ": ") +
+        "text too large: more than 1 TiB, the most a text can hold whatever the heap";
+    RuntimeError(loc, m);
   }
-  m += " is more than the heap has for one object (";
+  AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
+  m += " MiB is more than the heap has for one object (";
   AppendInt(&m, static_cast<int64_t>(room >> 20));
   m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
   RuntimeError(loc, m);
