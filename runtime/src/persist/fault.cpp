@@ -569,11 +569,41 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
     const std::string short_name =
         qualified ? layout.name.substr(dot + 1, (instance ? bracket : layout.name.size()) - dot - 1)
                   : "";
+    // The classes an instance's type arguments name (`Person` of `Box[Person]`) that this
+    // program does not have: it cannot mention the instance until it declares them.
+    std::string missing_args;
+    if (instance && !qualified) {
+      const std::string inner = layout.name.substr(bracket + 1, layout.name.size() - bracket - 2);
+      size_t depth = 0, start = 0;
+      for (size_t i = 0; i <= inner.size(); i++) {
+        const char c = i < inner.size() ? inner[i] : ',';
+        if (c == '[') depth++;
+        if (c == ']') depth--;
+        if (c != ',' || depth != 0) continue;
+        std::string arg = inner.substr(start, i - start);
+        start = i + 1;
+        while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
+        while (!arg.empty() && arg.front() == '[') arg.erase(0, 1);  // [[T]]: T
+        while (!arg.empty() && arg.back() == ']' && arg.find('[') == std::string::npos)
+          arg.pop_back();
+        if (arg.empty() || arg == "int" || arg == "float" || arg == "bool" || arg == "text" ||
+            arg == "any" || arg.find('[') != std::string::npos)
+          continue;
+        if (types::TypeRegistry::Get().FindByName(arg).empty())
+          missing_args += (missing_args.empty() ? "'" : ", '") + arg + "'";
+      }
+    }
     std::string hint;
     if (qualified)
-      hint = "; '" + layout.name + "' is a library class as stored by a program that declares " +
-             "its own class '" + short_name + "' (the library's is then named with its module): " +
-             "only a program that also declares its own '" + short_name + "' reads it";
+      hint = "; '" + layout.name + "' is a class named with its module, as a program names " +
+             "the class '" + short_name + "' of one of its modules (or of the library) when " +
+             "another of its modules declares a class '" + short_name +
+             "' too: only a program with the same classes reads it";
+    else if (instance && !missing_args.empty())
+      hint = "; its type arguments name " + missing_args +
+             ", which this program does not define: define them as the program that stored "
+             "the objects did, and mention '" +
+             layout.name + "' (e.g. in a type)";
     else if (instance)
       hint =
           "; an instance of a generic class is defined only by a program that uses it: "
