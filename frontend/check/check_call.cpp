@@ -219,6 +219,20 @@ FuncInfo *Checker::inferAndInstantiate(FnCtx &cx, const ast::FnDecl *decl, Modul
   return f;
 }
 
+std::string Checker::subclassMemberHint(const ClassInfo *cls, const std::string &name,
+                                        bool method) const {
+  const ClassInfo *found = nullptr;  // the first by name, for the same hint in every run
+  for (const auto &[key, c] : class_instances_) {
+    if (c.get() == cls || !c->resolved || !c->isSubclassOf(cls)) continue;
+    const bool has = method ? c->findMethod(name) != nullptr : c->findField(name) != nullptr;
+    if (has && (found == nullptr || c->name < found->name)) found = c.get();
+  }
+  if (found == nullptr) return "";
+  return "'" + name + "' is a " + (method ? "method" : "field") + " of " + found->name +
+         ", a subclass of " + cls->name + ": if the object is one, say so with 'as', as in " +
+         "'(x as " + found->name + ")." + name + (method ? "(...)'" : "'");
+}
+
 sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
   if (e.base->kind == ast::ExprKind::Name) {
     const std::string &bn = e.base->as<ast::NameExpr>()->name.name;
@@ -258,7 +272,9 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
     std::vector<std::string> names;
     for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
     for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
-    if (const std::string hint = didYouMean(name, names); !hint.empty()) d.withHint(hint);
+    std::string hint = subclassMemberHint(bt->cls, name, false);
+    if (hint.empty()) hint = didYouMean(name, names);
+    if (!hint.empty()) d.withHint(hint);
     return errorExpr(e.span);
   }
   if (bt->kind == TypeKind::Database) {
@@ -648,8 +664,9 @@ sem::ExprPtr Checker::checkCall(FnCtx &cx, const ast::CallExpr &e, const Type *)
       for (const FuncInfo *m : bt->cls->vtable) names.push_back(m->name);
       for (const FieldInfo *f : bt->cls->fields) names.push_back(f->name);
       const std::string synonym = methodSynonym(name, *bt->cls);
-      const std::string hint =
-          synonym.empty() ? didYouMean(name, names) : "did you mean '" + synonym + "'?";
+      std::string hint = subclassMemberHint(bt->cls, name, true);
+      if (hint.empty())
+        hint = synonym.empty() ? didYouMean(name, names) : "did you mean '" + synonym + "'?";
       if (!hint.empty()) d.withHint(hint);
       for (const auto &a : e.args) checkExpr(cx, *a);
       return errorExpr(e.span);

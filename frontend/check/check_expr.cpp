@@ -88,6 +88,25 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
                                                 : "any " + typeName(to->elem)) +
                "): make it a " + typeName(to) + ", as in `let a: " + typeName(to) + " = [...]`");
   else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
+           to->cls->decl != nullptr && to->cls->decl == e->type->cls->decl &&
+           !to->cls->type_args.empty() &&
+           to->cls->type_args.size() == e->type->cls->type_args.size() && [&] {
+             for (size_t i = 0; i < to->cls->type_args.size(); ++i)
+               if (!assignable(e->type->cls->type_args[i], to->cls->type_args[i])) return false;
+             return true;
+           }())
+    // `List[Dog]` where `List[Animal]` is expected: a List[Dog] could then be given a Cat.
+    d.withHint([&] {
+      size_t i = 0;  // the first argument that differs
+      while (i + 1 < to->cls->type_args.size() &&
+             to->cls->type_args[i] == e->type->cls->type_args[i])
+        ++i;
+      return "each instance of a generic class is a type of its own: a " + typeName(e->type) +
+             " is not a " + typeName(to) + " (which could be given any " +
+             typeName(to->cls->type_args[i]) + "); make it a " + typeName(to) +
+             " where it is created, as in `new " + typeName(to) + " {}`";
+    }());
+  else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
            typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
     // Two classes of one name: a class the REPL redefined with other fields (a new type; the
     // values made before keep the old one). Say which definition is which.

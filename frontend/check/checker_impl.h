@@ -162,6 +162,9 @@ class Checker {
   // A loaded module other than the main one that declares a class `name` itself (for the hint
   // of an unknown type); of several, the first by name.
   const ModuleInfo *moduleDeclaringClass(const std::string &name) const;
+  // "'bark' is a method of Dog, a subclass of Animal: ... as ...", for a member that cls lacks
+  // and one of its (resolved) subclasses has; "" when none has it.
+  std::string subclassMemberHint(const ClassInfo *cls, const std::string &name, bool method) const;
   // The module (not the main one) that declares a class (is_class) or a function or
   // module-level value of that name, for the hint of a name its module does not import.
   const ModuleInfo *moduleDeclaring(const std::string &name, bool is_class) const;
