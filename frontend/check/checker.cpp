@@ -395,7 +395,7 @@ void Checker::collectDeclarations(const std::vector<ModuleInfo *> &modules) {
     }
     for (auto &[name, from] : offered) {
       if (from.size() == 1) {
-        symbols_[m][name] = from[0].first;
+        if (!symbols_[m].count(name)) symbols_[m][name] = from[0].first;
         continue;
       }
       std::vector<const ModuleInfo *> modules_of;
@@ -630,11 +630,11 @@ const ModuleInfo *Checker::moduleDeclaring(const std::string &name, bool is_clas
   for (const auto &[mod, table] : symbols_) {
     auto it = table.find(name);
     // The main module (or the REPL's session) is never imported: not a hint to give.
-    if (mod != main_ && it != table.end() && (it->second.kind == Symbol::Kind::Class) == is_class &&
-        (is_class || it->second.kind == Symbol::Kind::Func ||
-         it->second.kind == Symbol::Kind::Global) &&
-        it->second.module == mod && (found == nullptr || mod->name < found->name))
-      found = mod;
+    if (it == table.end() || mod == main_ || it->second.module != mod) continue;
+    const Symbol::Kind k = it->second.kind;
+    const bool wanted =
+        is_class ? k == Symbol::Kind::Class : k == Symbol::Kind::Func || k == Symbol::Kind::Global;
+    if (wanted && (found == nullptr || mod->name < found->name)) found = mod;
   }
   return found;
 }
