@@ -583,9 +583,10 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
 }
 
 bool Session::typesOf(const std::string &db_name) {
-  cairn_db *db = nullptr;
+  cairn_db *db = openDatabase(db_name);
   std::string missing;
-  if (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+  if (db == nullptr &&
+      (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK)) {
     reportError(missing.empty() ? std::string(cairn_last_error()) : missing);
     ++failures_;
     return true;

@@ -94,20 +94,10 @@ std::string mib(uint64_t bytes) {
 void Session::printRoot(const std::string &db_name) {
   // A database not open yet is opened as :open opens it, and the stored types the session
   // lacks are defined, so that its root can be read.
-  bool was_open = false;
-  struct Find {
-    const std::string *name;
-    bool *found;
-  } find{&db_name, &was_open};
-  cairn_db_each_open(
-      [](cairn_db *d, void *ctx) {
-        auto *f = static_cast<Find *>(ctx);
-        if (*f->name == cairn_db_name(d)) *f->found = true;
-      },
-      &find);
-  cairn_db *db = nullptr;
+  cairn_db *db = openDatabase(db_name);
   std::string missing;
-  if (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK) {
+  if (db == nullptr &&
+      (noStore(db_name, &missing) || cairn_db_open(db_name.c_str(), &db) != CAIRN_OK)) {
     ++inputs_;
     reportError(missing.empty() ? std::string(cairn_last_error()) : missing);
     ++failures_;
@@ -124,7 +114,6 @@ void Session::printRoot(const std::string &db_name) {
       return;
     }
     if (!report.empty()) std::printf("%s\n", report.c_str());
-    if (!was_open) last_db_ = db_name;
   }
   ++inputs_;  // an input like any other (the numbers of later inputs' messages)
   if (!beginImplicit()) {
@@ -306,7 +295,6 @@ bool Session::runCommand(const std::string &text) {
       code.quiet = true;
       if (!runCode(code)) return true;
     }
-    last_db_ = arg;
     if (bind)
       std::printf("%s database '%s' as %s\n", create ? "created" : "opened", arg.c_str(),
                   arg.c_str());
@@ -315,7 +303,7 @@ bool Session::runCommand(const std::string &text) {
     return true;
   }
   if (name == ":root") {
-    std::string db = arg.empty() ? last_db_ : arg;
+    std::string db = arg.empty() ? lastOpened() : arg;
     if (db.empty()) return fail(":root needs a database name (none is open)");
     printRoot(db);
     return true;

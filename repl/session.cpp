@@ -630,19 +630,27 @@ bool Session::opensStore(const front::FuncInfo *f) {
   return reaches(f, &TxnFacts::opens_store) && store::StoreFilesAt(store::ResolveStoreDir(""));
 }
 
-void Session::noteOpened() {
-  std::vector<std::string> open;
+cairn_db *Session::openDatabase(const std::string &name) {
+  struct Find {
+    const std::string *name;
+    cairn_db *db = nullptr;
+  } find{&name};
   cairn_db_each_open(
-      [](cairn_db *db, void *ctx) {
-        static_cast<std::vector<std::string> *>(ctx)->push_back(cairn_db_name(db));
+      [](cairn_db *d, void *ctx) {
+        auto *f = static_cast<Find *>(ctx);
+        if (*f->name == cairn_db_name(d)) f->db = d;
       },
-      &open);
-  for (const std::string &name : open)
-    if (seen_open_.insert(name).second) last_db_ = name;
-  // A database dropped (or closed) and opened again counts as opened again.
-  for (auto it = seen_open_.begin(); it != seen_open_.end();)
-    it = std::find(open.begin(), open.end(), *it) == open.end() ? seen_open_.erase(it)
-                                                                : std::next(it);
+      &find);
+  return find.db;
+}
+
+std::string Session::lastOpened() {
+  // cairn_db_each_open lists them in the order they were last opened (by :open, :create, code,
+  // or :root and :types of one not open yet).
+  std::string last;
+  cairn_db_each_open(
+      [](cairn_db *d, void *ctx) { *static_cast<std::string *>(ctx) = cairn_db_name(d); }, &last);
+  return last;
 }
 
 // --- Running ------------------------------------------------------------------------------
@@ -783,7 +791,6 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
   }
   endImplicit(ok);
   if (own_transactions) settleOutside(ok);
-  noteOpened();
   llvm::consumeError(jit_->remove(*run_unit));
   return ok;
 }

@@ -138,8 +138,11 @@ class Session {
   bool beginsTransactions(const front::FuncInfo *f);
   bool opensStore(const front::FuncInfo *f);
   bool reaches(const front::FuncInfo *f, bool TxnFacts::*fact);
-  // Makes the database an input opened last (if it opened any) the default of :root.
-  void noteOpened();
+  // The open database of that name (nullptr if it is not open), found without opening it again
+  // (which would make it the one opened last); the name of the database opened last ("" if none
+  // is open), the default of :root.
+  static cairn_db *openDatabase(const std::string &name);
+  static std::string lastOpened();
   std::string factsKey(const front::FuncInfo *f);
   bool beginImplicit();
   void endImplicit(bool ok);
@@ -152,11 +155,9 @@ class Session {
   std::unique_ptr<Jit> jit_;
   int inputs_ = 0;
   int failures_ = 0;
-  int depth_ = 1;              // printing depth (:show changes it for one value)
-  bool explicit_txn_ = false;  // :begin
-  bool implicit_txn_ = false;  // this input's own transaction is open (S2)
-  std::string last_db_;        // the database opened last (:open, :create or code: noteOpened())
-  std::set<std::string> seen_open_;               // the databases noteOpened() has seen open
+  int depth_ = 1;                                 // printing depth (:show changes it for one value)
+  bool explicit_txn_ = false;                     // :begin
+  bool implicit_txn_ = false;                     // this input's own transaction is open (S2)
   std::vector<std::shared_ptr<Unit>> permanent_;  // never removed
   std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in

@@ -125,7 +125,8 @@ cairn_status cairn_db_set_root(cairn_db *db, void *root);
 
 /* --- Looking into databases (for tools: the REPL, cairn db) --------------------------------- */
 
-/* Calls fn once per database this process has opened or created, in that order. Nothing if the
+/* Calls fn once per database this process has open, in the order it last opened or created each
+ * (opening an open one again moves it last): the last is the one opened last. Nothing if the
  * store is not open. */
 void cairn_db_each_open(void (*fn)(cairn_db *db, void *ctx), void *ctx);
 

@@ -150,6 +150,7 @@ Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
   checks_.known_pages(db->index) = info.page_count;
   if (slot == dbs_.size()) dbs_.emplace_back();
   dbs_[slot] = std::move(db);
+  dbs_[slot]->opened = ++open_clock_;       // D18
   cairn_add_exact_root(&dbs_[slot]->root);  // D2
   *out = dbs_[slot].get();
   return Status::Ok();
@@ -188,7 +189,8 @@ Status Persistence::OpenDb(const char *name, cairn_db **out) {
   if (!s.ok()) return s;
   for (auto &d : dbs_)
     if (d && d->name == name) {
-      *out = d.get();  // open already: checked then
+      d->opened = ++open_clock_;  // D18
+      *out = d.get();             // open already: checked then
       return Status::Ok();
     }
   cairn_db *db = nullptr;
@@ -228,8 +230,12 @@ Status Persistence::Drop(const char *name) {
 Status Persistence::List(std::vector<std::string> *names) { return store_->ListDatabases(names); }
 
 void Persistence::ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx) {
+  std::vector<cairn_db *> open;  // D18: in the order of their last opening
   for (auto &d : dbs_)
-    if (d) fn(d.get(), ctx);
+    if (d) open.push_back(d.get());
+  std::sort(open.begin(), open.end(),
+            [](const cairn_db *a, const cairn_db *b) { return a->opened < b->opened; });
+  for (cairn_db *d : open) fn(d, ctx);
 }
 
 Status Persistence::StoredTypes(cairn_db *db, void (*fn)(const cairn_type *stored, void *ctx),

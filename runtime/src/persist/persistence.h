@@ -152,6 +152,9 @@
 //       as fillers; the page's memory then differs from its stored form past the stored objects
 //       until it is written again (tail_unstored_: an image taken meanwhile has zeros there, as
 //       the stored form has, and its `used` is the stored objects' end).
+//   D18. ForEachOpen (cairn_db_each_open) lists the open databases in the order this process
+//       last opened or created each: every OpenDb of an open one stamps it anew (open_clock_,
+//       cairn_db::opened), so the last is the one a tool means by "the database opened last".
 #pragma once
 
 #include <algorithm>
@@ -181,6 +184,7 @@ struct cairn_db {
   bool root_loaded = false;
   bool root_dirty = false;
   bool types_loaded = false;
+  uint64_t opened = 0;  // D18: when last opened or created (Persistence::open_clock_)
   std::vector<const cairn_type *> type_by_index;  // D4, [0] unused
   std::unordered_map<const cairn_type *, uint32_t> index_of;
   // D6: page id -> (payload offset, identity hash) recorded in the store for that page.
@@ -442,7 +446,8 @@ class Persistence final : public gc::PersistHooks {
   cairn_persist_options options_{};  // read_only: as opened (also when it fell back to it)
   std::string read_only_why_;        // ... and why, for messages
   gc::GcHeap *heap_ = nullptr;
-  std::vector<std::unique_ptr<cairn_db>> dbs_;     // index in the page table - 1
+  std::vector<std::unique_ptr<cairn_db>> dbs_;  // index in the page table - 1
+  uint64_t open_clock_ = 0;  // D18: counts opens and creates; cairn_db::opened is its value
   std::unordered_map<uint64_t, uint32_t> frames_;  // D1
   PageChecks checks_;                              // D7
   std::unique_ptr<store::Transaction> txn_;        // D3
