@@ -332,7 +332,7 @@ bool Session::callFunction(const std::string &arg) {
     std::printf("%s\n", printed.c_str());
   }
   if (!ok) {
-    reportRuntimeFailure(failure);
+    reportRuntimeFailure(failure, ":call " + f->name);
     ++failures_;
   }
   endImplicit(ok);

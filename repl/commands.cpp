@@ -151,7 +151,7 @@ void Session::printRoot(const std::string &db_name) {
   }
   if (!ok) {
     ++failures_;
-    reportRuntimeFailure(failure);
+    reportRuntimeFailure(failure, ":root " + db_name);
     if (explicit_txn_ && !cairn_txn_is_open()) {
       explicit_txn_ = false;
       reportError("the transaction begun with :begin was aborted");

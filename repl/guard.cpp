@@ -14,6 +14,8 @@ RuntimeFailure *report = nullptr;
 void onRuntimeError(const cairn_loc *loc, const char *message, void *) {
   if (target == nullptr) return;  // not from code the REPL runs: the runtime exits as usual
   report->fault = false;
+  report->code = 0;
+  report->database.clear();
   report->file = loc && loc->file ? loc->file : "";
   report->line = loc ? loc->line : 0;
   report->col = loc ? loc->col : 0;
@@ -30,6 +32,8 @@ void onFaultError(const cairn_fault_error *error, void *) {
   report->line = report->col = 0;
   report->message = error->message ? error->message : "a page could not be faulted in";
   report->transaction_failed = error->transaction_failed != 0;
+  report->code = error->code;
+  report->database = error->database ? error->database : "";
   siglongjmp(*target, 1);
 }
 

@@ -22,6 +22,8 @@ struct RuntimeFailure {
   uint32_t col = 0;
   std::string message;
   bool transaction_failed = false;  // a fault error failed the open transaction (now aborted)
+  int code = 0;                     // a fault error's cairn_status (CAIRN_TYPE_MISMATCH, ...)
+  std::string database;             // ... and its database's name
 };
 
 // Installs the hooks (once, at the session's start, after the store's SIGSEGV handler could be

@@ -193,25 +193,39 @@ void Session::reportError(const std::string &message) {
   std::fflush(stderr);
 }
 
-void Session::reportRuntimeFailure(const RuntimeFailure &f) {
+void Session::reportRuntimeFailure(const RuntimeFailure &f, const std::string &running) {
   endLine();
-  std::string where;
+  std::string where = running + ": ";
   if (!f.file.empty())
     where = f.file + ":" + std::to_string(f.line) + ":" + std::to_string(f.col) + ": ";
   std::fprintf(stderr, "%s%s: %s\n", where.c_str(), f.fault ? "fault error" : "runtime error",
                f.message.c_str());
-  // The line of the input with a caret under the place, when the place is an input's.
-  for (uint32_t id = 0; id < sources_.size() && !f.file.empty(); ++id) {
+  // The line of the input with a caret under the place, when the place is an input's; when the
+  // place is not known, the input's lines (its first three) without one.
+  const std::string &shown = f.file.empty() ? running : f.file;
+  for (uint32_t id = 0; id < sources_.size(); ++id) {
     const front::SourceFile &file = sources_.file(id);
-    if (file.path() != f.file || f.line == 0) continue;
-    std::string_view line = file.lineText(f.line);
-    std::string number = std::to_string(f.line);
-    std::fprintf(stderr, "   %s | %.*s\n", number.c_str(), static_cast<int>(line.size()),
-                 line.data());
-    std::fprintf(stderr, "   %s | %s^\n", std::string(number.size(), ' ').c_str(),
-                 std::string(f.col > 0 ? f.col - 1 : 0, ' ').c_str());
+    if (file.path() != shown) continue;
+    const uint32_t first = f.file.empty() ? 1 : f.line, last = f.file.empty() ? 3 : f.line;
+    for (uint32_t n = first; n <= last && n > 0; ++n) {
+      std::string_view line = file.lineText(n);
+      if (f.file.empty() && line.empty() && n > 1) break;
+      std::string number = std::to_string(n);
+      std::fprintf(stderr, "   %s | %.*s\n", number.c_str(), static_cast<int>(line.size()),
+                   line.data());
+      if (!f.file.empty())
+        std::fprintf(stderr, "   %s | %s^\n", std::string(number.size(), ' ').c_str(),
+                     std::string(f.col > 0 ? f.col - 1 : 0, ' ').c_str());
+    }
     break;
   }
+  // A type the session lacks: the runtime's advice (build the program with the definition) is a
+  // program's; the session has its own way.
+  if (f.fault && f.code == CAIRN_TYPE_MISMATCH && !f.database.empty())
+    std::fprintf(stderr,
+                 "hint: `:open %s` defines the types stored in '%s' that the session lacks "
+                 "(`Database.open` in code defines none)\n",
+                 f.database.c_str(), f.database.c_str());
   std::fflush(stderr);
 }
 
@@ -780,7 +794,8 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
     std::printf("%s\n", printed.c_str());
   }
   if (!ok) {
-    reportRuntimeFailure(failure);
+    // The input's source is the one added last (runCode, and :open's binding, add it first).
+    reportRuntimeFailure(failure, sources_.file(sources_.size() - 1).path());
     noValueForFailedFunctions(unit);
     if (explicit_txn_ && !cairn_txn_is_open()) {
       explicit_txn_ = false;

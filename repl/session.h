@@ -121,7 +121,9 @@ class Session {
                       std::shared_ptr<Unit> *run_unit);
   bool runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,
                 bool quiet);
-  void reportRuntimeFailure(const struct RuntimeFailure &f);
+  // `running` names what ran (an input's source name, or the command), for an error whose place
+  // is not known: a fault error is raised by whichever load touched the page first.
+  void reportRuntimeFailure(const struct RuntimeFailure &f, const std::string &running);
   void reportError(const std::string &message);
   // True, with the error in *why, when no store is open and none is where one would be opened:
   // a database command then says so instead of making an empty store (:create makes one).
