@@ -271,6 +271,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
                                 const std::string &bind_name, const std::string &binding,
                                 bool *bound, std::string *report) {
   *bound = false;
+  types_defined_.insert(db_name);  // what it could not define, it says (no hint at :open then)
   StoredTypes stored;
   if (!readTable(db, &stored)) {
     *report =

@@ -26,7 +26,9 @@ namespace cairn::repl {
 namespace {
 
 // The words of the argument list; "" and false if a text literal is not closed.
-bool splitWords(const std::string &s, std::vector<std::string> *out) {
+// Splits :call's argument into words; false (and *unclosed = the text literal's start) for a
+// text literal without its closing quote.
+bool splitWords(const std::string &s, std::vector<std::string> *out, std::string *unclosed) {
   size_t i = 0;
   while (i < s.size()) {
     while (i < s.size() && (std::isspace(static_cast<unsigned char>(s[i])) || s[i] == ',')) ++i;
@@ -47,7 +49,10 @@ bool splitWords(const std::string &s, std::vector<std::string> *out) {
           break;
         }
       }
-      if (!closed) return false;
+      if (!closed) {
+        *unclosed = w;
+        return false;
+      }
     } else {
       while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s[i] != ',')
         w += s[i++];
@@ -167,7 +172,14 @@ bool Session::callFunction(const std::string &arg) {
     return true;
   };
   std::vector<std::string> words;
-  if (!splitWords(arg, &words) || words.empty())
+  std::string unclosed;
+  if (!splitWords(arg, &words, &unclosed)) {
+    size_t cut = unclosed.size() > 24 ? 20 : unclosed.size();  // on a character's first byte
+    while (cut > 0 && cut < unclosed.size() && (unclosed[cut] & 0xC0) == 0x80) --cut;
+    return fail("the text " + unclosed.substr(0, cut) + (cut < unclosed.size() ? "..." : "") +
+                " has no closing '\"' (a text argument is written as in code: \"like this\")");
+  }
+  if (words.empty())
     return fail(":call needs a function's name and its arguments, as in :call area 2.5 \"x\"");
   // `:call f(1, 2)`, `:call f [1, 2]`: an expression, not literals separated by spaces.
   const std::string rest = arg.substr(arg.find(words[0]) + words[0].size());

@@ -354,8 +354,7 @@ bool Session::runCommand(const std::string &text) {
       if (cairn_txn_commit() != CAIRN_OK) {
         std::string why = cairn_last_error();
         cairn_txn_abort();
-        return fail("commit failed: " + why +
-                    "; the transaction is aborted, and nothing of it was written");
+        return fail("commit failed: " + failedCommit(why, "the transaction is aborted"));
       }
       std::printf("committed\n");
     } else {

@@ -221,7 +221,8 @@ void Session::reportRuntimeFailure(const RuntimeFailure &f, const std::string &r
   }
   // A type the session lacks: the runtime's advice (build the program with the definition) is a
   // program's; the session has its own way.
-  if (f.fault && f.code == CAIRN_TYPE_MISMATCH && !f.database.empty())
+  if (f.fault && f.code == CAIRN_TYPE_MISMATCH && !f.database.empty() &&
+      types_defined_.count(f.database) == 0)
     std::fprintf(stderr,
                  "hint: `:open %s` defines the types stored in '%s' that the session lacks "
                  "(`Database.open` in code defines none)\n",
@@ -680,14 +681,22 @@ bool Session::beginImplicit() {
   return true;
 }
 
+std::string failedCommit(const std::string &why, const std::string &aborted) {
+  // A failed commit writes nothing (D9 of runtime/src/persist/persistence.h); a refusal's own
+  // message may say so already.
+  const bool said = why.find("nothing of it was written") != std::string::npos;
+  if (aborted.empty()) return said ? why : why + "; nothing of it was written";
+  return why + "; " + aborted + (said ? "" : ", and nothing of it was written");
+}
+
 void Session::endImplicit(bool ok) {
   if (!implicit_txn_) return;
   implicit_txn_ = false;
   if (!cairn_txn_is_open()) return;  // the runtime aborted it (S3)
   if (ok) {
     if (cairn_txn_commit() == CAIRN_OK) return;
-    reportError(std::string("the input's transaction could not commit: ") + cairn_last_error() +
-                "; nothing of it was written");
+    reportError("the input's transaction could not commit: " +
+                failedCommit(cairn_last_error(), ""));
     ++failures_;
   }
   cairn_txn_abort();

@@ -53,6 +53,10 @@ struct SessionOptions {
   bool color = false;  // diagnostics in colour
 };
 
+// A failed commit's message: why, then `aborted` (if any) and that nothing was written, unless
+// `why` says so already.
+std::string failedCommit(const std::string &why, const std::string &aborted);
+
 class Session {
  public:
   explicit Session(SessionOptions options);
@@ -157,10 +161,11 @@ class Session {
   std::unique_ptr<Jit> jit_;
   int inputs_ = 0;
   int failures_ = 0;
-  int depth_ = 1;                                 // printing depth (:show changes it for one value)
-  bool explicit_txn_ = false;                     // :begin
-  bool implicit_txn_ = false;                     // this input's own transaction is open (S2)
-  std::vector<std::shared_ptr<Unit>> permanent_;  // never removed
+  int depth_ = 1;                        // printing depth (:show changes it for one value)
+  bool explicit_txn_ = false;            // :begin
+  bool implicit_txn_ = false;            // this input's own transaction is open (S2)
+  std::set<std::string> types_defined_;  // databases whose stored types :open/:root defined
+  std::vector<std::shared_ptr<Unit>> permanent_;                  // never removed
   std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
   std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
