@@ -156,6 +156,7 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     ck.collectDeclarations(loaded.order);
     // The imported modules' own names join the session's scope; its own names win.
     auto &table = ck.symbols_[session_];
+    std::map<std::string, std::pair<std::vector<const ModuleInfo *>, Span>> clashes;
     for (size_t i = 0; i < importer->imports.size(); ++i) {
       ModuleInfo *im = importer->imports[i];
       bool already = false;
@@ -178,12 +179,16 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
           continue;
         }
         if (it != table.end() && it->second.module != im) {
-          ck.reportImportClash(name, {it->second.module, im}, importer->import_spans[i]);
+          // One error per name, naming every module of this input's imports that declares it.
+          auto [c, added] = clashes.try_emplace(name);
+          if (added) c->second = {{it->second.module}, importer->import_spans[i]};
+          c->second.first.push_back(im);
           continue;
         }
         table[name] = sym;
       }
     }
+    for (const auto &[name, clash] : clashes) ck.reportImportClash(name, clash.first, clash.second);
     ck.instantiateDeclared(loaded.order);
   }
   modules_kept_.push_back(std::move(importer));
