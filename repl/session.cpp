@@ -319,9 +319,37 @@ std::string Session::callSymbol(const front::FuncInfo *f) {
     return f->owner->name + "#" + hex(fp) + "." + f->name + " " + front::typeName(f->fnType);
   }
   if (f->module == checker_->module() && f->decl != nullptr && f->literal == nullptr &&
-      f->type_args.empty() && !f->is_extern)
-    return f->module->name + "." + f->name + " " + front::typeName(f->fnType);
+      !f->is_extern) {
+    if (f->type_args.empty())
+      return f->module->name + "." + f->name + " " + front::typeName(f->fnType);
+    // An instance of a generic function: its stub is the instance's of any definition of that
+    // name with these type arguments and this signature (a class among them by its layout too,
+    // as two classes of one name may be in a session).
+    std::string args;
+    for (const front::Type *t : f->type_args) args += (args.empty() ? "" : ", ") + typeKey(t);
+    return f->module->name + "." + f->name + "[" + args + "] " + typeKey(f->fnType);
+  }
   return "";
+}
+
+std::string Session::typeKey(const front::Type *t) {
+  switch (t->kind) {
+    case front::TypeKind::Class: {
+      auto it = fingerprints_.find(t->cls);
+      return t->cls->name + "#" +
+             hex(it != fingerprints_.end() ? it->second : classFingerprint(t->cls));
+    }
+    case front::TypeKind::Array:
+      return "[" + typeKey(t->elem) + "]";
+    case front::TypeKind::Fn: {
+      std::string key = "fn(";
+      for (size_t i = 0; i < t->params.size(); ++i)
+        key += (i > 0 ? ", " : "") + typeKey(t->params[i]);
+      return key + ") -> " + typeKey(t->ret);
+    }
+    default:
+      return front::typeName(t);
+  }
 }
 
 bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
@@ -468,7 +496,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
         break;
       case FunctionRole::Function: {
         front::UnitSpec s;
-        s.name = "fn " + fn->info->name + tag;
+        s.name = "fn " + fn->info->symbol;  // unique: two instances may share a name
         s.functions.push_back(fn);
         specs.push_back(std::move(s));
         stubbed.push_back(fn->info);
@@ -478,7 +506,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
         auto it = method_spec.find(fn->info->owner);
         if (it == method_spec.end()) {
           front::UnitSpec s;
-          s.name = "methods " + fn->info->owner->name + tag;
+          s.name = "methods " + fn->info->owner->symbol + tag;  // unique (S1)
           specs.push_back(std::move(s));
           it = method_spec.emplace(fn->info->owner, specs.size() - 1).first;
         }

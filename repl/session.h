@@ -121,6 +121,8 @@ class Session {
   // The name of an open database whose type table holds the fingerprint ("" if none).
   std::string databaseHolding(uint64_t fingerprint);
   std::string callSymbol(const front::FuncInfo *f);
+  // A type as callSymbol names it: a class with its layout's fingerprint.
+  std::string typeKey(const front::Type *t);
   bool compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr<Unit>> *units,
                       std::shared_ptr<Unit> *run_unit);
   bool runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_unit, int depth,

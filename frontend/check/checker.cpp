@@ -672,6 +672,9 @@ ClassInfo *Checker::instantiateClass(const ast::ClassDecl *decl, ModuleInfo *m,
     ci->name = decl_module_[decl]->name + "." + ci->name;
     ci->symbol = decl_module_[decl]->symbol + "." + ci->symbol;
   }
+  // As for functions (instantiateFunction): two instances of one name are told apart.
+  for (int n = 2; !class_symbols_.insert(ci->symbol).second; ++n)
+    ci->symbol = ci->symbol.substr(0, ci->symbol.rfind('\'')) + "'" + std::to_string(n);
   ci->module = m;
   ci->decl = decl;
   ci->type_args = args;
@@ -890,6 +893,10 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
     fi->symbol = m->symbol + "." + decl->name.name + symbol_suffix_;
   else
     fi->symbol = m->symbol + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
+  // Two classes of one name (a session's, redefined with other fields) make two instances of
+  // one name: the later one's symbol is told apart.
+  for (int n = 2; !instance_symbols_.insert(fi->symbol).second; ++n)
+    fi->symbol = fi->symbol.substr(0, fi->symbol.rfind('\'')) + "'" + std::to_string(n);
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
   if (log_instances_) made_functions_.push_back(key);

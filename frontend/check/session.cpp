@@ -1,6 +1,7 @@
 // The REPL's session over the checker (session.h).
 #include "check/session.h"
 
+#include <cctype>
 #include <set>
 
 #include "check/checker_impl.h"
@@ -70,6 +71,34 @@ const FuncInfo *SessionChecker::findFunction(const std::string &name) const {
   auto f = checker_->fn_instances_.find({it->second.fn, {}});
   return f == checker_->fn_instances_.end() ? nullptr : f->second.get();
 }
+
+namespace {
+
+// A generic function's signature as written (its type parameters, parameter and result types,
+// without blanks): two declarations with the same one make the same instances' signatures.
+std::string signatureText(const SourceManager &sources, const ast::FnDecl *f) {
+  auto text = [&](const ast::TypeExpr *t) {
+    std::string out;
+    if (t == nullptr || !t->span.valid()) return out;
+    std::string_view all = sources.file(t->span.file).text();
+    for (char c : all.substr(t->span.begin, t->span.end - t->span.begin))
+      if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+  };
+  std::string sig = "[";
+  for (const ast::Ident &p : f->type_params) sig += p.name + ",";
+  sig += "](";
+  for (const ast::Param &p : f->params) sig += text(p.type.get()) + ",";
+  return sig + ")->" + text(f->ret.get());
+}
+
+// The note of an instance made again of a generic declared again.
+std::string remadeNote(const std::string &instance) {
+  return instance + " was made of this definition, which the new one replaces: each instance " +
+         "the session has is made again of the new one, which must hold for it";
+}
+
+}  // namespace
 
 bool SessionChecker::hasGenericClass(const std::string &name) const {
   auto &table = checker_->symbols_[session_];
@@ -289,6 +318,39 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
         ck.instantiateFunction(f, session_, {}, f->name.span);
     }
   }
+  // A generic class or function declared again: each instance the session made of the one it
+  // replaces is made again of the new one, with the same type arguments, so that code compiled
+  // before reaches the new bodies (through the stubs of its methods, or of the instance: the
+  // REPL's call symbols); one that no longer checks refuses the input, as its first use would.
+  for (const auto &[name, old] : previous) {
+    const Symbol &now = table[name];
+    if (old.kind == Symbol::Kind::Class && now.kind == Symbol::Kind::Class &&
+        !old.cls->type_params.empty() &&
+        old.cls->type_params.size() == now.cls->type_params.size()) {
+      std::vector<std::vector<const Type *>> made;
+      for (const auto &[key, info] : ck.class_instances_)
+        if (key.first == old.cls) made.push_back(key.second);
+      for (const auto &args : made) {
+        ClassInfo *c = ck.instantiateClass(now.cls, session_, args, now.cls->name.span);
+        auto site = ck.class_site_.find(c);
+        if (site != ck.class_site_.end())
+          site->second.via.emplace_back(old.cls->name.span, remadeNote(c->name));
+      }
+    } else if (old.kind == Symbol::Kind::Func && now.kind == Symbol::Kind::Func &&
+               !old.fn->type_params.empty() &&
+               signatureText(sources_, old.fn) == signatureText(sources_, now.fn)) {
+      // (With another signature it is another function: code compiled before keeps the old.)
+      std::vector<std::vector<const Type *>> made;
+      for (const auto &[key, info] : ck.fn_instances_)
+        if (key.first == old.fn) made.push_back(key.second);
+      for (const auto &args : made) {
+        FuncInfo *f = ck.instantiateFunction(now.fn, session_, args, now.fn->name.span);
+        auto site = ck.inst_site_.find(f);
+        if (site != ck.inst_site_.end())
+          site->second.via.emplace_back(old.fn->name.span, remadeNote(site->second.name));
+      }
+    }
+  }
   for (const ast::TypeExprPtr &t : in.types_used) ck.resolveType(t.get(), session_, nullptr);
   while (!ck.class_work_.empty()) {
     ClassInfo *c = ck.class_work_.front();
@@ -450,8 +512,8 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
     const FuncInfo *f = fn->info;
     if (f->owner != nullptr)
       cf.role = FunctionRole::Method;
-    else if (f->decl != nullptr && f->module == session_ && f->type_args.empty() && !f->is_extern)
-      cf.role = FunctionRole::Function;
+    else if (f->decl != nullptr && f->module == session_ && f->literal == nullptr && !f->is_extern)
+      cf.role = FunctionRole::Function;  // generic instances too (A1 of docs/repl.md's limits)
     else
       cf.role = FunctionRole::Fixed;
     cf.fn = std::move(fn);

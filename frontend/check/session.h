@@ -46,9 +46,10 @@ struct SessionOptions {
 
 // What a checked function is to the REPL, which decides from it where its code goes.
 enum class FunctionRole {
-  Function,  // a non-generic function declared in the session: redefinable (called via a stub)
+  Function,  // a function declared in the session, or an instance of a generic one declared
+             // there: redefinable (called via a stub)
   Method,    // a method of any class: redefinable with its class (called via a stub)
-  Fixed,     // generic instances, function literals, library functions: never replaced
+  Fixed,     // function literals, library functions and their instances: never replaced
   Run,       // the input's run function
 };
 

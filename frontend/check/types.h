@@ -225,7 +225,9 @@ struct GlobalInfo {
 //       input's symbols end in `@<n>`, and the session's own declarations are
 //       `repl/session.<name>@<n>`, an input's code `repl/input@<n>` (a '/' is in no escaped
 //       name, so no module or declaration meets them). So a method never has a module
-//       function's symbol.
+//       function's symbol. Two instances whose names are one (a session's class defined again
+//       with other fields among their type arguments) are told apart: the later one's symbol
+//       ends in `'<n>` (n from 2; a '\'' is in no escaped name either).
 //   S2. each module or class name in a symbol goes through symbolQualifier: a name starting
 //       with '_', `llvm` or `cairn` gets one more '_' in front, and every byte other than a
 //       letter, digit or '_' (and, in an imported module's dotted name, the dots between its
