@@ -3,6 +3,7 @@
 
 #include <csetjmp>
 
+#include "cairn/gc.h"
 #include "cairn/lang.h"
 
 namespace cairn::repl {
@@ -14,6 +15,7 @@ RuntimeFailure *report = nullptr;
 void onRuntimeError(const cairn_loc *loc, const char *message, void *) {
   if (target == nullptr) return;  // not from code the REPL runs: the runtime exits as usual
   report->fault = false;
+  report->out_of_memory = false;
   report->code = 0;
   report->database.clear();
   report->file = loc && loc->file ? loc->file : "";
@@ -37,11 +39,25 @@ void onFaultError(const cairn_fault_error *error, void *) {
   siglongjmp(*target, 1);
 }
 
+// Runs inside an allocation that found the heap full, with the heap consistent (cairn/gc.h).
+void onOutOfMemory(const char *message, void *) {
+  if (target == nullptr) return;  // not from code the REPL runs: the runtime stops as usual
+  report->fault = false;
+  report->out_of_memory = true;
+  report->code = 0;
+  report->database.clear();
+  report->file.clear();
+  report->line = report->col = 0;
+  report->message = message;
+  siglongjmp(*target, 1);
+}
+
 }  // namespace
 
 void installGuardHooks() {
   cairn_set_runtime_error_hook(onRuntimeError, nullptr);
   cairn_set_fault_error_hook(onFaultError, nullptr);
+  cairn_set_out_of_memory_hook(onOutOfMemory, nullptr);
 }
 
 bool runGuarded(const std::function<void()> &f, RuntimeFailure *failure) {
@@ -55,6 +71,8 @@ bool runGuarded(const std::function<void()> &f, RuntimeFailure *failure) {
     report = saved_report;
     // A fault error leaves the transaction failed: only abort is allowed (cairn/persist.h).
     if (failure->fault && failure->transaction_failed && cairn_txn_is_open()) cairn_txn_abort();
+    // A full heap ends the input as a runtime error does, which aborts an open transaction.
+    if (failure->out_of_memory && cairn_txn_is_open()) cairn_txn_abort();
     return false;
   }
   target = &env;

@@ -4,7 +4,9 @@
 // hook of cairn/lang.h, cairn_set_runtime_error_hook) and an error while faulting a persistent
 // page in (the fault-error hook of cairn/persist.h) jump back to it, and runGuarded returns
 // false with what happened. The runtime has already aborted the open transaction for a runtime
-// error; for a fault error the transaction is failed and runGuarded aborts it. Either way the
+// error; for a fault error the transaction is failed and runGuarded aborts it. A full heap
+// (the out-of-memory hook of cairn/gc.h, called inside the allocation) is reported as a runtime
+// error, and runGuarded aborts the open transaction, as the runtime does for one. Either way the
 // runtime is usable again, and the session goes on.
 #ifndef CAIRN_REPL_GUARD_H
 #define CAIRN_REPL_GUARD_H
@@ -16,8 +18,9 @@
 namespace cairn::repl {
 
 struct RuntimeFailure {
-  bool fault = false;  // an error while faulting a page in (else a runtime error)
-  std::string file;    // where in the source ("" if unknown)
+  bool fault = false;          // an error while faulting a page in (else a runtime error)
+  bool out_of_memory = false;  // a runtime error: the heap is full (cairn_set_out_of_memory_hook)
+  std::string file;            // where in the source ("" if unknown)
   uint32_t line = 0;
   uint32_t col = 0;
   std::string message;

@@ -165,6 +165,18 @@ printf 'let a = new [int](6000000)\nlet b = new [int](6000000)\nlet c = new [int
   CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" repl --store "$TMP/full-store" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q "^<input 3>:1:9: runtime error: out of memory: an array of 6000000 elements" "$TMP/err" &&
   grep -q "^6000001$" "$TMP/out" || fail "the REPL and a full heap: $(cat "$TMP/out" "$TMP/err")"
+# Small objects that fill the heap: found after a complete collection (the process died inside
+# one, "out of memory during a collection", SIGABRT in the REPL), a runtime error that ends the
+# REPL's input; the session goes on, and dropping the list frees the heap. A program exits 70.
+printf 'class N { next: N; pad: int }\nvar head: N = nil\nfn grow() { while true { head = new N { next: head } } }\ngrow()\nhead = nil\nlet a = new [int](1000)\nlen(a)\n' |
+  CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" repl --store "$TMP/full-store" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "^<input 4>: runtime error: out of memory: the heap is full" "$TMP/err" &&
+  grep -q "^   1 | grow()$" "$TMP/err" && grep -q "^1000$" "$TMP/out" ||
+  fail "the REPL and a heap full of small objects: $(cat "$TMP/out" "$TMP/err")"
+printf 'class N { next: N; pad: int }\nfn main() {\n    var head: N = nil\n    while true { head = new N { next: head } }\n}\n' >"$TMP/smallfull.cairn"
+CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/smallfull.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "^cairn: fatal: out of memory: the heap is full" "$TMP/err" ||
+  fail "a program filling the heap with small objects: $(cat "$TMP/err")"
 # A store named by --store that is not there: the messages name --store, not $CAIRN_STORE
 # (which the REPL and `cairn run` set from it; campaign B).
 printf ':open inventory\n' | env -u CAIRN_STORE "$CAIRN" repl --store "$TMP/no-such-store" >"$TMP/out" 2>"$TMP/err"

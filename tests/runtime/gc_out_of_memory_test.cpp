@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <csetjmp>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "cairn/gc.h"
+#include "test_types.h"
 
 namespace {
 
@@ -135,4 +137,76 @@ void RoomForLargeObjects() {
 TEST(GcOutOfMemoryDeathTest, HasRoomForSaysWhetherALargeObjectFits) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(RoomForLargeObjects(), testing::ExitedWithCode(0), "");
+}
+
+// C1 of gc/gc_heap.h: small objects kept live until the heap is full. The collection before the
+// full heap is found completes (it was "out of memory during a collection", fatal, mid-copy), the
+// out-of-memory hook is called with the heap consistent, and a program that jumps back from it,
+// drops what it held and collects goes on allocating; the heap verifies throughout. In a child
+// with its own 256 MiB heap, which exits 0 when every expectation held.
+namespace {
+
+sigjmp_buf g_full;
+std::string g_full_message;
+cairn_test::Node *g_kept;  // an exact root: the chain the child fills the heap with
+
+void OnFull(const char *message, void *) {
+  g_full_message = message;
+  siglongjmp(g_full, 1);
+}
+
+void FillWithSmallObjects() {
+  cairn_options options{};
+  options.reserve_bytes = uint64_t(256) << 20;
+  if (cairn_init(&options) != CAIRN_OK) std::_Exit(2);
+  cairn_add_exact_root(reinterpret_cast<void **>(&g_kept));
+  cairn_set_out_of_memory_hook(OnFull, nullptr);
+  static volatile int64_t made = 0;
+  if (sigsetjmp(g_full, 1) == 0) {
+    for (;;) {
+      g_kept = cairn_test::NewNode(made, g_kept);
+      made = made + 1;
+    }
+  }
+  if (g_full_message.find("out of memory: the heap is full") != 0 ||
+      g_full_message.find("CAIRN_HEAP_RESERVE_MB") == std::string::npos)
+    std::_Exit(3);
+  if (cairn_verify_heap(10) != 0) std::_Exit(4);
+  // Every node made is there, in order.
+  int64_t count = 0;
+  for (cairn_test::Node *n = g_kept; n != nullptr; n = n->left) {
+    if (n->id != made - 1 - count) std::_Exit(5);
+    ++count;
+  }
+  if (count != made || made < 1000000) std::_Exit(6);
+  // Dropped: the heap takes as many again.
+  g_kept = nullptr;
+  cairn_collect();
+  for (int64_t i = 0; i < made / 2; ++i) g_kept = cairn_test::NewNode(i, g_kept);
+  if (cairn_verify_heap(10) != 0) std::_Exit(7);
+  std::_Exit(0);
+}
+
+}  // namespace
+
+TEST(GcOutOfMemoryDeathTest, AFullHeapCallsTheHookWithTheHeapConsistent) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(FillWithSmallObjects(), testing::ExitedWithCode(0), "");
+}
+
+// Without a hook, small objects that fill the heap end the process with the message (it died in
+// the middle of a collection, "out of memory during a collection").
+void FillWithoutHook() {
+  cairn_options options{};
+  options.reserve_bytes = uint64_t(256) << 20;
+  if (cairn_init(&options) != CAIRN_OK) std::_Exit(2);
+  cairn_add_exact_root(reinterpret_cast<void **>(&g_kept));
+  cairn_set_out_of_memory_exit(42);
+  for (int64_t i = 0;; ++i) g_kept = cairn_test::NewNode(i, g_kept);
+}
+
+TEST(GcOutOfMemoryDeathTest, AFullHeapOfSmallObjectsSaysSoAfterACompleteCollection) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(FillWithoutHook(), testing::ExitedWithCode(42),
+              "cairn: fatal: out of memory: the heap is full .*CAIRN_HEAP_RESERVE_MB");
 }

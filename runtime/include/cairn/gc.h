@@ -142,6 +142,18 @@ void *cairn_malloc_atomic(size_t bytes);
  * programs set 70, a runtime error's status (cairn/lang.h). */
 void cairn_set_out_of_memory_exit(int status);
 
+/* Installs a hook (NULL: none, the default) called when an allocation finds the heap full after a
+ * collection: what is live leaves no room for the object beside it and for the copy a collection
+ * makes of it (gc/gc_heap.h, C1). It gets the message ("out of memory: ..."), and runs on the
+ * mutator thread, inside the allocation, with the heap consistent: it may jump back to a place
+ * the embedder set with sigsetjmp (the object is not allocated; the heap, the roots and an open
+ * transaction are as they were before the allocation, and the program may drop references and go
+ * on). If it returns, the out-of-memory error goes on as above. (A collection that runs out of
+ * room to copy into, which C1 makes unlikely, and a commit's stabilization that does are fatal as
+ * above, without the hook.) May be called before cairn_init. The REPL uses it so that a full heap
+ * ends only the input that filled it. */
+void cairn_set_out_of_memory_hook(void (*hook)(const char *message, void *ctx), void *ctx);
+
 /* --- Objects --------------------------------------------------------------------------------- */
 
 /* The descriptor of a heap object (obj must be a reference to one): a canonical one (T7). */

@@ -17,6 +17,10 @@ void cairn_set_out_of_memory_exit(int status) {
   cairn::SetOutOfMemoryExit(status >= 0 && status <= 255 ? status : -1);
 }
 
+void cairn_set_out_of_memory_hook(void (*hook)(const char *message, void *ctx), void *ctx) {
+  cairn::SetOutOfMemoryHook(hook, ctx);
+}
+
 namespace {
 
 // The heap, set up on first use if the program did not call cairn_init, and checked to be used

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csetjmp>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,18 +66,19 @@ char *GcHeap::AllocateSlow(size_t bytes) {
   if (tail_ != heap::kNoPage)
     if (char *p = AllocateInTail(bytes)) return p;
   mutator_.Retire(pages_);
-  size_t i = pages_.TakePage(heap::Space::kCurrent);
+  size_t i = CopyRoomFor(1) ? pages_.TakePage(heap::Space::kCurrent) : heap::kNoPage;  // C1
   if (i == heap::kNoPage) {
     CollectNow();  // the mutator continues in the collector's last copy page
     if (char *p = mutator_.TryAlloc(bytes)) return p;
     mutator_.Retire(pages_);
-    i = pages_.TakePage(heap::Space::kCurrent);
+    i = CopyRoomFor(1) ? pages_.TakePage(heap::Space::kCurrent) : heap::kNoPage;
     if (i == heap::kNoPage)
-      OutOfMemory(
-          "out of memory: all of %s is in use (%llu MiB live after a collection). Set "
-          "CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes)%s.",
-          pages_.DescribeReservation().c_str(),
-          static_cast<unsigned long long>(stats_.live_bytes_last >> 20), RaiseLimitAdvice());
+      HeapFull(
+          "out of memory: the heap is full (%llu MiB live after a collection; a collection needs "
+          "as much free to copy into, and %s has no more). Set CAIRN_HEAP_RESERVE_MB higher (or "
+          "cairn_options.reserve_bytes)%s.",
+          static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
+          pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
   }
   mutator_.Start(pages_, i);
   // Keep about a collection's worth of copying prefaulted beyond the high water mark, so that
@@ -163,25 +165,42 @@ const char *GcHeap::RaiseLimitAdvice() const {
              : "";
 }
 
+bool GcHeap::CopyRoomFor(size_t pages) const {
+  const size_t small = pages_.transient_small_pages();
+  return pages_.transient_free_pages() >= pages + small + small / 8 + 1;
+}
+
+void GcHeap::HeapFull(const char *fmt, ...) {
+  char message[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(message, sizeof message, fmt, ap);
+  va_end(ap);
+  CallOutOfMemoryHook(message);  // may jump away
+  OutOfMemory("%s", message);
+}
+
 bool GcHeap::HasRoomFor(size_t bytes) {
   if (bytes <= heap::kLargeObjectBytes) return true;
   const size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
-  if (pages_.HasRun(n)) return true;
+  if (pages_.HasRun(n) && CopyRoomFor(n)) return true;
   CollectNow();
-  return pages_.HasRun(n);
+  return pages_.HasRun(n) && CopyRoomFor(n);
 }
 
 char *GcHeap::AllocateLarge(size_t bytes) {
   size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
-  size_t i = pages_.TakeRun(n, heap::Space::kCurrent);
+  size_t i = CopyRoomFor(n) ? pages_.TakeRun(n, heap::Space::kCurrent) : heap::kNoPage;  // C1
   if (i == heap::kNoPage) {
     CollectNow();
-    i = pages_.TakeRun(n, heap::Space::kCurrent);
+    i = CopyRoomFor(n) ? pages_.TakeRun(n, heap::Space::kCurrent) : heap::kNoPage;
     if (i == heap::kNoPage)
-      OutOfMemory(
-          "out of memory: no run of %zu free pages for an object of %zu bytes in %s. Set "
+      HeapFull(
+          "out of memory: no room for an object of %zu bytes (%zu pages) beside the %llu MiB live "
+          "after a collection (which needs as much free as is live, to copy into) in %s. Set "
           "CAIRN_HEAP_RESERVE_MB higher%s.",
-          n, bytes, pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
+          bytes, n, static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
+          pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
   }
   pages_.Info(i).used = uint32_t(bytes);
   if (pages_.pages_in_use() > stats_.peak_heap_pages)

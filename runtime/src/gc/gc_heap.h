@@ -22,6 +22,14 @@
 //       tail_ stays open across collections while it names the same persistent page (tail_db_,
 //       tail_id_) and that page is loaded, and across a stabilization only if the stabilization
 //       adopted something from it; it closes when the page has no room for an allocation.
+//   C1. Room to copy. A collection copies the live objects of the transient arena's small pages
+//       into its free pages, and cannot stop halfway: so the mutator takes a page (or a run for a
+//       large object, which is never copied) only while that leaves free at least as many pages
+//       as the small pages in use, and an eighth more (an object that does not fit at the end of
+//       a copy page leaves room unused), plus one (CopyRoomFor). When it would not, it collects
+//       first; if a collection leaves no such room, the heap is full: the out-of-memory hook
+//       (cairn_set_out_of_memory_hook) is called with the heap consistent, and if it returns, the
+//       process ends as for any out-of-memory error (cairn_set_out_of_memory_exit).
 #pragma once
 
 #include <cstddef>
@@ -102,6 +110,10 @@ class GcHeap {
     collector_.set_identity_hashes(&hashes_);
   }
   char *AllocateSlow(size_t bytes);
+  // C1: whether `pages` more pages may be taken for the mutator.
+  bool CopyRoomFor(size_t pages) const;
+  // C1: the heap is full after a collection: the hook, then the process ends.
+  [[noreturn]] void HeapFull(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   char *AllocateInTail(size_t bytes);  // A1: null if the tail is closed or closes now
   // A1: after a collection (`outcome` for a stabilization) whose mutator page was `was`: keeps,
   // opens or closes the tail; the mutator continues in the tail or in r's copy region.

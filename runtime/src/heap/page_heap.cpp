@@ -104,6 +104,7 @@ void PageHeap::Claim(size_t index, Space space) {
   pi.space = space;
   pi.flags = kPageDirty;
   in_use_++;
+  if (index < arenas_[1].start) transient_in_use_++;
 }
 
 size_t PageHeap::TakePage(Space space, Arena arena) {
@@ -113,11 +114,13 @@ size_t PageHeap::TakePage(Space space, Arena arena) {
     a.free.pop_back();
     if (table_[i].space != Space::kFree) continue;  // taken since by a run
     Claim(i, space);
+    if (arena == Arena::kTransient) transient_small_++;
     return i;
   }
   if (a.hwm == a.end) return kNoPage;
   size_t i = a.hwm++;
   Claim(i, space);
+  if (arena == Arena::kTransient) transient_small_++;
   return i;
 }
 
@@ -223,6 +226,7 @@ size_t PageHeap::TakeReservedFrames(size_t n, bool large) {
     pi.kind = !large ? PageKind::kSmall : k == 0 ? PageKind::kLargeHead : PageKind::kLargeTail;
     pi.run = !large ? 0 : k == 0 ? uint32_t(n) : uint32_t(k);
     in_use_++;
+    if (start + k < arenas_[1].start) transient_in_use_++;
   }
   if (!all_none) Protect(start, n, Protection::kNone);
   return start;
@@ -239,14 +243,20 @@ void PageHeap::Release(size_t index) {
     page_ids_[index + k] = 0;
   }
   in_use_ -= n;
+  if (index < arenas_[1].start) transient_in_use_ -= n;  // a run is in one arena
 }
 
 void PageHeap::RebuildFreeList(bool transient_only) {
   for (ArenaState &a : arenas_) {
     if (transient_only && &a != &arenas_[0]) continue;
     a.free.clear();
+    size_t small = 0;
     for (size_t i = a.hwm; i-- > a.start;)
-      if (table_[i].space == Space::kFree) a.free.push_back(uint32_t(i));
+      if (table_[i].space == Space::kFree)
+        a.free.push_back(uint32_t(i));
+      else
+        small += table_[i].kind == PageKind::kSmall;
+    if (&a == &arenas_[0]) transient_small_ = small;
     a.smallest_failed_run = SIZE_MAX;
     a.rover = a.start;
   }

@@ -121,6 +121,13 @@ class PageHeap {
   uint64_t &PageId(size_t index) { return page_ids_[index]; }
 
   size_t pages_in_use() const { return in_use_; }
+  // Free pages of the transient arena, below and above its high water mark.
+  size_t transient_free_pages() const {
+    return arenas_[0].end - arenas_[0].start - transient_in_use_;
+  }
+  // Small pages of the transient arena in use: counted by the last RebuildFreeList, plus every
+  // TakePage of the transient arena since (what a collection may have to copy, gc/gc_heap.h C1).
+  size_t transient_small_pages() const { return transient_small_; }
   // Free pages of the transient arena below its high water mark (as of the last rebuild).
   size_t free_transient_pages() const { return arenas_[0].free.size(); }
   size_t free_pages_below_high_water() const {
@@ -142,6 +149,8 @@ class PageHeap {
   size_t capacity_ = 0;
   uint64_t requested_bytes_ = 0;
   size_t in_use_ = 0;
+  size_t transient_in_use_ = 0;  // the pages of in_use_ in the transient arena
+  size_t transient_small_ = 0;   // transient_small_pages()
   size_t boundaries_ = 0;
   size_t prefaulted_to_ = 0;  // transient pages below this index have been touched
   struct PendingProtect {

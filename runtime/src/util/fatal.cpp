@@ -8,6 +8,8 @@ namespace cairn {
 namespace {
 
 int out_of_memory_exit = -1;
+void (*out_of_memory_hook)(const char *message, void *ctx) = nullptr;
+void *out_of_memory_ctx = nullptr;
 
 void Print(const char *fmt, va_list ap) {
   std::fflush(stdout);
@@ -38,5 +40,14 @@ void OutOfMemory(const char *fmt, ...) {
 }
 
 void SetOutOfMemoryExit(int status) { out_of_memory_exit = status; }
+
+void SetOutOfMemoryHook(void (*hook)(const char *message, void *ctx), void *ctx) {
+  out_of_memory_hook = hook;
+  out_of_memory_ctx = ctx;
+}
+
+void CallOutOfMemoryHook(const char *message) {
+  if (out_of_memory_hook != nullptr) out_of_memory_hook(message, out_of_memory_ctx);
+}
 
 }  // namespace cairn

@@ -13,4 +13,9 @@ namespace cairn {
 // OutOfMemory's exit status from now on (-1: abort, the default).
 void SetOutOfMemoryExit(int status);
 
+// The hook of cairn_set_out_of_memory_hook, called by an allocation that finds the heap full
+// with the heap consistent (C1 of gc/gc_heap.h), before OutOfMemory; it may jump away.
+void SetOutOfMemoryHook(void (*hook)(const char *message, void *ctx), void *ctx);
+void CallOutOfMemoryHook(const char *message);
+
 }  // namespace cairn
