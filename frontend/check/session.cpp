@@ -322,33 +322,31 @@ std::unique_ptr<InputUnit> SessionChecker::check(std::unique_ptr<ast::Input> inp
   // replaces is made again of the new one, with the same type arguments, so that code compiled
   // before reaches the new bodies (through the stubs of its methods, or of the instance: the
   // REPL's call symbols); one that no longer checks refuses the input, as its first use would.
+  auto remake = [&](const auto &instances, const auto *old_decl, auto &sites, auto make) {
+    std::vector<std::vector<const Type *>> made;
+    for (const auto &[key, info] : instances)
+      if (key.first == old_decl) made.push_back(key.second);
+    for (const auto &args : made) {
+      auto site = sites.find(make(args));
+      if (site != sites.end())
+        site->second.via.emplace_back(old_decl->name.span, remadeNote(site->second.name));
+    }
+  };
   for (const auto &[name, old] : previous) {
     const Symbol &now = table[name];
     if (old.kind == Symbol::Kind::Class && now.kind == Symbol::Kind::Class &&
         !old.cls->type_params.empty() &&
         old.cls->type_params.size() == now.cls->type_params.size()) {
-      std::vector<std::vector<const Type *>> made;
-      for (const auto &[key, info] : ck.class_instances_)
-        if (key.first == old.cls) made.push_back(key.second);
-      for (const auto &args : made) {
-        ClassInfo *c = ck.instantiateClass(now.cls, session_, args, now.cls->name.span);
-        auto site = ck.class_site_.find(c);
-        if (site != ck.class_site_.end())
-          site->second.via.emplace_back(old.cls->name.span, remadeNote(c->name));
-      }
+      remake(ck.class_instances_, old.cls, ck.class_site_, [&](const auto &args) {
+        return ck.instantiateClass(now.cls, session_, args, now.cls->name.span);
+      });
     } else if (old.kind == Symbol::Kind::Func && now.kind == Symbol::Kind::Func &&
                !old.fn->type_params.empty() &&
                signatureText(sources_, old.fn) == signatureText(sources_, now.fn)) {
       // (With another signature it is another function: code compiled before keeps the old.)
-      std::vector<std::vector<const Type *>> made;
-      for (const auto &[key, info] : ck.fn_instances_)
-        if (key.first == old.fn) made.push_back(key.second);
-      for (const auto &args : made) {
-        FuncInfo *f = ck.instantiateFunction(now.fn, session_, args, now.fn->name.span);
-        auto site = ck.inst_site_.find(f);
-        if (site != ck.inst_site_.end())
-          site->second.via.emplace_back(old.fn->name.span, remadeNote(site->second.name));
-      }
+      remake(ck.fn_instances_, old.fn, ck.inst_site_, [&](const auto &args) {
+        return ck.instantiateFunction(now.fn, session_, args, now.fn->name.span);
+      });
     }
   }
   for (const ast::TypeExprPtr &t : in.types_used) ck.resolveType(t.get(), session_, nullptr);
