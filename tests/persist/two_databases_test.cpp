@@ -273,6 +273,33 @@ PERSIST_CHILD(TwoDb_CheckSharedPage) {
   return 0;
 }
 
+// cairn_db_each_open (cairn/persist.h): the open databases in the order this process last
+// opened or created each; opening an open one again moves it last (D18 of persistence.h). It
+// was the order of their first opening, so a tool could not tell which was opened last.
+PERSIST_CHILD(TwoDb_OpenOrder) {
+  OpenStore(args);
+  CreateDb("first");
+  CreateDb("second");
+  OpenDb("alpha");
+  auto order = [] {
+    std::string names;
+    cairn_db_each_open(
+        [](cairn_db *d, void *ctx) {
+          *static_cast<std::string *>(ctx) += std::string(cairn_db_name(d)) + " ";
+        },
+        &names);
+    return names;
+  };
+  CK_EQ(order(), std::string("first second alpha "));
+  OpenDb("first");
+  CK_EQ(order(), std::string("second alpha first "));
+  OpenDb("first");  // last already: the order stays
+  CK_EQ(order(), std::string("second alpha first "));
+  OpenDb("second");
+  CK_EQ(order(), std::string("alpha first second "));
+  return 0;
+}
+
 class PersistTwoDatabases : public PersistTest {};
 
 TEST_F(PersistTwoDatabases, NeighboursOnAPinnedPageShareItAcrossDatabases) {
@@ -285,6 +312,11 @@ TEST_F(PersistTwoDatabases, TwoDatabasesOpenAtOnceKeepTheirOwnObjects) {
   ASSERT_CHILD_OK(Run("TwoDb_Check", {"0"}));
   ASSERT_CHILD_OK(Run("TwoDb_Modify"));
   ASSERT_CHILD_OK(Run("TwoDb_Check", {"1"}));
+}
+
+TEST_F(PersistTwoDatabases, EachOpenListsThemInTheOrderOfTheirLastOpening) {
+  ASSERT_CHILD_OK(Run("TwoDb_Write"));
+  ASSERT_CHILD_OK(Run("TwoDb_OpenOrder"));
 }
 
 TEST_F(PersistTwoDatabases, CrossDatabaseReferenceIsRefusedNamingBoth) {
