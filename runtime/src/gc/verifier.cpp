@@ -28,6 +28,18 @@ class Verifier {
 
   size_t Run() {
     pages_.ForEachTouchedPage([this](size_t i) { CheckPage(i); });
+    // The counts C1 of gc/gc_heap.h decides by (kept by PageHeap as pages are taken and freed).
+    size_t in_use = 0, small = 0;
+    pages_.ForEachTouchedPage(heap::Arena::kTransient, [&](size_t i) {
+      const PageInfo &pi = pages_.Info(i);
+      in_use += pi.space != Space::kFree;
+      small += pi.space != Space::kFree && pi.kind == PageKind::kSmall;
+    });
+    if (in_use != pages_.transient_in_use() || small != pages_.transient_small_pages())
+      Report(
+          "the transient arena has %zu pages in use, %zu of them small; its counts say %zu and "
+          "%zu (C1 of gc/gc_heap.h)",
+          in_use, small, pages_.transient_in_use(), pages_.transient_small_pages());
     for (void *ref : objects_) CheckReferences(ref);
     roots_.ForEachExactSlot([this](void **slot) {
       if (*slot && !IsObjectStart(*slot) && !IntoUnloadedFrame(*slot))

@@ -121,6 +121,8 @@ class PageHeap {
   uint64_t &PageId(size_t index) { return page_ids_[index]; }
 
   size_t pages_in_use() const { return in_use_; }
+  // Pages of the transient arena in use (small and large, transient and persistent).
+  size_t transient_in_use() const { return transient_in_use_; }
   // Free pages of the transient arena, below and above its high water mark.
   size_t transient_free_pages() const {
     return arenas_[0].end - arenas_[0].start - transient_in_use_;
