@@ -177,6 +177,20 @@ printf 'class N { next: N; pad: int }\nfn main() {\n    var head: N = nil\n    w
 CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/smallfull.cairn" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] && grep -q "^cairn: fatal: out of memory: the heap is full" "$TMP/err" ||
   fail "a program filling the heap with small objects: $(cat "$TMP/err")"
+# A transaction in a program that uses no database opens no store and leaves none behind (atomic
+# made ./cairn.store, and failed where $CAIRN_STORE named a path it could not make); one that
+# creates a database in it makes the store then, and the transaction goes on with it.
+mkdir -p "$TMP/txnostore"
+printf 'fn main() {\n    atomic { println("in") }\n    let t = Transaction.begin()\n    t.checkpoint()\n    t.chain()\n    println(t.isOpen())\n    t.commit()\n}\n' >"$TMP/txnostore/tx.cairn"
+(cd "$TMP/txnostore" && env -u CAIRN_STORE "$CAIRN" run tx.cairn) >"$TMP/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$TMP/out")" = "$(printf 'in\ntrue')" ] && [ ! -e "$TMP/txnostore/cairn.store" ] ||
+  fail "a transaction without a database made a store: $(cat "$TMP/out"; ls "$TMP/txnostore")"
+CAIRN_STORE=/proc/no-such-store "$CAIRN" run "$TMP/txnostore/tx.cairn" >"$TMP/out" 2>&1 ||
+  fail "a transaction without a database and an unusable \$CAIRN_STORE: $(cat "$TMP/out")"
+printf 'class C { n: int }\nfn main() {\n    atomic {\n        let d = Database.create("made")\n        d.root = new C { n: 4 }\n    }\n    atomic { println((Database.open("made").root as C).n) }\n}\n' >"$TMP/txnostore/mk.cairn"
+(cd "$TMP/txnostore" && env -u CAIRN_STORE "$CAIRN" run mk.cairn) >"$TMP/out" 2>&1
+[ $? -eq 0 ] && [ "$(cat "$TMP/out")" = "4" ] && [ -d "$TMP/txnostore/cairn.store" ] ||
+  fail "Database.create inside a transaction begun without a store: $(cat "$TMP/out")"
 # A store named by --store that is not there: the messages name --store, not $CAIRN_STORE
 # (which the REPL and `cairn run` set from it; campaign B).
 printf ':open inventory\n' | env -u CAIRN_STORE "$CAIRN" repl --store "$TMP/no-such-store" >"$TMP/out" 2>"$TMP/err"

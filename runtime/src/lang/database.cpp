@@ -13,6 +13,7 @@
 #include "cairn/store.h"
 #include "lang/errors.h"
 #include "lang/text.h"
+#include "lang/transaction.h"
 
 namespace cairn::lang {
 namespace {
@@ -27,15 +28,6 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
   if (name.find('\0') != std::string::npos)
     RuntimeError(loc, "database error: a database name cannot contain a NUL byte");
   return name;
-}
-
-// No store is open and none is where the first database call would open one (no directory, or
-// an empty one: store::StoreFilesAt): there are no databases, and a question about them should
-// not leave a store behind (a store made in an empty folder given for one that lost its files
-// would hide the loss).
-bool NoStore() {
-  return cairn_store_dir() == nullptr &&
-         !cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir(""));
 }
 
 // With no store, open and drop would make an empty one (a mistyped $CAIRN_STORE, another
@@ -80,6 +72,16 @@ void NeedTransaction(const cairn_loc *loc, cairn_db *db) {
 }
 
 }  // namespace
+
+// No store is open and none is where the first database call would open one (no directory, or
+// an empty one: store::StoreFilesAt): there are no databases, and a question about them should
+// not leave a store behind (a store made in an empty folder given for one that lost its files
+// would hide the loss), nor should a transaction (transaction.cpp).
+bool NoStore() {
+  return cairn_store_dir() == nullptr &&
+         !cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir(""));
+}
+
 }  // namespace cairn::lang
 
 using namespace cairn::lang;
@@ -90,6 +92,7 @@ cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
   // The name is gone before the error: a runtime error hook may jump out of this frame.
   if (cairn_db_create(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  StoreMade(loc);  // a transaction begun with no store has one now
   return db;
 }
 
@@ -99,6 +102,7 @@ cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
   if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
     NoStoreError(loc, name_text);
   if (cairn_db_open(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
+  StoreMade(loc);  // (another process made it since a transaction began here with none)
   return db;
 }
 

@@ -24,6 +24,11 @@ std::string began_at;         // where the open transaction `current` began ("fi
 bool began_atomic = false;    // whether an atomic block began it (else Transaction.begin())
 std::string written_at;       // where `current` last wrote its changes (a checkpoint), or ""
 bool began_by_chain = false;  // `current` is the one a chain() began (at began_at)
+bool storeless = false;       // `current` began with no store, and the runtime has none open
+                              // (NoStore in transaction.h)
+
+// Whether a transaction is open: the runtime's, or a storeless one.
+bool IsOpen() { return storeless || cairn_txn_is_open(); }
 
 // "file:line:col", or "" when the position is not known.
 std::string LocText(const cairn_loc *loc) {
@@ -35,7 +40,7 @@ std::string LocText(const cairn_loc *loc) {
 
 // `atomic`: whether an atomic block begins it (else Transaction.begin()).
 void Begin(const cairn_loc *loc, bool atomic) {
-  if (cairn_txn_is_open()) {
+  if (IsOpen()) {
     std::string &message = ErrorMessage();  // nothing of it leaks when a hook jumps away
     message = "a transaction is already open";
     const bool known = current != 0 && !began_at.empty();
@@ -52,7 +57,8 @@ void Begin(const cairn_loc *loc, bool atomic) {
                           "another";
     RuntimeError(loc, message);
   }
-  if (cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
+  storeless = NoStore();
+  if (!storeless && cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
   current = ++last_handle;
   began_atomic = atomic;
   began_at = LocText(loc);
@@ -66,8 +72,15 @@ void RequireOpen(const cairn_loc *loc, int64_t txn) {
 
 }  // namespace
 
+void StoreMade(const cairn_loc *loc) {
+  if (!storeless || current == 0) return;
+  if (cairn_txn_begin() != CAIRN_OK) DatabaseError(loc);
+  storeless = false;
+}
+
 void AbortOpenTransaction() {
   current = 0;
+  storeless = false;
   if (!cairn_txn_is_open()) return;
   if (cairn_txn_abort() != CAIRN_OK)
     std::fprintf(stderr, "cairn: the open transaction could not be aborted: %s\n",
@@ -75,7 +88,7 @@ void AbortOpenTransaction() {
 }
 
 void AbortTransactionLeftOpen() {
-  if (cairn_txn_is_open()) {
+  if (IsOpen()) {
     const bool known = current != 0 && !began_at.empty();
     std::string where =
         known ? (began_by_chain ? " (begun by the chain() at " : " (begun at ") + began_at : "";
@@ -107,14 +120,15 @@ extern "C" {
 __attribute__((visibility("hidden"), used)) void cairn_lang_txn_commit_scrubbed(
     const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
-  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
+  if (!storeless && cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
   current = 0;
+  storeless = false;
 }
 
 __attribute__((visibility("hidden"), used)) void cairn_lang_txn_chain_scrubbed(const cairn_loc *loc,
                                                                                int64_t txn) {
   RequireOpen(loc, txn);
-  if (cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
+  if (!storeless && cairn_txn_chain() != CAIRN_OK) DatabaseError(loc);
   // What came before is committed; the transaction open now began here.
   began_at = LocText(loc);
   began_by_chain = true;
@@ -124,15 +138,16 @@ __attribute__((visibility("hidden"), used)) void cairn_lang_txn_chain_scrubbed(c
 __attribute__((visibility("hidden"), used)) void cairn_lang_txn_checkpoint_scrubbed(
     const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
-  if (cairn_txn_checkpoint() != CAIRN_OK) DatabaseError(loc);
+  if (!storeless && cairn_txn_checkpoint() != CAIRN_OK) DatabaseError(loc);
   written_at = LocText(loc);
 }
 
 __attribute__((visibility("hidden"), used)) void cairn_lang_atomic_commit_scrubbed(
     const cairn_loc *loc) {
-  if (!cairn_txn_is_open()) RuntimeError(loc, "transaction is not open");
-  if (cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
+  if (!IsOpen()) RuntimeError(loc, "transaction is not open");
+  if (!storeless && cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
   current = 0;
+  storeless = false;
 }
 }  // extern "C"
 
@@ -221,13 +236,12 @@ int64_t cairn_lang_txn_begin(const cairn_loc *loc) {
 
 void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
-  if (cairn_txn_abort() != CAIRN_OK) DatabaseError(loc);
+  if (!storeless && cairn_txn_abort() != CAIRN_OK) DatabaseError(loc);
   current = 0;
+  storeless = false;
 }
 
-int cairn_lang_txn_is_open(int64_t txn) {
-  return txn != 0 && txn == current && cairn_txn_is_open();
-}
+int cairn_lang_txn_is_open(int64_t txn) { return txn != 0 && txn == current && IsOpen(); }
 
 void *cairn_lang_txn_str(int64_t txn) {
   if (txn == 0) return NewText("nil");  // a handle of nothing (`var t: Transaction`)

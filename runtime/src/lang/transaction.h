@@ -2,6 +2,8 @@
 // cairn/lang.h).
 #pragma once
 
+#include "cairn/lang.h"
+
 namespace cairn::lang {
 
 // Aborts the open transaction, if there is one (program end, exit, runtime error): nothing of
@@ -13,5 +15,13 @@ void AbortOpenTransaction();
 // nothing since was written): a program that forgets its commit is told, where exit() and a
 // runtime error abort without a note (that is what they promise).
 void AbortTransactionLeftOpen();
+
+// Whether no store is open and none is where the first database call would open one
+// (database.cpp). A transaction begun then is storeless: it opens no store (a program that uses
+// no database leaves none behind, language.md), and there is nothing it could read or write
+// until Database.create makes the store, which then calls StoreMade: the runtime's transaction
+// begins there, and the storeless one goes on as it.
+bool NoStore();
+void StoreMade(const cairn_loc *loc);
 
 }  // namespace cairn::lang
