@@ -261,8 +261,13 @@ sem::ExprPtr Checker::checkField(FnCtx &cx, const ast::FieldExpr &e) {
       return r;
     }
     if (bt->cls->findMethod(name)) {
+      // The object as written when it is a name (`a.m(...)`), else `x`.
+      const std::string object = e.base->kind == ast::ExprKind::Name
+                                     ? e.base->as<ast::NameExpr>()->name.name
+                                 : e.base->kind == ast::ExprKind::Self ? "self"
+                                                                       : "x";
       error(DiagId::MethodAsValue, e.name.span, {name})
-          .withHint("call it, as in '" + name +
+          .withHint("call it, as in '" + object + "." + name +
                     "(...)'; a method is not a value: to pass it on, pass the object, or a "
                     "named function that takes the object and calls the method");
       return errorExpr(e.span);

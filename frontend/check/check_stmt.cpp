@@ -302,9 +302,16 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
                       : DiagId::ConstantAssign,
                   n.name.span, {n.name.name})
                 .withHint("declare it with 'var' to change it");
-          else if (sym.kind == Symbol::Kind::Func || sym.kind == Symbol::Kind::Class ||
-                   sym.kind == Symbol::Kind::Builtin)
-            error(DiagId::NotAssignable, n.name.span, {"'" + n.name.name + "'"});
+          else if (sym.kind == Symbol::Kind::Func || sym.kind == Symbol::Kind::Builtin)
+            error(DiagId::NotAssignable, n.name.span,
+                  {"'" + n.name.name + "': it is a function, not a variable"})
+                .withHint(
+                    "to hold a function that can change, declare a variable of its type "
+                    "(var f: fn(...) -> ... = " +
+                    n.name.name + ") and assign that");
+          else if (sym.kind == Symbol::Kind::Class)
+            error(DiagId::NotAssignable, n.name.span,
+                  {"'" + n.name.name + "': it is a class, not a variable"});
         }
         target = checkExpr(cx, te);
       } else if (te.kind == ast::ExprKind::Field || te.kind == ast::ExprKind::Index) {

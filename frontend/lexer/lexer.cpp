@@ -889,6 +889,7 @@ class Lexer::Impl {
     ++pos_;  // the opening quote
     std::string value;
     bool spans_lines = false;
+    bool unterminated = false;
     bool bad_byte = false;  // a byte that is not UTF-8 was reported
     while (true) {
       if (has() && peekc() == '\n' && !spans_lines && closesOnALaterLine(pos_)) {
@@ -907,6 +908,7 @@ class Lexer::Impl {
         if (end > start && src_[end - 1] == '\r') --end;
         diags_.report(DiagId::UnterminatedText, span(start, end))
             .withHint("a text literal ends with '\"' on the same line; write a line break as \\n");
+        unterminated = true;
         break;
       }
       const char c = peekc();
@@ -946,6 +948,7 @@ class Lexer::Impl {
     t.kind = TokenKind::Text;
     t.span = span(start, pos_);
     t.text = std::move(value);
+    t.unterminated = unterminated;
     push(std::move(t));
   }
 

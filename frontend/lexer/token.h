@@ -109,6 +109,9 @@ struct Token {
   uint64_t int_value = 0;
   double float_value = 0;  // Float: the value
   bool hex = false;        // Int: written in hex (0x...)
+  // Text: left open, so it ran to the end of its line (reported as unterminated): the parser
+  // reports nothing more on that line (what it lacks, a ')' say, is inside the literal).
+  bool unterminated = false;
 };
 
 // The source spelling of a keyword or punctuation token ("else", "+="); "" for other kinds.

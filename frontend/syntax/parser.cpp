@@ -103,7 +103,12 @@ Diagnostic &Parser::error(DiagId id, Span span, std::vector<std::string> args) {
 
 Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
   const Token &found = peek();
-  if (found.kind == TokenKind::Invalid) {
+  // A text literal left open took the rest of its line (the lexer reported it): what is missing
+  // after it on that line is inside it, so it is not reported again.
+  const bool after_open_text =
+      pos_ > 0 && tokenAt(pos_ - 1).unterminated &&
+      (found.newline_before || found.kind == TokenKind::Newline || found.kind == TokenKind::Eof);
+  if (found.kind == TokenKind::Invalid || after_open_text) {
     // Already reported by the lexer; what follows it is still out of place.
     if (speculating_) {
       speculation_failed_ = true;

@@ -750,7 +750,9 @@ fn main() {}|the line break after 'return' ended it, and the line below is a sta
 }|'f' is the local this function literal initializes: a literal cannot use it" \
             "selflocal|fn main() { let x = x + 1 }|'x' is declared by this statement" \
             "methodvalue|class P { fn get() -> int { return 1 } }
-fn main() { let p = new P {}; let f = p.get }|call it, as in 'get(...)'; a method is not a value: to pass it on, pass the object" \
+fn main() { let p = new P {}; let f = p.get }|call it, as in 'p.get(...)'; a method is not a value: to pass it on, pass the object" \
+            "assignfn|fn g() {}
+fn main() { g = g }|to hold a function that can change, declare a variable of its type (var f: fn(...) -> ... = g) and assign that" \
             "newdowncast|class A {}
 class B : A {}
 fn main() { let b: B = new A {} }|NOT: say so with 'as B'"
