@@ -730,6 +730,10 @@ sem::ExprPtr Checker::checkIndex(FnCtx &cx, const ast::IndexExpr &e) {
   }
   sem::ExprPtr base = checkValue(cx, *e.base, nullptr);
   const Type *bt = base->type;
+  // An unknown name before brackets is most likely a generic function guessed at
+  // (`newList[Item]()`): its arguments are types, and "class 'Item' has no value" would only
+  // repeat the one error.
+  if (bt->isError() && e.base->kind == ast::ExprKind::Name) return errorExpr(e.span);
   if (e.args.size() != 1) {
     if (!bt->isError())
       error(DiagId::WrongArgCount, e.span, {"1 index", std::to_string(e.args.size())});
