@@ -314,7 +314,8 @@ bool Session::runCommand(const std::string &text) {
       const std::string dir = cairn::store::ResolveStoreDir("");  // the runtime's default
       if (!cairn::store::StoreFilesAt(dir)) {
         std::printf(
-            "(no databases: there is no store at %s, or it is an empty folder; :create "
+            "(no databases: there is no store at %s, or the folder holds no store's files; "
+            ":create "
             "NAME makes one)\n",
             dir.c_str());
         return true;

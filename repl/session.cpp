@@ -657,7 +657,8 @@ bool Session::noStore(const std::string &db_name, std::string *why) const {
   if (store::StoreFilesAt(dir.string())) return false;
   *why = "there is no database '" + db_name + "': there is no store at " + dir.string() +
          (std::filesystem::is_directory(dir, ec)
-              ? " (the folder is there but empty: if it held a store, its files are gone; "
+              ? " (the folder is there but holds no store's files: if it held a store, they "
+                "are gone; "
                 ":create NAME makes a new store in it)"
           : options_.store_dir.empty()
               ? " (:create NAME makes it and a database; is $CAIRN_STORE, or the directory "

@@ -58,6 +58,14 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
             (damage_advice.empty() ? std::string("restore the store from a copy")
                                    : std::string(damage_advice)));
   }
+  // Out of file descriptors: RocksDB reports it as an I/O error, or wrapped in another status
+  // (an open's options check says "Invalid argument: ... Too many open files").
+  if (detail.find("Too many open files") != std::string::npos) {
+    return Status(CAIRN_IO_ERROR,
+                  w + ": " + detail +
+                      " (this process may open too few files: raise its limit, as with `ulimit "
+                      "-n 4096`, and try again)");
+  }
   if (s.IsIOError()) {
     return Status(CAIRN_IO_ERROR, w + ": " + detail +
                                       (s.IsNoSpace() ? " (the disk is full; free some space)"

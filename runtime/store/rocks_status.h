@@ -24,6 +24,7 @@ namespace cairn::store {
 //   NotFound                     CAIRN_NOT_FOUND
 //   Corruption                   CAIRN_CORRUPTION
 //   IOError                      CAIRN_IO_ERROR
+//   any, of too many open files  CAIRN_IO_ERROR, saying to raise `ulimit -n`
 //   NotSupported                 CAIRN_UNSUPPORTED
 //   Aborted (memory limit)       CAIRN_OUT_OF_MEMORY
 //   anything else                CAIRN_INTERNAL

@@ -31,16 +31,6 @@ bool IsStore(const std::string &dir) {
   return fs::exists(fs::path(dir) / kRocksSubdir / "CURRENT", ec);
 }
 
-// True if `dir` holds nothing but possibly our lock file and an empty or half-made db/.
-bool LooksFresh(const std::string &dir) {
-  std::error_code ec;
-  for (const auto &e : fs::directory_iterator(dir, ec)) {
-    std::string n = e.path().filename().string();
-    if (n != kLockFileName && n != kRocksSubdir) return false;
-  }
-  return !ec;
-}
-
 // DIR/db without CURRENT: a creation that stopped before RocksDB wrote CURRENT leaves at most
 // IDENTITY, LOCK, LOG, OPTIONS, MANIFEST-000001 and an empty log. Anything more (a table file, a
 // log with records, a later MANIFEST) is a store whose CURRENT was lost: creating a new store
@@ -388,7 +378,7 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
     if (!exists && !fs::create_directories(dir, ec)) {
       return Status(CAIRN_IO_ERROR, "cannot create store directory " + dir + ": " + ec.message());
     }
-    if (!LooksFresh(dir)) {
+    if (!HoldsNoStoreFiles(dir)) {
       return Status(CAIRN_INVALID_ARGUMENT, "directory " + dir +
                                                 " is not empty and is not a Cairn store; choose "
                                                 "an empty or new directory");

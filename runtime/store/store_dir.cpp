@@ -32,15 +32,48 @@ bool ReadOnlyRequested() {
   return v != nullptr && v[0] != '\0' && std::strcmp(v, "0") != 0;
 }
 
+namespace {
+
+// A file RocksDB writes into db/ while it creates a database, before CURRENT.
+bool CreationFile(const std::filesystem::directory_entry &e) {
+  const std::string n = e.path().filename().string();
+  std::error_code ec;
+  if (!e.is_regular_file(ec)) return false;
+  if (n == "IDENTITY" || n == "LOCK" || n == "LOG" || n == "MANIFEST-000001") return true;
+  if (n.starts_with("LOG.old.") || n.starts_with("OPTIONS-") || n.ends_with(".dbtmp")) return true;
+  if (n.ends_with(".log")) return e.file_size(ec) == 0 && !ec;
+  return false;
+}
+
+}  // namespace
+
+bool HoldsNoStoreFiles(const std::string &dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string n = it->path().filename().string();
+    if (n == kLockFileName && it->is_regular_file(ec)) continue;
+    if (n != kRocksSubdir || !it->is_directory(ec)) return false;
+    std::error_code sub_ec;
+    for (fs::directory_iterator f(it->path(), sub_ec), fend; !sub_ec && f != fend;
+         f.increment(sub_ec)) {
+      if (!CreationFile(*f)) return false;
+    }
+    if (sub_ec) return false;
+  }
+  return !ec;
+}
+
 bool StoreFilesAt(std::string_view dir) {
   std::error_code ec;
   const std::filesystem::path path(dir);
   if (!std::filesystem::exists(path, ec)) return static_cast<bool>(ec);
-  // An empty folder holds nothing; any other (a store, one that lost its db/, a folder that is
-  // no store at all) is for the open to judge and name. An error other than absence (a folder
-  // that may not be read) is not "no store" either: the open says what it is.
-  const bool empty = std::filesystem::is_directory(path, ec) && std::filesystem::is_empty(path, ec);
-  return !empty || static_cast<bool>(ec);
+  // A folder holding no store's files (empty, or a creation's beginning) holds nothing; any
+  // other (a store, one that lost its db/CURRENT but not its data, a folder that is no store at
+  // all) is for the open to judge and name. An error other than absence (a folder that may not
+  // be read) is not "no store" either: the open says what it is.
+  if (!std::filesystem::is_directory(path, ec)) return true;
+  return !HoldsNoStoreFiles(path.string());
 }
 
 std::string WhyUnwritable(const std::string &dir) {

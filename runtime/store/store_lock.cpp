@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -118,7 +119,23 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
 
 Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lock) {
   std::string path = dir + "/" + kLockFileName;
-  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // The lock file is written (emptied, then given this process's id): never through a link to
+  // another file, which would be emptied or made (in a store others may write, any file this
+  // process may write). O_NOFOLLOW refuses a symbolic link; a hard link is told by its count.
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  struct stat st;
+  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+    close(fd);
+    fd = -1;
+    errno = ELOOP;
+  }
+  if (fd < 0 && errno == ELOOP) {
+    return Status(CAIRN_IO_ERROR,
+                  "the lock file " + path +
+                      " is a link to another file (or not a plain file), which the store "
+                      "would write into: nothing was written. Remove it (it holds only the id "
+                      "of the process using the store) and try again");
+  }
   if (fd < 0) {
     const int err = errno;
     if (err == EACCES || err == EROFS || err == EPERM) {

@@ -280,11 +280,38 @@ expect "a program creating a database without db/CURRENT" 70 "" "its file db/CUR
 # makes a store in it (which would hide the loss); create does make one.
 mkdir "$TMP/emptyfolder"
 run_program ask.cairn 'fn main() {\n    println(Database.exists("x"), Database.names())\n    let d = Database.open("x")\n}\n' "$TMP/emptyfolder"
-expect "a program's exists, names and open in an empty folder" 70 "false []" "the folder is there but empty"
+expect "a program's exists, names and open in an empty folder" 70 "false []" "the folder is there but holds no store's files"
 [ -z "$(ls -A "$TMP/emptyfolder")" ] && echo "ok: no store made in an empty folder" ||
   fail "exists, names or open made a store in $TMP/emptyfolder: $(ls -A "$TMP/emptyfolder")"
 run_program make.cairn 'fn main() {\n    let d = Database.create("x")\n    println(Database.names())\n}\n' "$TMP/emptyfolder"
 expect "a program's create in an empty folder" 0 "[\"x\"]" ""
+# A store whose db/ was deleted, leaving its lock file: as an empty folder (before, exists, names
+# and open made a new, empty store there, and the loss no longer showed).
+run --store "$TMP/lostdb" db create x
+expect "create the store whose db/ goes" 0 "created database 'x'" ""
+rm -rf "$TMP/lostdb/db"
+before=$(listing "$TMP/lostdb")
+run_program ask.cairn 'fn main() {\n    println(Database.exists("x"), Database.names())\n    let d = Database.open("x")\n}\n' "$TMP/lostdb"
+expect "a program's exists, names and open where db/ was deleted" 70 "false []" "the folder is there but holds no store's files"
+[ "$(listing "$TMP/lostdb")" = "$before" ] && echo "ok: no store made where db/ was deleted" ||
+  fail "exists, names or open made a store in $TMP/lostdb: $(ls -A "$TMP/lostdb")"
+run --store "$TMP/lostdb" db list
+expect "db list where db/ was deleted" 1 "" "holds no Cairn store"
+run_program make.cairn 'fn main() {\n    let d = Database.create("y")\n    println(Database.names())\n}\n' "$TMP/lostdb"
+expect "a program's create where db/ was deleted" 0 "[\"y\"]" ""
+# A db/ holding a file of the user's (and nothing of a store): no store is made beside it, by a
+# program or by `cairn db create` (before, both wrote a new store's files next to it).
+mkdir -p "$TMP/userdb/db"
+echo important >"$TMP/userdb/db/notes.txt"
+before=$(listing "$TMP/userdb")
+run_program ask.cairn 'fn main() {\n    let d = Database.open("x")\n}\n' "$TMP/userdb"
+expect "a program's open where db/ holds a user's file" 70 "" "is not a Cairn store"
+run_program make.cairn 'fn main() {\n    let d = Database.create("y")\n}\n' "$TMP/userdb"
+expect "a program's create where db/ holds a user's file" 70 "" "is not empty and is not a Cairn store"
+run --store "$TMP/userdb" db create y
+expect "db create where db/ holds a user's file" 1 "" "is not empty and is not a Cairn store"
+[ "$(listing "$TMP/userdb")" = "$before" ] && echo "ok: nothing written beside a user's file in db/" ||
+  fail "a store was made in $TMP/userdb/db: $(ls -A "$TMP/userdb/db")"
 # A folder that is not empty and not a store (a mistyped $CAIRN_STORE): the store's own refusal,
 # naming it, and nothing written.
 before=$(listing "$TMP/plain")

@@ -3,6 +3,7 @@
 // lock files under a holder lets no second process in.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "cairn/store.h"
@@ -103,6 +104,60 @@ TEST(StoreLock, LockOfAKilledProcessIsTakenOver) {
   std::unique_ptr<Store> store;
   Status s = Store::Open(dir, StoreOptions(), &store);
   EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+// The lock file is written by the store's writer: a link there (symbolic, dangling or hard) is
+// refused, saying what it is, and the file it leads to is neither emptied nor made.
+TEST(StoreLock, ALinkInPlaceOfTheLockFileIsRefusedAndItsTargetLeftAlone) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("s");
+  {
+    std::unique_ptr<Store> store;
+    ASSERT_TRUE(Store::Open(dir, Creating(), &store).ok());
+    ASSERT_TRUE(store->CreateDatabase("db").ok());
+  }
+  const std::string lock_path = dir + "/cairn.lock";
+  const std::string target = tmp.Sub("precious.txt");
+  auto write_target = [&] {
+    std::FILE *f = std::fopen(target.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("keep me\n", f);
+    std::fclose(f);
+  };
+  auto target_text = [&] {
+    std::string text;
+    if (std::FILE *f = std::fopen(target.c_str(), "r")) {
+      char buf[64];
+      size_t n = std::fread(buf, 1, sizeof buf, f);
+      text.assign(buf, n);
+      std::fclose(f);
+    }
+    return text;
+  };
+  for (const char *kind : {"symbolic", "hard", "dangling"}) {
+    SCOPED_TRACE(kind);
+    std::filesystem::remove(lock_path);
+    std::filesystem::remove(target);
+    if (std::string(kind) != "dangling") write_target();
+    if (std::string(kind) == "hard")
+      std::filesystem::create_hard_link(target, lock_path);
+    else
+      std::filesystem::create_symlink(target, lock_path);
+    std::unique_ptr<Store> store;
+    Status s = Store::Open(dir, StoreOptions(), &store);
+    EXPECT_EQ(s.code(), CAIRN_IO_ERROR);
+    EXPECT_NE(s.message().find("the lock file " + lock_path + " is a link to another file"),
+              std::string::npos)
+        << s.message();
+    if (std::string(kind) == "dangling")
+      EXPECT_FALSE(std::filesystem::exists(target));
+    else
+      EXPECT_EQ(target_text(), "keep me\n");
+  }
+  // Removed, as the message says, the store opens.
+  std::filesystem::remove(lock_path);
+  std::unique_ptr<Store> store;
+  EXPECT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
 }
 
 }  // namespace

@@ -110,11 +110,13 @@ std::string ResolveStoreDir(std::string_view flag_value);
  * for the CLI (whose writing commands then refuse) and the language (which opens read-only). */
 bool ReadOnlyRequested();
 
-/* Whether `dir` may hold a store: it is there and not an empty folder. A directory that is not
- * there, or an empty one, holds no databases: asking about them there must not make a store
- * (an empty folder given for a store that lost its files would then look like an empty store);
- * only creating a database does. Any other folder is for the store's open to judge (one that is
- * not a store is refused, unchanged, naming what it is). */
+/* Whether `dir` may hold a store: it is there and holds more than nothing (an empty folder) or a
+ * store's beginning (its lock file, and a db/ with only what a creation writes before
+ * db/CURRENT: also what is left of a store whose db/ was deleted). Where it holds no store's
+ * files there are no databases: asking about them there must not make a store (an empty folder
+ * given for a store that lost its files would then look like an empty store); only creating a
+ * database does. Any other folder is for the store's open to judge (one that is not a store is
+ * refused, unchanged, naming what it is). */
 bool StoreFilesAt(std::string_view dir);
 
 /* Why this process may not write the store at `dir`, or "" when it may (or nothing is there):

@@ -47,7 +47,7 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
                    : " (the working directory's cairn.store: $CAIRN_STORE is not set)");
   if (folder)
     message +=
-        ": the folder is there but empty (if it held a store, its files are gone; "
+        ": the folder is there but holds no store's files (if it held a store, they are gone; "
         "Database.create makes a new store in it)";
   else if (named)
     message += ": is the store's path right? (Database.create makes the store and a database)";
@@ -73,10 +73,11 @@ void NeedTransaction(const cairn_loc *loc, cairn_db *db) {
 
 }  // namespace
 
-// No store is open and none is where the first database call would open one (no directory, or
-// an empty one: store::StoreFilesAt): there are no databases, and a question about them should
-// not leave a store behind (a store made in an empty folder given for one that lost its files
-// would hide the loss), nor should a transaction (transaction.cpp).
+// No store is open and none is where the first database call would open one (no directory, an
+// empty one, or one with only a store's beginning, such as its lock file: store::StoreFilesAt):
+// there are no databases, and a question about them should not leave a store behind (a store made
+// in an empty folder given for one that lost its files would hide the loss), nor should a
+// transaction (transaction.cpp).
 bool NoStore() {
   return cairn_store_dir() == nullptr &&
          !cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir(""));
