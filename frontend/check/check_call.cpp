@@ -438,7 +438,7 @@ sem::ExprPtr Checker::checkBuiltinCall(FnCtx &cx, const std::string &name, const
     if (t->kind != TypeKind::Text && t->kind != TypeKind::Array && !t->isError()) {
       Diagnostic &d = error(DiagId::TypeMismatch, e.args[0]->span,
                             {"a text, an array or an object with len() -> int", typeName(t)});
-      if (t->kind == TypeKind::Class) d.withHint(iterationHint(t->cls));
+      if (t->kind == TypeKind::Class) d.withHint(whyNotIterable(t->cls));
       return errorExpr(e.span);
     }
     r->builtin = sem::Builtin::Len;

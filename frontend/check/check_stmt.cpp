@@ -475,7 +475,9 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       if (!t->isError()) {
         Diagnostic &d = error(DiagId::NotIterable, f->iterable->span, {typeName(t)});
         if (t->kind == TypeKind::Class)
-          d.withHint(iterationHint(t->cls));
+          d.withHint(iterationHint(t->cls, f->iterable->kind == ast::ExprKind::Name
+                                               ? f->iterable->as<ast::NameExpr>()->name.name
+                                               : std::string()));
         else if (t->kind == TypeKind::Text)
           d.withHint("a text is bytes: 'for i in 0..len(s)' and s[i] give each byte as an int");
       }

@@ -199,7 +199,30 @@ void Checker::requireValue(const std::string &name, Span span, const Type *t) {
                 " = someFunction'");
 }
 
-std::string Checker::iterationHint(ClassInfo *cls) {
+std::string Checker::iterationHint(ClassInfo *cls, const std::string &object) {
+  std::string hint = whyNotIterable(cls);
+  // What the class offers instead (HashMap's keys(), Set's items()): methods without parameters
+  // that give an array or a class `for` takes.
+  std::vector<std::string> offers;
+  for (const FuncInfo *m : cls->vtable) {
+    if (!m->params.empty() || m->ret == nullptr) continue;
+    const Type *r = m->ret;
+    bool takes = r->kind == TypeKind::Array;
+    if (r->kind == TypeKind::Class && r->cls != cls && !r->cls->resolving) {
+      resolveClass(r->cls);  // (an error is being reported: making the instance changes nothing)
+      takes = whyNotIterable(r->cls).empty();
+    }
+    if (takes) offers.push_back(m->name);
+  }
+  if (offers.empty()) return hint;
+  // What to write instead says enough (the error names what `for` takes).
+  hint = "iterate over what one of its methods gives: ";
+  for (size_t i = 0; i < offers.size(); ++i) hint += (i ? ", " : "") + offers[i] + "()";
+  hint += " (for x in " + (object.empty() ? std::string("it") : object) + "." + offers[0] + "())";
+  return hint;
+}
+
+std::string Checker::whyNotIterable(ClassInfo *cls) {
   auto signature = [&](const FuncInfo *f) {
     std::string sig = "fn(";
     for (size_t i = 0; i < f->params.size(); ++i) sig += (i ? ", " : "") + typeName(f->params[i]);

@@ -76,7 +76,12 @@ class Checker {
   void requireValue(const std::string &name, Span span, const Type *t);
   // What class cls lacks for `for x in obj` and len(obj): methods len() -> int and
   // get(i: int) -> T (a hint for their errors).
-  std::string iterationHint(ClassInfo *cls);
+  // Why `for` does not take an object of cls (no len(), get(i) of another shape, ...), and the
+  // methods of it without parameters that give something `for` takes, as in `for x in
+  // OBJECT.keys()` (OBJECT: the iterable's source when it is a name, else "it").
+  std::string iterationHint(ClassInfo *cls, const std::string &object);
+  // Why `for` (and len) does not take an object of cls; "" when it does.
+  std::string whyNotIterable(ClassInfo *cls);
   bool indexParameter(const FuncInfo *get);
   // A function, Database or Transaction where a field or array element would hold it.
   void cannotStore(Span span, const Type *t, const char *where);

@@ -129,6 +129,7 @@ class Loader {
       *looked += p.string();
       std::error_code ec;
       if (fs::is_regular_file(p, ec)) return p.string();
+      if (fs::is_directory(p, ec)) *looked += " (a folder, not a file)";
     }
     return "";
   }
@@ -200,6 +201,9 @@ bool loadProgram(const std::string &main_path, const LoadOptions &options, Sourc
   // The main module's name is its file's stem (`prog` for prog.cairn).
   std::string error;
   ModuleInfo *main = loader.load(mp.stem().string(), main_path, false, &error);
+  std::error_code ec;
+  if (main == nullptr && fs::is_directory(mp, ec))
+    error = "it is a folder (name the program's .cairn file)";  // as `cairn build` says
   if (main == nullptr) {
     diags.report(DiagId::CannotReadFile, Span{}, {main_path, error});
     return false;

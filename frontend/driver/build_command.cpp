@@ -1,8 +1,10 @@
 // `cairn build`, `cairn run` and `cairn check`.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -257,18 +259,22 @@ int RunRunCommand(const GlobalOptions &global, const std::vector<std::string> &a
     return kExitError;
   }
   fs::path exe = dir / (fs::path(o.main_file).stem().string() + "-" + key);
-  if (!fs::exists(exe, ec)) {
-    // Build under a temporary name and rename, so a concurrent run never sees half a file.
+  // Build under a temporary name and rename, so a concurrent run never sees half a file.
+  auto build = [&]() {
     fs::path tmp = exe;
     tmp += ".tmp" + std::to_string(getpid());
-    int r = buildExecutable(o, tmp.string());
-    if (r != 0) return kExitError;
-    fs::rename(tmp, exe, ec);
-    if (ec) {
-      std::fprintf(stderr, "cairn: cannot store %s: %s\n", exe.c_str(), ec.message().c_str());
-      return kExitError;
+    if (buildExecutable(o, tmp.string()) != 0) return false;
+    std::error_code rename_ec;
+    fs::rename(tmp, exe, rename_ec);
+    if (rename_ec) {
+      std::fprintf(stderr, "cairn: cannot store %s: %s\n", exe.c_str(),
+                   rename_ec.message().c_str());
+      return false;
     }
-  }
+    return true;
+  };
+  const bool cached = fs::exists(exe, ec);
+  if (!cached && !build()) return kExitError;
   if (!store.empty()) setenv("CAIRN_STORE", store.c_str(), 1);
   std::vector<char *> argv;
   std::string name = o.main_file;
@@ -278,7 +284,17 @@ int RunRunCommand(const GlobalOptions &global, const std::vector<std::string> &a
   std::fflush(stdout);
   std::fflush(stderr);
   execv(exe.c_str(), argv.data());
-  std::fprintf(stderr, "cairn: cannot run %s\n", exe.c_str());
+  int err = errno;
+  if (cached) {
+    // An entry of the cache that does not run (cut short or damaged from outside: a build
+    // stores only whole files) is built again, once.
+    fs::remove(exe, ec);
+    if (!build()) return kExitError;
+    execv(exe.c_str(), argv.data());
+    err = errno;
+  }
+  std::fprintf(stderr, "cairn: cannot run %s: %s (remove it, or the cache %s, and run again)\n",
+               exe.c_str(), std::strerror(err), dir.c_str());
   return kExitError;
 }
 

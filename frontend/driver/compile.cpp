@@ -348,6 +348,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   }
   // Never over one of the program's own source files (`-o prog.cairn`, or a main file without
   // the .cairn extension built in its folder, whose default output is its own name).
+  // Nor --emit-llvm's file over a source, or over the executable (one would replace the other).
   for (uint32_t i = 0; i < fe.sources.size(); ++i) {
     std::error_code ec;
     if (fs::equivalent(output, fe.sources.file(i).path(), ec)) {
@@ -355,6 +356,26 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
                    "cairn: error: the executable '%s' would overwrite the source file '%s'; "
                    "give -o another path\n",
                    output.c_str(), fe.sources.file(i).path().c_str());
+      return 1;
+    }
+    if (!options.emit_llvm.empty() &&
+        fs::equivalent(options.emit_llvm, fe.sources.file(i).path(), ec)) {
+      std::fprintf(stderr,
+                   "cairn: error: the LLVM IR '%s' would overwrite the source file '%s'; give "
+                   "--emit-llvm another path\n",
+                   options.emit_llvm.c_str(), fe.sources.file(i).path().c_str());
+      return 1;
+    }
+  }
+  if (!options.emit_llvm.empty()) {
+    std::error_code ec;
+    const fs::path ir = fs::absolute(options.emit_llvm, ec).lexically_normal();
+    const fs::path exe = fs::absolute(output, ec).lexically_normal();
+    if (ir == exe || fs::equivalent(options.emit_llvm, output, ec)) {
+      std::fprintf(stderr,
+                   "cairn: error: --emit-llvm and -o name one file, '%s': the executable would "
+                   "replace the LLVM IR; give them different paths\n",
+                   output.c_str());
       return 1;
     }
   }

@@ -121,6 +121,11 @@ n1=$(ls "$CAIRN_CACHE" | wc -l)
 "$CAIRN" run "$TMP/src/prog.cairn" >/dev/null 2>&1
 n2=$(ls "$CAIRN_CACHE" | wc -l)
 [ "$n1" -ge 1 ] && [ "$n2" -le $((n1 + 1)) ] || fail "cairn run's cache: $n1 then $n2 entries"
+# An entry of the cache cut short (from outside: a build stores only whole files) is built again
+# (every later run failed with "cannot run PATH", no reason given).
+for entry in "$CAIRN_CACHE"/prog-*; do truncate -s 100 "$entry"; done
+(cd "$TMP" && "$CAIRN" run src/prog.cairn again) >"$TMP/out" 2>&1
+[ "$(cat "$TMP/out")" = 'sq 9 ["again"]' ] || fail "cairn run with a damaged cache entry: $(cat "$TMP/out")"
 echo 'fn main() { exit(7) }' >"$TMP/exit.cairn"
 # readLine: "\r\n" is a line break; a "\r" at the very end of the input is a byte of the line.
 printf 'import std.io\nfn main() { var l = readLine(); while l != nil { println(len(l)); l = readLine() } }\n' >"$TMP/lines_cr.cairn"
@@ -135,6 +140,53 @@ CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/readbig.cairn" >"$TMP/out" 2>"$TMP/
 [ $? -eq 70 ] && grep -q "readbig.cairn:2:.*cannot read file '.*big.bin': out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
   fail "readFile of a file too large: $(cat "$TMP/err")"
 rm -f "$TMP/big.bin"
+# New objects get half the reservation (64 GiB by default), and no more than half the machine's
+# memory and swap: past that a collection, which touches what is live twice, would be killed by
+# the kernel before the heap's own out-of-memory error could be given.
+machine=$(awk '/^MemTotal:|^SwapTotal:/ { kb += $2 } END { print kb * 1024 }' /proc/meminfo)
+printf 'fn main() {\n    let a = new [int](100000 * 1000000)\n}\n' >"$TMP/hugearray.cairn"
+(unset CAIRN_HEAP_RESERVE_MB; "$CAIRN" run "$TMP/hugearray.cairn") >"$TMP/out" 2>"$TMP/err"
+if [ "$machine" -lt $((64 << 30)) ]; then
+  expected="more than the heap has for one object ($(( machine / 2 / 8192 * 8192 >> 20 )) MiB: half of this machine's memory and swap)"
+else
+  expected="more than the heap has for one object (32768 MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher"
+fi
+grep -qF "$expected" "$TMP/err" || fail "the largest object on a machine of $((machine >> 20)) MiB: expected '$expected': $(cat "$TMP/err")"
+# A file that never ends, or a line that never ends, is refused once it holds more than the heap
+# has for one object, not read until the machine runs out (it was read into memory outside the
+# heap without a bound: 16 GiB, then std::bad_alloc and SIGABRT).
+printf 'import std.io\nfn main() { println(len(readFile("/dev/zero"))) }\n' >"$TMP/readzero.cairn"
+CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$CAIRN" run "$TMP/readzero.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "readzero.cairn:2:.*cannot read file '/dev/zero': out of memory: it holds more than 127 MiB, the most the heap has for one object (128 MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher" "$TMP/err" ||
+  fail "readFile of /dev/zero: $(cat "$TMP/err")"
+printf 'import std.io\nfn main() { println(len(readLine())) }\n' >"$TMP/endless.cairn"
+CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$CAIRN" run "$TMP/endless.cairn" </dev/zero >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "endless.cairn:2:.*cannot read a line of standard input: out of memory: it holds more than 127 MiB, the most the heap has" "$TMP/err" ||
+  fail "readLine of a line that never ends: $(cat "$TMP/err")"
+# A text joined by '+' or made by replace, larger than the heap holds in one object: the runtime
+# error at the call, as repeat's (both were a fatal error with no position); the output of a
+# program run by runCapture that never ends is cut off there, its program killed (it was read
+# outside the heap until std::bad_alloc).
+cat >"$TMP/bigtext.cairn" <<'CAIRN'
+import std.text
+import std.sys
+fn main() {
+    let a = repeat("x", 70000000)
+    if args()[0] == "plus" { println(len(a + a)) }
+    if args()[0] == "replace" { println(len(replace(a, "x", "yy"))) }
+    if args()[0] == "capture" { println(len(runCapture(["cat", "/dev/zero"]).out)) }
+}
+CAIRN
+"$CAIRN" build "$TMP/bigtext.cairn" -o "$TMP/bigtext" >"$TMP/out" 2>&1 || fail "build bigtext: $(cat "$TMP/out")"
+CAIRN_HEAP_RESERVE_MB=256 "$TMP/bigtext" plus >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "bigtext.cairn:5:.*: out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
+  fail "a + a too large: $(cat "$TMP/err")"
+CAIRN_HEAP_RESERVE_MB=256 "$TMP/bigtext" replace >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "bigtext.cairn:6:.*: replace: out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
+  fail "replace too large: $(cat "$TMP/err")"
+CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$TMP/bigtext" capture >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "bigtext.cairn:7:.*: runCapture: the output of 'cat': out of memory: it holds more than 127 MiB, the most the heap has for one object" "$TMP/err" ||
+  fail "runCapture of an output that never ends: $(cat "$TMP/err")"
 # Objects that fit in the heap but not beside what is live: a runtime error at the `new` (or the
 # call) that says so, in a program (exit 70) and in the REPL, whose session goes on (it was the
 # allocator's fatal error: SIGABRT, the session lost). An array, a text made by repeat, a line
@@ -323,6 +375,16 @@ for case in "prog.cairn -o prog.cairn" "prog.cairn -o helper.cairn" "prog.cairn 
   [ "$(cat "$TMP/own/prog.cairn" "$TMP/own/helper.cairn" "$TMP/own/noext" | md5sum)" = "$before" ] ||
     fail "cairn build $case changed a source file"
 done
+# --emit-llvm neither: over the main file or a module, nor onto the executable's path.
+for case in "prog.cairn -o p1 --emit-llvm prog.cairn" "prog.cairn -o p1 --emit-llvm helper.cairn" "prog.cairn -o p1 --emit-llvm p1"; do
+  before=$(cat "$TMP/own/prog.cairn" "$TMP/own/helper.cairn" | md5sum)
+  (cd "$TMP/own" && "$CAIRN" build $case) >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  [ $rc -eq 1 ] || fail "cairn build $case exits $rc, not 1"
+  grep -q "would overwrite the source file\|--emit-llvm and -o name one file" "$TMP/err" || fail "cairn build $case: $(cat "$TMP/err")"
+  [ "$(cat "$TMP/own/prog.cairn" "$TMP/own/helper.cairn" | md5sum)" = "$before" ] ||
+    fail "cairn build $case changed a source file"
+done
 (cd "$TMP/own" && "$CAIRN" build noext -o noext.bin && ./noext.bin) >"$TMP/out" 2>&1 || fail "noext -o noext.bin: $(cat "$TMP/out")"
 [ "$(cat "$TMP/out")" = "42" ] || fail "noext.bin printed $(cat "$TMP/out")"
 
@@ -331,6 +393,19 @@ mkdir -p "$TMP/adir"
 (cd "$TMP" && "$CAIRN" build adir) >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 1 ] || fail "cairn build of a folder does not exit 1"
 grep -q "cannot read 'adir': it is a folder" "$TMP/err" || fail "cairn build of a folder: $(cat "$TMP/err")"
+# ... in the same words from check and run; and a module that is a folder says so, not only that
+# it was not found.
+for cmd in check run; do
+  (cd "$TMP" && "$CAIRN" $cmd adir) >"$TMP/out" 2>"$TMP/err"
+  [ $? -eq 1 ] || fail "cairn $cmd of a folder does not exit 1"
+  grep -q "cannot read 'adir': it is a folder (name the program's .cairn file)" "$TMP/err" ||
+    fail "cairn $cmd of a folder: $(cat "$TMP/err")"
+done
+mkdir -p "$TMP/dirmod/lib/sub.cairn"
+printf 'import lib.sub\nfn main() { }\n' >"$TMP/dirmod/prog.cairn"
+"$CAIRN" check "$TMP/dirmod/prog.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -q "module 'lib.sub' not found (looked in .*lib/sub.cairn (a folder, not a file))" "$TMP/err" ||
+  fail "a module that is a folder: $(cat "$TMP/err")"
 
 # A file of many errors (300, one a line; a binary file named as a program gave thousands):
 # the first 100, then how many more there were.
@@ -845,7 +920,11 @@ fn main() { let l = new List[int] {}; l.delete(1) }|did you mean 'removeValue'?"
 fn main() { let m = new HashMap[text, int] {}; m.set(\"a\", 1) }|did you mean 'put'?" \
             "nilfirst|fn main() { let a = [nil, 1] }|'any' holds references" \
             "owntransaction|class Transaction { amount: int }
-fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction"
+fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction" \
+            "formap|import std.map
+fn main() { let ages = new HashMap[text, int] {}; for x in ages { } }|iterate over what one of its methods gives: keys(), values() (for x in ages.keys())" \
+            "forset|import std.set
+fn main() { for x in new Set[int] {} { } }|iterate over what one of its methods gives: items() (for x in it.items())"
 # A database's name is read, not assigned.
 printf 'fn main() {\n    let d = Database.open("x")\n    d.name = "y"\n}\n' >"$TMP/dbname.cairn"
 "$CAIRN" check "$TMP/dbname.cairn" >"$TMP/out" 2>"$TMP/err"

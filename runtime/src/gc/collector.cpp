@@ -33,9 +33,9 @@ struct Collector::CollectPolicy {
     size_t i = c.pages_.TakePage(Space::kCurrent);
     if (i == heap::kNoPage)
       OutOfMemory(
-          "out of memory during a collection: all %llu MiB of the heap's transient arena (half "
-          "of %s) are in use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
-          static_cast<unsigned long long>(c.pages_.reserved_bytes() >> 21),
+          "out of memory during a collection: all %llu MiB of the heap's transient arena (of "
+          "%s) are in use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
+          static_cast<unsigned long long>(c.pages_.largest_object_bytes() >> 20),
           c.pages_.DescribeReservation().c_str());
     return i;
   }

@@ -316,6 +316,7 @@ void GcHeap::GetStats(cairn_stats *out) {
   out->free_pages = pages_.free_pages_below_high_water();
   out->reserved_bytes = pages_.reserved_bytes();
   out->requested_bytes = pages_.requested_bytes();
+  out->machine_bytes = pages_.machine_bytes();
   if (out->heap_pages > out->peak_heap_pages) out->peak_heap_pages = out->heap_pages;
 }
 

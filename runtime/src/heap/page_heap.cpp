@@ -1,6 +1,7 @@
 #include "heap/page_heap.h"
 
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <cassert>
@@ -14,6 +15,13 @@ namespace cairn::heap {
 
 namespace {
 constexpr uint64_t kMinReserve = uint64_t{256} << 20;
+
+// The machine's memory and swap, in bytes; 0 if unknown.
+uint64_t MachineMemoryBytes() {
+  struct sysinfo si;
+  if (sysinfo(&si) != 0) return 0;
+  return (uint64_t(si.totalram) + si.totalswap) * si.mem_unit;
+}
 
 void *MapNoReserve(size_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -46,6 +54,10 @@ PageHeap::~PageHeap() {
 
 std::string PageHeap::DescribeReservation() const {
   std::string d = "the heap's reservation of " + std::to_string(reserved_bytes() >> 20) + " MiB";
+  if (machine_bytes_ != 0)
+    d += " (new objects get " + std::to_string(largest_object_bytes() >> 20) +
+         " MiB of it: half of this machine's " + std::to_string(machine_bytes_ >> 20) +
+         " MiB of memory and swap, which a larger reservation does not change)";
   if (requested_bytes_ > reserved_bytes())
     d += " (" + std::to_string(requested_bytes_ >> 20) +
          " MiB were asked for: the system would not map more, as a limit on the process's "
@@ -84,8 +96,22 @@ Status PageHeap::Reserve(uint64_t bytes) {
     table_bytes_ = pages * sizeof(PageInfo);
     page_ids_ = static_cast<uint64_t *>(ids);
     ids_bytes_ = pages * sizeof(uint64_t);
+    // The transient arena (new objects, and a collection's copies of them) is the lower half, and
+    // no more than half the machine's memory and swap: a collection touches what is live twice
+    // (from and to), so a heap allowed to grow past the machine would be killed by the kernel
+    // before its own out-of-memory error could say what happened.
+    size_t transient = pages / 2;
+    machine_bytes_ = 0;
+    if (const uint64_t machine = MachineMemoryBytes(); machine != 0) {
+      const size_t cap = std::max<size_t>(machine / 2 / kPageSize, kMinReserve / 2 / kPageSize);
+      if (cap < transient) {
+        transient = cap;
+        machine_bytes_ = machine;
+      }
+    }
     arenas_[0].start = arenas_[0].hwm = 0;
-    arenas_[0].end = arenas_[1].start = arenas_[1].hwm = pages / 2;
+    arenas_[0].end = transient;
+    arenas_[1].start = arenas_[1].hwm = pages / 2;
     arenas_[1].end = pages;
     return Status::Ok();
   }

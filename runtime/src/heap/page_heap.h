@@ -39,10 +39,14 @@ class PageHeap {
   size_t capacity() const { return capacity_; }  // pages reserved
   uint64_t reserved_bytes() const { return uint64_t(capacity_) * kPageSize; }
   uint64_t requested_bytes() const { return requested_bytes_; }  // what Reserve was asked for
-  // The most bytes one object can take: the transient arena's pages, all of them.
+  // The most bytes one object can take: the transient arena's pages, all of them (half the
+  // reservation, or half the machine's memory and swap when that is less: machine_bytes()).
   uint64_t largest_object_bytes() const {
     return uint64_t(arenas_[0].end - arenas_[0].start) * kPageSize;
   }
+  // The machine's memory and swap when half of it, not of the reservation, sets the transient
+  // arena's size; else 0.
+  uint64_t machine_bytes() const { return machine_bytes_; }
   // For out-of-memory messages: "the heap's reservation of N MiB", and when Reserve got less
   // than it was asked for, how much and why.
   std::string DescribeReservation() const;
@@ -150,6 +154,7 @@ class PageHeap {
   char *base_ = nullptr;
   size_t capacity_ = 0;
   uint64_t requested_bytes_ = 0;
+  uint64_t machine_bytes_ = 0;  // machine_bytes()
   size_t in_use_ = 0;
   size_t transient_in_use_ = 0;  // the pages of in_use_ in the transient arena
   size_t transient_small_ = 0;   // transient_small_pages()

@@ -30,11 +30,25 @@ void AppendFullHeap(std::string *m, uint64_t bytes) {
   cairn_get_stats(&st);
   *m += " MiB, and the heap has no room for it after a collection (";
   AppendInt(m, static_cast<int64_t>(st.live_bytes_last >> 20));
+  if (st.machine_bytes != 0) {
+    *m += " MiB live of the ";
+    AppendInt(m, static_cast<int64_t>(cairn_largest_object_bytes() >> 20));
+    *m += " MiB new objects get: half of this machine's memory and swap); keep less alive";
+    return;
+  }
   *m += " MiB live of its ";
   AppendInt(m, static_cast<int64_t>(st.reserved_bytes >> 20));
   *m +=
       " MiB reservation, one object taking at most half); keep less alive, or set "
       "CAIRN_HEAP_RESERVE_MB higher";
+}
+
+void AppendLargestObject(std::string *m, uint64_t room) {
+  AppendInt(m, static_cast<int64_t>(room >> 20));
+  cairn_stats st;
+  cairn_get_stats(&st);
+  *m += st.machine_bytes != 0 ? " MiB: half of this machine's memory and swap)"
+                              : " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
 }
 
 bool HasRuntimeErrorHook() { return error_hook != nullptr; }
@@ -210,11 +224,10 @@ void cairn_rt_check_array_length(const cairn_loc *loc, const cairn_type *type, i
     // Rounded up and down: the figures never read as equal.
     cairn::lang::AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
     m += " MiB, more than the heap has for one object (";
-    cairn::lang::AppendInt(&m, static_cast<int64_t>(room >> 20));
-    m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
+    cairn::lang::AppendLargestObject(&m, room);
     cairn_stats st;
     cairn_get_stats(&st);
-    if (st.requested_bytes > st.reserved_bytes) {
+    if (st.machine_bytes == 0 && st.requested_bytes > st.reserved_bytes) {
       m += ", and the limit on the process's address space (ulimit -v, ulimit -d) with it: the "
            "heap has ";
       cairn::lang::AppendInt(&m, static_cast<int64_t>(st.reserved_bytes >> 20));

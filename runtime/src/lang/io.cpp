@@ -2,6 +2,7 @@
 // through std::string: the kernel never writes into or reads from a heap page directly (a
 // persistent page may be protected, and a system call would fail with EFAULT instead of
 // faulting it in).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,6 +32,26 @@ std::string PathOf(const cairn_loc *loc, void *path) {
   RuntimeError(loc, std::string("cannot ") + what + " file '" + path + "': " + std::strerror(err));
 }
 
+// What a read is of, for its error ("cannot read file 'x'"), and the bytes read: kept here, not
+// in std::strings of the reading frame, which a runtime error hook's jump (the REPL's) would
+// leak. The buffer is emptied by the read that follows one that failed.
+std::string &ReadWhat() {
+  static thread_local std::string what;
+  return what;
+}
+
+std::string &ReadBuffer() {
+  static thread_local std::string bytes;
+  std::string().swap(bytes);
+  return bytes;
+}
+
+// A read of ReadWhat() past `limit` (TooLargeToRead); what was read is freed first.
+[[noreturn]] void ReadTooLarge(const cairn_loc *loc, uint64_t bytes, bool exact, uint64_t limit) {
+  ReadBuffer();
+  TooLargeToRead(loc, ReadWhat(), bytes, exact, limit);
+}
+
 }  // namespace
 
 extern "C" {
@@ -39,7 +60,9 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   // A prompt shows before a person types; a pipe is not flushed line by line.
   static const bool interactive = isatty(STDIN_FILENO) != 0;
   if (interactive) std::fflush(stdout);
-  std::string line;
+  const uint64_t limit = LimitOfRead();
+  ReadWhat() = "cannot read a line of standard input";
+  std::string &line = ReadBuffer();
   int c;
   bool any = false, ended = false;
   errno = 0;
@@ -50,6 +73,8 @@ void *cairn_io_read_line(const cairn_loc *loc) {
       break;
     }
     line.push_back(static_cast<char>(c));
+    // The rest of the line is not read: a next readLine begins where this one stopped.
+    if (line.size() > limit) ReadTooLarge(loc, line.size(), false, limit);
   }
   if (std::ferror(stdin)) {
     const int err = errno;
@@ -60,28 +85,46 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   if (!any) return nullptr;
   // "\r\n" is a line break; a "\r" at the end of the input, with no "\n", is a byte of the line.
   if (ended && !line.empty() && line.back() == '\r') line.pop_back();
-  CheckTextBytes(loc, line.size(), false, "cannot read a line of standard input");
-  return NewText(line);
+  CheckTextBytes(loc, line.size(), false, ReadWhat());
+  void *text = NewText(line);
+  std::string().swap(line);
+  return text;
 }
 
 void *cairn_io_read_file(const cairn_loc *loc, void *path) {
   const std::string p = PathOf(loc, path);
+  const uint64_t limit = LimitOfRead();
   std::FILE *f = std::fopen(p.c_str(), "rb");
   if (f == nullptr) FileError(loc, "read", p, errno);
-  std::string data;
+  ReadWhat() = "cannot read file '" + p + "'";
+  // A file whose size is known is refused before it is read.
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && uint64_t(st.st_size) > limit) {
+    std::fclose(f);
+    ReadTooLarge(loc, uint64_t(st.st_size), true, limit);
+  }
+  std::string &data = ReadBuffer();
   char chunk[65536];
   size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) data.append(chunk, n);
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
+    data.append(chunk, n);
+    if (data.size() > limit) {
+      std::fclose(f);
+      ReadTooLarge(loc, data.size(), false, limit);
+    }
+  }
   const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err != 0) FileError(loc, "read", p, err);
-  CheckTextBytes(loc, data.size(), false, "cannot read file '" + p + "'");
-  return NewText(data);
+  CheckTextBytes(loc, data.size(), false, ReadWhat());
+  void *text = NewText(data);
+  std::string().swap(data);
+  return text;
 }
 
 void cairn_io_write_file(const cairn_loc *loc, void *path, void *t) {
   const std::string p = PathOf(loc, path);
-  if (t == nullptr) cairn_rt_nil(loc, "text");
+  if (t == nullptr) cairn_rt_nil(loc, "text (the contents)");
   const std::string data(TextView(t));
   std::FILE *f = std::fopen(p.c_str(), "wb");
   if (f == nullptr) FileError(loc, "write", p, errno);

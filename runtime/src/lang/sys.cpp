@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -185,20 +186,40 @@ int64_t cairn_sys_run(const cairn_loc *loc, void *argv, int capture) {
     if (capture) ::close(pipe_fds[0]);
     RuntimeError(loc, "run: cannot start '" + args[0] + "': " + std::strerror(rc));
   }
+  // The output is read up to what a text can hold (LimitOfRead): past it, the child is killed
+  // and the call is the runtime error that says so (an output that never ends was read into
+  // memory outside the heap until the machine ran out).
+  const uint64_t limit = LimitOfRead();
+  bool too_large = false;
   if (capture) {
     char buf[65536];
     for (;;) {
       ssize_t got = ::read(pipe_fds[0], buf, sizeof buf);
-      if (got > 0)
+      if (got > 0) {
         last_output.append(buf, static_cast<size_t>(got));
-      else if (got == 0 || errno != EINTR)
+        if (last_output.size() > limit) {
+          too_large = true;
+          ::kill(pid, SIGKILL);
+          break;
+        }
+      } else if (got == 0 || errno != EINTR) {
         break;
+      }
     }
     ::close(pipe_fds[0]);
   }
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) RuntimeError(loc, std::string("run: waitpid: ") + std::strerror(errno));
+  }
+  if (too_large || (capture && !last_output.empty())) {
+    static std::string what;  // a runtime error hook may jump out: nothing here to free
+    what = "runCapture: the output of '" + args[0] + "'";
+    if (too_large) {
+      std::string().swap(last_output);
+      TooLargeToRead(loc, what, 0, false, limit);
+    }
+    CheckTextBytes(loc, last_output.size(), false, what);
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);

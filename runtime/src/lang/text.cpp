@@ -7,6 +7,12 @@
 #include "lang/errors.h"
 
 namespace cairn::lang {
+namespace {
+
+// Past this many bytes a text is a large object (docs/gc.md: more than 4 KiB with its header).
+constexpr uint64_t kLargeTextBytes = 4096 - 2 * sizeof(uint64_t);
+
+}  // namespace
 
 void *NewText(std::string_view s) {
   return cairn_text_new(s.data(), static_cast<int64_t>(s.size()));
@@ -36,6 +42,11 @@ void *cairn_text_concat(const cairn_loc *loc, void *a, void *b) {
   // other operand itself.
   if (la == 0) return b;
   if (lb == 0) return a;
+  // A text the heap cannot hold is the runtime error that says so at the '+' (the allocator's
+  // failure is fatal, without a position). Only a large object's allocation can fail that way
+  // while the heap has room for small ones (gc/gc_heap.h C1).
+  if (uint64_t(la) + uint64_t(lb) > kLargeTextBytes)
+    CheckTextBytes(loc, uint64_t(la) + uint64_t(lb), false);
   void *r = cairn_malloc_array(&cairn_text_type, static_cast<size_t>(la + lb));
   std::memcpy(MutableTextBytes(r), TextBytes(a), static_cast<size_t>(la));
   std::memcpy(MutableTextBytes(r) + la, TextBytes(b), static_cast<size_t>(lb));

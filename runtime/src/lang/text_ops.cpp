@@ -132,8 +132,26 @@ void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow, const s
   }
   AppendInt(&m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
   m += " MiB is more than the heap has for one object (";
-  AppendInt(&m, static_cast<int64_t>(room >> 20));
-  m += " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
+  AppendLargestObject(&m, room);
+  RuntimeError(loc, m);
+}
+
+uint64_t LimitOfRead() {
+  constexpr uint64_t kHeader = 2 * sizeof(uint64_t);
+  const uint64_t room = cairn_largest_object_bytes();
+  if (room == 0) return CAIRN_MAX_ARRAY_BYTES;
+  return std::min<uint64_t>(CAIRN_MAX_ARRAY_BYTES, room > kHeader ? room - kHeader : 0);
+}
+
+void TooLargeToRead(const cairn_loc *loc, const std::string &what, uint64_t bytes, bool exact,
+                    uint64_t limit) {
+  // A size known is the heap's own message (it says how much more the heap would need).
+  if (exact) CheckTextBytes(loc, bytes, false, what);
+  std::string &m = ErrorMessage();
+  m = what + ": out of memory: it holds more than ";
+  AppendInt(&m, static_cast<int64_t>(limit >> 20));
+  m += " MiB, the most the heap has for one object (";
+  AppendLargestObject(&m, cairn_largest_object_bytes());
   RuntimeError(loc, m);
 }
 
@@ -190,25 +208,38 @@ void *cairn_text_trim(const cairn_loc *loc, void *t) {
 }
 
 void *cairn_text_replace(const cairn_loc *loc, void *t, void *a, void *b) {
-  // Built in a std::string first (no allocation on the heap while the bytes are read).
   const std::string_view s = Need(loc, t);
   const std::string_view from = Need(loc, a);
   const std::string_view to = Need(loc, b);
   if (from.empty()) RuntimeError(loc, "replace: the text to replace is empty");
-  std::string out;
+  // Counted first, so that a result the heap cannot hold is the runtime error that says so
+  // (CheckTextBytes), not a fatal error or a buffer outside the heap as large as the result.
+  uint64_t hits = 0;
+  for (size_t at = s.find(from); at != std::string_view::npos; at = s.find(from, at + from.size()))
+    ++hits;
+  if (hits == 0) return t;
+  const uint64_t shrink = hits * from.size();
+  const bool overflow = to.size() != 0 && hits > (CAIRN_MAX_ARRAY_BYTES + shrink) / to.size();
+  const uint64_t bytes = overflow ? 0 : s.size() - shrink + hits * to.size();
+  CheckTextBytes(loc, bytes, overflow, "replace");
+  // t, a and b stay live across the allocation (their references are on this frame), so their
+  // bytes are read again after it.
+  void *r = cairn_malloc_array(&cairn_text_type, static_cast<size_t>(bytes));
+  const std::string_view src = TextView(t), old = TextView(a), now = TextView(b);
+  char *out = MutableTextBytes(r);
   size_t at = 0;
-  bool replaced = false;
-  while (true) {
-    const size_t hit = s.find(from, at);
-    if (hit == std::string_view::npos) break;
-    out.append(s.substr(at, hit - at));
-    out.append(to);
-    at = hit + from.size();
-    replaced = true;
+  for (size_t hit = src.find(old); hit != std::string_view::npos; hit = src.find(old, at)) {
+    std::memcpy(out, src.data() + at, hit - at);
+    out += hit - at;
+    std::memcpy(out, now.data(), now.size());
+    out += now.size();
+    at = hit + old.size();
   }
-  if (!replaced) return t;
-  out.append(s.substr(at));
-  return NewText(out);
+  std::memcpy(out, src.data() + at, src.size() - at);
+  KeepAlive(t);
+  KeepAlive(a);
+  KeepAlive(b);
+  return r;
 }
 
 void *cairn_text_of_byte(const cairn_loc *loc, int64_t b) {
