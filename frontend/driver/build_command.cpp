@@ -25,7 +25,7 @@ constexpr char kBuildUsage[] =
     "\n"
     "options:\n"
     "  -o FILE           the executable to write\n"
-    "  -O0, -O2          optimization level (default -O2)\n"
+    "  -O0, -O2 (or -O)  optimization level (default -O2)\n"
     "  -g0               no debug line tables\n"
     "  --path DIR        also look for imported modules under DIR (repeatable)\n"
     "  --emit-llvm FILE  also write the optimized LLVM IR to FILE\n"
@@ -256,6 +256,13 @@ int RunRunCommand(const GlobalOptions &global, const std::vector<std::string> &a
   if (ec) {
     std::fprintf(stderr, "cairn: cannot create the build cache %s: %s (set CAIRN_CACHE)\n",
                  dir.c_str(), ec.message().c_str());
+    return kExitError;
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    std::fprintf(stderr,
+                 "cairn: cannot write the build cache %s: %s (set CAIRN_CACHE to a folder you "
+                 "may write)\n",
+                 dir.c_str(), std::strerror(errno));
     return kExitError;
   }
   fs::path exe = dir / (fs::path(o.main_file).stem().string() + "-" + key);

@@ -18,16 +18,35 @@
 namespace cairn::store {
 namespace {
 
-// The pid written in the lock file, or 0 if it cannot be read yet (the holder writes it just
-// after taking the lock, so a reader may briefly see an empty file).
+// The pid written in the lock file, or 0 if there is none: the file stays empty or holds
+// something else (the holder writes it just after taking the lock, so a reader may briefly see
+// an empty file; readers write none; a file changed from outside under its holder holds
+// anything).
 long ReadHolder(int fd) {
+  constexpr long kPidMaxLimit = 4194304;  // Linux's PID_MAX_LIMIT
   for (int attempt = 0; attempt < 100; ++attempt) {
     char buf[32] = {};
     ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    if (n > 0 && buf[n - 1] == '\n') return std::strtol(buf, nullptr, 10);
+    if (n > 0 && buf[n - 1] == '\n') {
+      char *end = nullptr;
+      errno = 0;
+      const long pid = std::strtol(buf, &end, 10);
+      const bool valid = end != buf && *end == '\n' && errno == 0 && pid > 0 && pid <= kPidMaxLimit;
+      return valid ? pid : 0;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return 0;
+}
+
+// The store is held by a writer whose lock file does not say which process it is.
+Status BusyWriting(const std::string &dir) {
+  return Status(CAIRN_BUSY, "store " + dir +
+                                " is in use by another process, which is writing it (its lock "
+                                "file " +
+                                dir + "/" + kLockFileName +
+                                " does not hold its process id: it was changed while the store "
+                                "was in use); wait for it to finish, or use another store");
 }
 
 Status Busy(const std::string &dir, long pid) {
@@ -105,7 +124,8 @@ Status StoreLock::AcquireShared(const std::string &dir, std::unique_ptr<StoreLoc
     int err = errno;
     long pid = err == EWOULDBLOCK ? ReadHolder(fd) : 0;
     close(fd);
-    if (err == EWOULDBLOCK) return Busy(dir, pid);
+    // Only a writer keeps a shared lock out.
+    if (err == EWOULDBLOCK) return pid > 0 ? Busy(dir, pid) : BusyWriting(dir);
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));
   }
   int dir_fd = -1;
@@ -153,8 +173,11 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
     int err = errno;
     if (err == EWOULDBLOCK) {
       long pid = ReadHolder(fd);
+      // No pid: readers (who write none), or a writer whose file was changed under it, told
+      // apart by a shared lock (which only a writer keeps out), let go at once by the close.
+      const bool writer = pid <= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0;
       close(fd);
-      return Busy(dir, pid);
+      return writer ? BusyWriting(dir) : Busy(dir, pid);
     }
     close(fd);
     return Status(CAIRN_IO_ERROR, "cannot lock " + path + ": " + std::strerror(err));

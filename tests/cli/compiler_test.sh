@@ -1198,6 +1198,16 @@ exec 7>&-
 wait $holder
 [ "$(cat "$TMP/hold.out")" = "5" ] || fail "ro.cairn hold by a reader: $(cat "$TMP/hold.out")"
 chmod -R u+w "$TMP/ro-store"
+# A run cache this user may not write: said so, with what to do (the object file's "Permission
+# denied" was all).
+mkdir -m 755 "$TMP/rocache"
+[ "$(id -u)" -eq 0 ] || chmod a-w "$TMP/rocache"
+printf 'fn main() { println(1) }\n' >"$TMP/hold/c.cairn"
+chmod a+r "$TMP/hold/c.cairn"
+as_reader env CAIRN_CACHE="$TMP/rocache" "$CAIRN" run "$TMP/hold/c.cairn" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "cairn: cannot write the build cache $TMP/rocache: Permission denied (set CAIRN_CACHE to a folder you may write)" "$TMP/err" ||
+  fail "cairn run with a cache it may not write: status $rc: $(cat "$TMP/err")"
 out=$(CAIRN_STORE="$TMP/ro-store" "$TMP/ro" read 2>&1)
 [ "$out" = "5" ] || fail "ro.cairn read after the refused changes: $out"
 # A store whose directory the reader may write but not its db/ folder: read-only, saying which.

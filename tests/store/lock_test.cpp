@@ -2,6 +2,7 @@
 // without waiting and without damage; the lock of a killed process is taken over; deleting the
 // lock files under a holder lets no second process in.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -58,6 +59,38 @@ TEST(StoreLock, WeAreRefusedWhileAnotherProcessHoldsTheStore) {
   holder.CloseInput();  // the holder closes the store and exits
   EXPECT_EQ(holder.Wait(), 0);
   ASSERT_TRUE(Store::Open(dir, StoreOptions(), &store).ok());
+}
+
+// A lock file emptied or rewritten in place under its writer (same file, other contents): the
+// next opener is refused as by a writer, not told the store is being read, nor a number that is
+// no process (the file's 23 digits were read as the largest long).
+TEST(StoreLock, ALockFileChangedUnderItsWriterStillNamesAWriter) {
+  TempDir tmp;
+  std::string dir = tmp.Sub("s");
+  ChildProcess holder({CAIRN_STORE_HOLDER, dir});
+  ASSERT_EQ(holder.ReadLine(30s), "ready " + std::to_string(holder.pid()) + "\n");
+  for (const char *contents : {"", "99999999999999999999999\n", "pid 12\n"}) {
+    SCOPED_TRACE(contents);
+    std::FILE *f = std::fopen((dir + "/cairn.lock").c_str(), "r+");  // the same file
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(ftruncate(fileno(f), 0), 0);
+    std::fputs(contents, f);
+    std::fclose(f);
+    for (bool read_only : {false, true}) {
+      StoreOptions o;
+      o.read_only = read_only;
+      std::unique_ptr<Store> store;
+      Status s = Store::Open(dir, o, &store);
+      EXPECT_EQ(s.code(), CAIRN_BUSY);
+      EXPECT_NE(s.message().find("is in use by another process, which is writing it (its lock "
+                                 "file " +
+                                 dir + "/cairn.lock does not hold its process id"),
+                std::string::npos)
+          << s.message();
+    }
+  }
+  holder.CloseInput();
+  EXPECT_EQ(holder.Wait(), 0);
 }
 
 // Deleting the lock files (ours and RocksDB's) under a running holder does not let a second

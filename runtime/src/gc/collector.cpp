@@ -34,9 +34,9 @@ struct Collector::CollectPolicy {
     if (i == heap::kNoPage)
       OutOfMemory(
           "out of memory during a collection: all %llu MiB of the heap's transient arena (of "
-          "%s) are in use. Set CAIRN_HEAP_RESERVE_MB higher (or cairn_options.reserve_bytes).",
+          "%s) are in use. %s.",
           static_cast<unsigned long long>(c.pages_.largest_object_bytes() >> 20),
-          c.pages_.DescribeReservation().c_str());
+          c.pages_.DescribeReservation().c_str(), c.pages_.ReserveAdvice(true).c_str());
     return i;
   }
   void Copied(const cairn_type *, size_t) {}

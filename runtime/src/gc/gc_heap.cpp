@@ -75,10 +75,9 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     if (i == heap::kNoPage)
       HeapFull(
           "out of memory: the heap is full (%llu MiB live after a collection; a collection needs "
-          "as much free to copy into, and %s has no more). Set CAIRN_HEAP_RESERVE_MB higher (or "
-          "cairn_options.reserve_bytes)%s.",
+          "as much free to copy into, and %s has no more). %s.",
           static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
-          pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
+          pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(true).c_str());
   }
   mutator_.Start(pages_, i);
   // Keep about a collection's worth of copying prefaulted beyond the high water mark, so that
@@ -157,14 +156,6 @@ void GcHeap::ChooseAllocationPage(CollectionResult &r, size_t was,
   tail_id_ = pages_.PageId(tail);
 }
 
-// After "Set CAIRN_HEAP_RESERVE_MB higher": when the reservation is less than was asked for,
-// raising the variable does nothing until the process may map more.
-const char *GcHeap::RaiseLimitAdvice() const {
-  return pages_.requested_bytes() > pages_.reserved_bytes()
-             ? ", and the limit on the process's address space with it"
-             : "";
-}
-
 bool GcHeap::CopyRoomFor(size_t pages) const {
   const size_t small = pages_.transient_small_pages();
   return pages_.transient_free_pages() >= pages + small + small / 8 + 1;
@@ -197,10 +188,9 @@ char *GcHeap::AllocateLarge(size_t bytes) {
     if (i == heap::kNoPage)
       HeapFull(
           "out of memory: no room for an object of %zu bytes (%zu pages) beside the %llu MiB live "
-          "after a collection (which needs as much free as is live, to copy into) in %s. Set "
-          "CAIRN_HEAP_RESERVE_MB higher%s.",
+          "after a collection (which needs as much free as is live, to copy into) in %s. %s.",
           bytes, n, static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
-          pages_.DescribeReservation().c_str(), RaiseLimitAdvice());
+          pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(false).c_str());
   }
   pages_.Info(i).used = uint32_t(bytes);
   if (pages_.pages_in_use() > stats_.peak_heap_pages)

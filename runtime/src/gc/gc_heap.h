@@ -119,8 +119,7 @@ class GcHeap {
   // opens or closes the tail; the mutator continues in the tail or in r's copy region.
   void ChooseAllocationPage(CollectionResult &r, size_t was, const StabilizeOutcome *outcome);
   char *AllocateLarge(size_t bytes);
-  const char *RaiseLimitAdvice() const;  // for out-of-memory messages
-  struct Pending;                        // what the entry points pass down to CollectFrom
+  struct Pending;  // what the entry points pass down to CollectFrom
   void CollectFrom(const void *stack_top, Pending *p);
   void AfterCollection(const CollectionResult &r, uint64_t pause);
   friend void CollectWithStackTop(GcHeap *heap, Pending *p);

@@ -65,6 +65,19 @@ std::string PageHeap::DescribeReservation() const {
   return d;
 }
 
+std::string PageHeap::ReserveAdvice(bool options) const {
+  // The machine's memory, not the reservation, bounds new objects: more reservation gives none.
+  if (machine_bytes_ != 0)
+    return "Keep less alive: this machine has no more memory to give new objects";
+  std::string advice = "Set CAIRN_HEAP_RESERVE_MB higher";
+  if (options) advice += " (or cairn_options.reserve_bytes)";
+  // When the reservation is less than was asked for, raising the variable does nothing until
+  // the process may map more.
+  if (requested_bytes_ > reserved_bytes())
+    advice += ", and the limit on the process's address space with it";
+  return advice;
+}
+
 Status PageHeap::Reserve(uint64_t bytes) {
   assert(!base_);
   requested_bytes_ = bytes;

@@ -50,6 +50,10 @@ class PageHeap {
   // For out-of-memory messages: "the heap's reservation of N MiB", and when Reserve got less
   // than it was asked for, how much and why.
   std::string DescribeReservation() const;
+  // The sentence that ends an out-of-memory message of the transient arena: what would give it
+  // more ("Set CAIRN_HEAP_RESERVE_MB higher" and, with `options`, "(or
+  // cairn_options.reserve_bytes)"; or, when the machine's memory bounds it, to keep less alive).
+  std::string ReserveAdvice(bool options) const;
 
   // True if p points into the reservation (the page may be free).
   bool Covers(const void *p) const {
