@@ -178,15 +178,15 @@ fn main() {
 }
 CAIRN
 "$CAIRN" build "$TMP/bigtext.cairn" -o "$TMP/bigtext" >"$TMP/out" 2>&1 || fail "build bigtext: $(cat "$TMP/out")"
-CAIRN_HEAP_RESERVE_MB=256 "$TMP/bigtext" plus >"$TMP/out" 2>"$TMP/err"
-[ $? -eq 70 ] && grep -q "bigtext.cairn:5:.*: out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
-  fail "a + a too large: $(cat "$TMP/err")"
-CAIRN_HEAP_RESERVE_MB=256 "$TMP/bigtext" replace >"$TMP/out" 2>"$TMP/err"
-[ $? -eq 70 ] && grep -q "bigtext.cairn:6:.*: replace: out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
-  fail "replace too large: $(cat "$TMP/err")"
-CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$TMP/bigtext" capture >"$TMP/out" 2>"$TMP/err"
-[ $? -eq 70 ] && grep -q "bigtext.cairn:7:.*: runCapture: the output of 'cat': out of memory: it holds more than 127 MiB, the most the heap has for one object" "$TMP/err" ||
-  fail "runCapture of an output that never ends: $(cat "$TMP/err")"
+# expect_small_heap PROGRAM MODE PATTERN: PROGRAM MODE in a 256 MiB heap exits 70 with PATTERN
+# (grep's) on standard error.
+expect_small_heap() {
+  CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$TMP/$1" "$2" >"$TMP/out" 2>"$TMP/err"
+  [ $? -eq 70 ] && grep -q "$3" "$TMP/err" || fail "$1 $2 in a small heap: $(cat "$TMP/err")"
+}
+expect_small_heap bigtext plus "bigtext.cairn:5:.*: out of memory: a text of 134 MiB is more than the heap has for one object"
+expect_small_heap bigtext replace "bigtext.cairn:6:.*: replace: out of memory: a text of 134 MiB is more than the heap has for one object"
+expect_small_heap bigtext capture "bigtext.cairn:7:.*: runCapture: the output of 'cat': out of memory: it holds more than 127 MiB, the most the heap has for one object"
 # Objects that fit in the heap but not beside what is live: a runtime error at the `new` (or the
 # call) that says so, in a program (exit 70) and in the REPL, whose session goes on (it was the
 # allocator's fatal error: SIGABRT, the session lost). An array, a text made by repeat, a line
@@ -204,12 +204,8 @@ fn main() {
 }
 CAIRN
 "$CAIRN" build "$TMP/full.cairn" -o "$TMP/full" >"$TMP/out" 2>&1 || fail "build full: $(cat "$TMP/out")"
-CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" array >"$TMP/out" 2>"$TMP/err"
-[ $? -eq 70 ] && grep -q "full.cairn:6:.*: out of memory: an array of 6000000 elements of \[int\] takes 46 MiB, and the heap has no room for it after a collection" "$TMP/err" ||
-  fail "an array the full heap cannot hold: $(cat "$TMP/err")"
-CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" text >"$TMP/out" 2>"$TMP/err"
-[ $? -eq 70 ] && grep -q "full.cairn:7:.*out of memory: a text of 39 MiB, and the heap has no room for it" "$TMP/err" ||
-  fail "a text the full heap cannot hold: $(cat "$TMP/err")"
+expect_small_heap full array "full.cairn:6:.*: out of memory: an array of 6000000 elements of \[int\] takes 46 MiB, and the heap has no room for it after a collection"
+expect_small_heap full text "full.cairn:7:.*out of memory: a text of 39 MiB, and the heap has no room for it"
 head -c 40000000 /dev/zero | tr '\0' 'x' | CAIRN_HEAP_RESERVE_MB=256 "$TMP/full" line >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] && grep -q "full.cairn:8:.*cannot read a line of standard input: out of memory: a text of 39 MiB" "$TMP/err" ||
   fail "a line the full heap cannot hold: $(cat "$TMP/err")"
