@@ -258,16 +258,17 @@ int RunRunCommand(const GlobalOptions &global, const std::vector<std::string> &a
                  dir.c_str(), ec.message().c_str());
     return kExitError;
   }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    std::fprintf(stderr,
-                 "cairn: cannot write the build cache %s: %s (set CAIRN_CACHE to a folder you "
-                 "may write)\n",
-                 dir.c_str(), std::strerror(errno));
-    return kExitError;
-  }
   fs::path exe = dir / (fs::path(o.main_file).stem().string() + "-" + key);
   // Build under a temporary name and rename, so a concurrent run never sees half a file.
   auto build = [&]() {
+    // Only a build writes the cache: a cache that may only be read runs what it holds.
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+      std::fprintf(stderr,
+                   "cairn: cannot write the build cache %s: %s (set CAIRN_CACHE to a folder you "
+                   "may write)\n",
+                   dir.c_str(), std::strerror(errno));
+      return false;
+    }
     fs::path tmp = exe;
     tmp += ".tmp" + std::to_string(getpid());
     if (buildExecutable(o, tmp.string()) != 0) return false;
@@ -292,9 +293,9 @@ int RunRunCommand(const GlobalOptions &global, const std::vector<std::string> &a
   std::fflush(stderr);
   execv(exe.c_str(), argv.data());
   int err = errno;
-  if (cached) {
-    // An entry of the cache that does not run (cut short or damaged from outside: a build
-    // stores only whole files) is built again, once.
+  if (cached && (err == ENOEXEC || err == EISDIR || err == ELIBBAD || err == ENOENT)) {
+    // An entry of the cache that is no executable (cut short or damaged from outside: a build
+    // stores only whole files), or went away, is built again, once.
     fs::remove(exe, ec);
     if (!build()) return kExitError;
     execv(exe.c_str(), argv.data());

@@ -60,6 +60,11 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   }
   // Out of file descriptors: RocksDB reports it as an I/O error, or wrapped in another status
   // (an open's options check says "Invalid argument: ... Too many open files").
+  if (detail.find("Too many open files in system") != std::string::npos) {
+    return Status(CAIRN_IO_ERROR, w + ": " + detail +
+                                      " (the system has as many files open as it allows: close "
+                                      "other programs, or raise fs.file-max, and try again)");
+  }
   if (detail.find("Too many open files") != std::string::npos) {
     return Status(CAIRN_IO_ERROR,
                   w + ": " + detail +

@@ -40,7 +40,10 @@ bool CreationFile(const std::filesystem::directory_entry &e) {
   std::error_code ec;
   if (!e.is_regular_file(ec)) return false;
   if (n == "IDENTITY" || n == "LOCK" || n == "LOG" || n == "MANIFEST-000001") return true;
-  if (n.starts_with("LOG.old.") || n.starts_with("OPTIONS-") || n.ends_with(".dbtmp")) return true;
+  // LOG.old: what Cairn's logger (store_logger.cpp) keeps of the log before.
+  if (n == "LOG.old" || n.starts_with("LOG.old.") || n.starts_with("OPTIONS-") ||
+      n.ends_with(".dbtmp"))
+    return true;
   if (n.ends_with(".log")) return e.file_size(ec) == 0 && !ec;
   return false;
 }

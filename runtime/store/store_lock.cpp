@@ -45,8 +45,9 @@ Status BusyWriting(const std::string &dir) {
                                 " is in use by another process, which is writing it (its lock "
                                 "file " +
                                 dir + "/" + kLockFileName +
-                                " does not hold its process id: it was changed while the store "
-                                "was in use); wait for it to finish, or use another store");
+                                " does not hold its process id: it is starting, or the file was "
+                                "changed while the store was in use); wait for it to finish, or "
+                                "use another store");
 }
 
 Status Busy(const std::string &dir, long pid) {
@@ -143,13 +144,21 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
   // another file, which would be emptied or made (in a store others may write, any file this
   // process may write). O_NOFOLLOW refuses a symbolic link; a hard link is told by its count.
   int fd = open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int open_err = errno;
   struct stat st;
-  if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
-    close(fd);
-    fd = -1;
-    errno = ELOOP;
+  bool link = false;
+  if (fd >= 0) {
+    link = fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1;
+    if (link) {
+      close(fd);
+      fd = -1;
+    }
+  } else if (open_err == ELOOP) {
+    // The lock file a symbolic link, not a loop of links in a folder of the path (that is the
+    // open's own error, below).
+    link = lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
   }
-  if (fd < 0 && errno == ELOOP) {
+  if (link) {
     return Status(CAIRN_IO_ERROR,
                   "the lock file " + path +
                       " is a link to another file (or not a plain file), which the store "
@@ -157,7 +166,7 @@ Status StoreLock::Acquire(const std::string &dir, std::unique_ptr<StoreLock> *lo
                       "of the process using the store) and try again");
   }
   if (fd < 0) {
-    const int err = errno;
+    const int err = open_err;
     if (err == EACCES || err == EROFS || err == EPERM) {
       return Status(CAIRN_IO_ERROR, "store " + dir + " cannot be written (opening " + path +
                                         " for writing: " + std::strerror(err) +

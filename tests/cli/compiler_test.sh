@@ -140,18 +140,24 @@ CAIRN_HEAP_RESERVE_MB=256 "$CAIRN" run "$TMP/readbig.cairn" >"$TMP/out" 2>"$TMP/
 [ $? -eq 70 ] && grep -q "readbig.cairn:2:.*cannot read file '.*big.bin': out of memory: a text of 134 MiB is more than the heap has for one object" "$TMP/err" ||
   fail "readFile of a file too large: $(cat "$TMP/err")"
 rm -f "$TMP/big.bin"
-# New objects get half the reservation (64 GiB by default), and no more than half the machine's
-# memory and swap: past that a collection, which touches what is live twice, would be killed by
-# the kernel before the heap's own out-of-memory error could be given.
-machine=$(awk '/^MemTotal:|^SwapTotal:/ { kb += $2 } END { print kb * 1024 }' /proc/meminfo)
+# New objects get half the reservation (64 GiB by default), and with the default reservation no
+# more than three quarters of the machine's memory and swap (or its control group's limit): past
+# that the heap would be killed by the kernel before its own out-of-memory error could be given.
+# A reservation chosen with CAIRN_HEAP_RESERVE_MB is the heap's own size.
+machine=$(( $(awk '/^MemTotal:|^SwapTotal:/ { kb += $2 } END { printf "%d", kb }' /proc/meminfo) * 1024 ))
+cgroup_max=$(cat /sys/fs/cgroup/memory.max 2>/dev/null)
+case "$cgroup_max" in '' | *[!0-9]*) ;; *) [ "$cgroup_max" -gt 0 ] && [ "$cgroup_max" -lt "$machine" ] && machine=$cgroup_max ;; esac
 printf 'fn main() {\n    let a = new [int](100000 * 1000000)\n}\n' >"$TMP/hugearray.cairn"
 (unset CAIRN_HEAP_RESERVE_MB; "$CAIRN" run "$TMP/hugearray.cairn") >"$TMP/out" 2>"$TMP/err"
-if [ "$machine" -lt $((64 << 30)) ]; then
-  expected="more than the heap has for one object ($(( machine / 2 / 8192 * 8192 >> 20 )) MiB: half of this machine's memory and swap)"
+if [ $(( machine / 4 * 3 )) -lt $((32 << 30)) ]; then
+  expected="more than the heap has for one object ($(( machine / 4 * 3 / 8192 * 8192 >> 20 )) MiB: three quarters of this machine's memory and swap)"
 else
   expected="more than the heap has for one object (32768 MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher"
 fi
 grep -qF "$expected" "$TMP/err" || fail "the largest object on a machine of $((machine >> 20)) MiB: expected '$expected': $(cat "$TMP/err")"
+CAIRN_HEAP_RESERVE_MB=65536 "$CAIRN" run "$TMP/hugearray.cairn" >"$TMP/out" 2>"$TMP/err"
+grep -qF "more than the heap has for one object (32768 MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher" "$TMP/err" ||
+  fail "the largest object with a reservation chosen: $(cat "$TMP/err")"
 # A file that never ends, or a line that never ends, is refused once it holds more than the heap
 # has for one object, not read until the machine runs out (it was read into memory outside the
 # heap without a bound: 16 GiB, then std::bad_alloc and SIGABRT).

@@ -25,6 +25,17 @@ TEST(RocksStatus, TooManyOpenFilesSaysToRaiseTheLimit) {
   }
 }
 
+// The system's limit (ENFILE) is not the process's: ulimit -n would not help.
+TEST(RocksStatus, TooManyOpenFilesInSystemSaysItIsTheSystemsLimit) {
+  Status s = FromRocks(rocksdb::Status::IOError("While open a file for appending: s/db/000012.log",
+                                                "Too many open files in system"),
+                       "opening store s");
+  EXPECT_EQ(s.code(), CAIRN_IO_ERROR);
+  EXPECT_NE(s.message().find("the system has as many files open as it allows"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find("ulimit"), std::string::npos) << s.message();
+}
+
 TEST(RocksStatus, AnUnknownStatusIsReportedAsABug) {
   Status s = FromRocks(rocksdb::Status::InvalidArgument("something else"), "opening store s");
   EXPECT_EQ(s.code(), CAIRN_INTERNAL);

@@ -225,15 +225,17 @@ typedef struct cairn_stats {
   uint64_t reserved_bytes;  /* the heap's reservation of address space */
   uint64_t requested_bytes; /* what was asked for (CAIRN_HEAP_RESERVE_MB): more than
                                reserved_bytes when the system would not map that much */
-  uint64_t machine_bytes;   /* the machine's memory and swap when half of it, less than half
-                               the reservation, sets the transient arena (new objects, the
-                               largest object); else 0 */
+  uint64_t machine_bytes;   /* the machine's memory and swap (or its control group's limit)
+                               when three quarters of it, less than half the default
+                               reservation, sets the transient arena (new objects, the largest
+                               object); else 0 (also when the reservation was chosen) */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);
 
 /* The most bytes one object can take in this heap (the transient arena: half the reservation,
- * and no more than half the machine's memory and swap, cairn_stats.machine_bytes): an
+ * and, for the default reservation, no more than three quarters of the machine's memory and
+ * swap, cairn_stats.machine_bytes): an
  * allocation of more is out of memory whatever is live. 0 before cairn_init. */
 uint64_t cairn_largest_object_bytes(void);
 

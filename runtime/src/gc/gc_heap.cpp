@@ -39,7 +39,11 @@ Status GcHeap::Init(const cairn_options *opts) {
     if (opts->verify) o.verify = true;
   }
   auto *h = new GcHeap(o);
-  Status s = h->pages_.Reserve(o.reserve_bytes);
+  // A size chosen (the variable, or the embedder's option) is the heap's; the default one is cut
+  // to the machine (PageHeap::Reserve).
+  const char *chosen = std::getenv("CAIRN_HEAP_RESERVE_MB");
+  const bool fit_machine = (chosen == nullptr || *chosen == '\0') && !(opts && opts->reserve_bytes);
+  Status s = h->pages_.Reserve(o.reserve_bytes, fit_machine);
   if (!s.ok()) {
     delete h;
     return s;
@@ -72,12 +76,7 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     if (char *p = mutator_.TryAlloc(bytes)) return p;
     mutator_.Retire(pages_);
     i = CopyRoomFor(1) ? pages_.TakePage(heap::Space::kCurrent) : heap::kNoPage;
-    if (i == heap::kNoPage)
-      HeapFull(
-          "out of memory: the heap is full (%llu MiB live after a collection; a collection needs "
-          "as much free to copy into, and %s has no more). %s.",
-          static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
-          pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(true).c_str());
+    if (i == heap::kNoPage) HeapFullOfSmall();
   }
   mutator_.Start(pages_, i);
   // Keep about a collection's worth of copying prefaulted beyond the high water mark, so that
@@ -171,6 +170,22 @@ void GcHeap::HeapFull(const char *fmt, ...) {
   OutOfMemory("%s", message);
 }
 
+void GcHeap::HeapFullOfSmall() {
+  HeapFull(
+      "out of memory: the heap is full (%llu MiB live after a collection; a collection needs "
+      "as much free to copy into, and %s has no more). %s.",
+      static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
+      pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(true).c_str());
+}
+
+void GcHeap::HeapFullForLarge(size_t bytes, size_t pages) {
+  HeapFull(
+      "out of memory: no room for an object of %zu bytes (%zu pages) beside the %llu MiB live "
+      "after a collection (which needs as much free as is live, to copy into) in %s. %s.",
+      bytes, pages, static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
+      pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(false).c_str());
+}
+
 bool GcHeap::HasRoomFor(size_t bytes) {
   if (bytes <= heap::kLargeObjectBytes) return true;
   const size_t n = (bytes + heap::kPageSize - 1) / heap::kPageSize;
@@ -185,12 +200,7 @@ char *GcHeap::AllocateLarge(size_t bytes) {
   if (i == heap::kNoPage) {
     CollectNow();
     i = CopyRoomFor(n) ? pages_.TakeRun(n, heap::Space::kCurrent) : heap::kNoPage;
-    if (i == heap::kNoPage)
-      HeapFull(
-          "out of memory: no room for an object of %zu bytes (%zu pages) beside the %llu MiB live "
-          "after a collection (which needs as much free as is live, to copy into) in %s. %s.",
-          bytes, n, static_cast<unsigned long long>(stats_.live_bytes_last >> 20),
-          pages_.DescribeReservation().c_str(), pages_.ReserveAdvice(false).c_str());
+    if (i == heap::kNoPage) HeapFullForLarge(bytes, n);
   }
   pages_.Info(i).used = uint32_t(bytes);
   if (pages_.pages_in_use() > stats_.peak_heap_pages)

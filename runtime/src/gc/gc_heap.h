@@ -114,6 +114,10 @@ class GcHeap {
   bool CopyRoomFor(size_t pages) const;
   // C1: the heap is full after a collection: the hook, then the process ends.
   [[noreturn]] void HeapFull(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  // HeapFull's messages, built out of line: the allocation paths keep small frames with no
+  // temporaries of the message's (stale words of a bigger frame can pin pages ambiguously).
+  [[noreturn, gnu::noinline, gnu::cold]] void HeapFullOfSmall();
+  [[noreturn, gnu::noinline, gnu::cold]] void HeapFullForLarge(size_t bytes, size_t pages);
   char *AllocateInTail(size_t bytes);  // A1: null if the tail is closed or closes now
   // A1: after a collection (`outcome` for a stabilization) whose mutator page was `was`: keeps,
   // opens or closes the tail; the mutator continues in the tail or in r's copy region.

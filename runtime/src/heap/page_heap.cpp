@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -16,11 +17,18 @@ namespace cairn::heap {
 namespace {
 constexpr uint64_t kMinReserve = uint64_t{256} << 20;
 
-// The machine's memory and swap, in bytes; 0 if unknown.
+// The memory and swap this process may have, in bytes: the machine's, or its control group's
+// limit (cgroup v2's memory.max, as in a container) when that is less; 0 if unknown.
 uint64_t MachineMemoryBytes() {
   struct sysinfo si;
   if (sysinfo(&si) != 0) return 0;
-  return (uint64_t(si.totalram) + si.totalswap) * si.mem_unit;
+  uint64_t bytes = (uint64_t(si.totalram) + si.totalswap) * si.mem_unit;
+  if (std::FILE *f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
+    unsigned long long limit = 0;
+    if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0 && limit < bytes) bytes = limit;
+    std::fclose(f);
+  }
+  return bytes;
 }
 
 void *MapNoReserve(size_t bytes) {
@@ -54,10 +62,6 @@ PageHeap::~PageHeap() {
 
 std::string PageHeap::DescribeReservation() const {
   std::string d = "the heap's reservation of " + std::to_string(reserved_bytes() >> 20) + " MiB";
-  if (machine_bytes_ != 0)
-    d += " (new objects get " + std::to_string(largest_object_bytes() >> 20) +
-         " MiB of it: half of this machine's " + std::to_string(machine_bytes_ >> 20) +
-         " MiB of memory and swap, which a larger reservation does not change)";
   if (requested_bytes_ > reserved_bytes())
     d += " (" + std::to_string(requested_bytes_ >> 20) +
          " MiB were asked for: the system would not map more, as a limit on the process's "
@@ -68,7 +72,10 @@ std::string PageHeap::DescribeReservation() const {
 std::string PageHeap::ReserveAdvice(bool options) const {
   // The machine's memory, not the reservation, bounds new objects: more reservation gives none.
   if (machine_bytes_ != 0)
-    return "Keep less alive: this machine has no more memory to give new objects";
+    return "Keep less alive: new objects get at most " +
+           std::to_string(largest_object_bytes() >> 20) +
+           " MiB, three quarters of this machine's " + std::to_string(machine_bytes_ >> 20) +
+           " MiB of memory and swap (set CAIRN_HEAP_RESERVE_MB to give the heap its own size)";
   std::string advice = "Set CAIRN_HEAP_RESERVE_MB higher";
   if (options) advice += " (or cairn_options.reserve_bytes)";
   // When the reservation is less than was asked for, raising the variable does nothing until
@@ -78,7 +85,7 @@ std::string PageHeap::ReserveAdvice(bool options) const {
   return advice;
 }
 
-Status PageHeap::Reserve(uint64_t bytes) {
+Status PageHeap::Reserve(uint64_t bytes, bool fit_machine) {
   assert(!base_);
   requested_bytes_ = bytes;
   if (bytes < kMinReserve)
@@ -109,14 +116,15 @@ Status PageHeap::Reserve(uint64_t bytes) {
     table_bytes_ = pages * sizeof(PageInfo);
     page_ids_ = static_cast<uint64_t *>(ids);
     ids_bytes_ = pages * sizeof(uint64_t);
-    // The transient arena (new objects, and a collection's copies of them) is the lower half, and
-    // no more than half the machine's memory and swap: a collection touches what is live twice
-    // (from and to), so a heap allowed to grow past the machine would be killed by the kernel
-    // before its own out-of-memory error could say what happened.
+    // The transient arena (new objects, and a collection's copies of them) is the lower half,
+    // and, unless the size was chosen (fit_machine false), no more than three quarters of the
+    // machine's memory and swap: every page of it may be touched (what is live and its copies),
+    // so a heap allowed to grow past the machine would be killed by the kernel before its own
+    // out-of-memory error could say what happened.
     size_t transient = pages / 2;
     machine_bytes_ = 0;
-    if (const uint64_t machine = MachineMemoryBytes(); machine != 0) {
-      const size_t cap = std::max<size_t>(machine / 2 / kPageSize, kMinReserve / 2 / kPageSize);
+    if (const uint64_t machine = fit_machine ? MachineMemoryBytes() : 0; machine != 0) {
+      const size_t cap = std::max<size_t>(machine / 4 * 3 / kPageSize, kMinReserve / 2 / kPageSize);
       if (cap < transient) {
         transient = cap;
         machine_bytes_ = machine;

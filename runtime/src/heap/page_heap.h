@@ -32,20 +32,23 @@ class PageHeap {
   ~PageHeap();
 
   // Reserves `bytes` of address space (rounded down to whole pages), halving the request down to
-  // 256 MiB if the system refuses. Returns what it got in reserved_bytes().
-  Status Reserve(uint64_t bytes);
+  // 256 MiB if the system refuses. Returns what it got in reserved_bytes(). With `fit_machine`
+  // (the default size, not one chosen), the transient arena is cut to three quarters of the
+  // machine's memory and swap when that is less than half the reservation (machine_bytes()).
+  Status Reserve(uint64_t bytes, bool fit_machine = false);
 
   char *base() const { return base_; }
   size_t capacity() const { return capacity_; }  // pages reserved
   uint64_t reserved_bytes() const { return uint64_t(capacity_) * kPageSize; }
   uint64_t requested_bytes() const { return requested_bytes_; }  // what Reserve was asked for
   // The most bytes one object can take: the transient arena's pages, all of them (half the
-  // reservation, or half the machine's memory and swap when that is less: machine_bytes()).
+  // reservation, or three quarters of the machine's memory and swap when that is less:
+  // machine_bytes()).
   uint64_t largest_object_bytes() const {
     return uint64_t(arenas_[0].end - arenas_[0].start) * kPageSize;
   }
-  // The machine's memory and swap when half of it, not of the reservation, sets the transient
-  // arena's size; else 0.
+  // The machine's memory and swap (or its control group's limit) when three quarters of it, not
+  // half the reservation, sets the transient arena's size; else 0.
   uint64_t machine_bytes() const { return machine_bytes_; }
   // For out-of-memory messages: "the heap's reservation of N MiB", and when Reserve got less
   // than it was asked for, how much and why.

@@ -33,7 +33,9 @@ void AppendFullHeap(std::string *m, uint64_t bytes) {
   if (st.machine_bytes != 0) {
     *m += " MiB live of the ";
     AppendInt(m, static_cast<int64_t>(cairn_largest_object_bytes() >> 20));
-    *m += " MiB new objects get: half of this machine's memory and swap); keep less alive";
+    *m +=
+        " MiB new objects get: three quarters of this machine's memory and swap); keep less "
+        "alive, or set CAIRN_HEAP_RESERVE_MB to give the heap its own size";
     return;
   }
   *m += " MiB live of its ";
@@ -47,7 +49,7 @@ void AppendLargestObject(std::string *m, uint64_t room) {
   AppendInt(m, static_cast<int64_t>(room >> 20));
   cairn_stats st;
   cairn_get_stats(&st);
-  *m += st.machine_bytes != 0 ? " MiB: half of this machine's memory and swap)"
+  *m += st.machine_bytes != 0 ? " MiB: three quarters of this machine's memory and swap)"
                               : " MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher";
 }
 

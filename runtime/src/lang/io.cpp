@@ -46,6 +46,18 @@ std::string &ReadBuffer() {
   return bytes;
 }
 
+// A read's `bytes` (at most the limit: one object the heap can hold) and whether the heap has
+// room for them beside what is live; when it has not, the buffer is freed and the error is
+// CheckTextBytes's (the buffer would otherwise be kept until the next read).
+void NeedRoomForRead(const cairn_loc *loc, uint64_t bytes) {
+  if (cairn_has_room_for(bytes + 2 * sizeof(uint64_t))) return;
+  ReadBuffer();
+  std::string &m = ErrorMessage();
+  m = ReadWhat() + ": out of memory: a text of ";
+  AppendFullHeap(&m, bytes);
+  RuntimeError(loc, m);
+}
+
 // A read of ReadWhat() past `limit` (TooLargeToRead); what was read is freed first.
 [[noreturn]] void ReadTooLarge(const cairn_loc *loc, uint64_t bytes, bool exact, uint64_t limit) {
   ReadBuffer();
@@ -72,7 +84,8 @@ void *cairn_io_read_line(const cairn_loc *loc) {
       ended = true;
       break;
     }
-    line.push_back(static_cast<char>(c));
+    const char byte = static_cast<char>(c);
+    AppendWithin(&line, &byte, 1, limit);
     // The rest of the line is not read: a next readLine begins where this one stopped.
     if (line.size() > limit) ReadTooLarge(loc, line.size(), false, limit);
   }
@@ -85,7 +98,7 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   if (!any) return nullptr;
   // "\r\n" is a line break; a "\r" at the end of the input, with no "\n", is a byte of the line.
   if (ended && !line.empty() && line.back() == '\r') line.pop_back();
-  CheckTextBytes(loc, line.size(), false, ReadWhat());
+  NeedRoomForRead(loc, line.size());
   void *text = NewText(line);
   std::string().swap(line);
   return text;
@@ -107,7 +120,7 @@ void *cairn_io_read_file(const cairn_loc *loc, void *path) {
   char chunk[65536];
   size_t n;
   while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
-    data.append(chunk, n);
+    AppendWithin(&data, chunk, n, limit);
     if (data.size() > limit) {
       std::fclose(f);
       ReadTooLarge(loc, data.size(), false, limit);
@@ -116,7 +129,7 @@ void *cairn_io_read_file(const cairn_loc *loc, void *path) {
   const int err = std::ferror(f) ? errno : 0;
   std::fclose(f);
   if (err != 0) FileError(loc, "read", p, err);
-  CheckTextBytes(loc, data.size(), false, ReadWhat());
+  NeedRoomForRead(loc, data.size());
   void *text = NewText(data);
   std::string().swap(data);
   return text;

@@ -196,7 +196,7 @@ int64_t cairn_sys_run(const cairn_loc *loc, void *argv, int capture) {
     for (;;) {
       ssize_t got = ::read(pipe_fds[0], buf, sizeof buf);
       if (got > 0) {
-        last_output.append(buf, static_cast<size_t>(got));
+        AppendWithin(&last_output, buf, static_cast<size_t>(got), limit);
         if (last_output.size() > limit) {
           too_large = true;
           ::kill(pid, SIGKILL);

@@ -55,6 +55,11 @@ void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow,
 // that many bytes, not read (outside the heap) until the machine runs out. text_ops.cpp.
 uint64_t LimitOfRead();
 
+// Appends n bytes to a read's buffer, growing it by doubling but never to more than the limit
+// (and the bytes appended) needs: a doubling past it would hold up to twice the limit outside
+// the heap. text_ops.cpp.
+void AppendWithin(std::string *s, const char *bytes, size_t n, uint64_t limit);
+
 // The runtime error for a read of `what` ("cannot read file 'x'") past `limit`: of `bytes` when
 // `exact` (a file's size: CheckTextBytes's message), else of more than the limit (a stream cut
 // off there). `what` must not
@@ -70,7 +75,8 @@ void AppendFullHeap(std::string *m, uint64_t bytes);
 
 // Appends "N MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher" to a message saying
 // an object is more than the heap has for one (room: cairn_largest_object_bytes), or "N MiB:
-// half of this machine's memory and swap)" when that sets it (cairn_stats.machine_bytes).
+// three quarters of this machine's memory and swap)" when that sets it
+// (cairn_stats.machine_bytes).
 // errors.cpp.
 void AppendLargestObject(std::string *m, uint64_t room);
 

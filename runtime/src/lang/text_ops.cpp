@@ -143,6 +143,14 @@ uint64_t LimitOfRead() {
   return std::min<uint64_t>(CAIRN_MAX_ARRAY_BYTES, room > kHeader ? room - kHeader : 0);
 }
 
+void AppendWithin(std::string *s, const char *bytes, size_t n, uint64_t limit) {
+  if (s->size() + n > s->capacity()) {
+    const uint64_t doubled = std::max<uint64_t>(uint64_t(s->capacity()) * 2, s->size() + n);
+    s->reserve(static_cast<size_t>(std::min<uint64_t>(doubled, limit + n + 1)));
+  }
+  s->append(bytes, n);
+}
+
 void TooLargeToRead(const cairn_loc *loc, const std::string &what, uint64_t bytes, bool exact,
                     uint64_t limit) {
   // A size known is the heap's own message (it says how much more the heap would need).
