@@ -165,6 +165,14 @@ printf 'import std.io\nfn main() { println(len(readFile("/dev/zero"))) }\n' >"$T
 CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$CAIRN" run "$TMP/readzero.cairn" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] && grep -q "readzero.cairn:2:.*cannot read file '/dev/zero': out of memory: it holds more than 127 MiB, the most the heap has for one object (128 MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher" "$TMP/err" ||
   fail "readFile of /dev/zero: $(cat "$TMP/err")"
+# A file whose size is known is refused before it is read: 100 GiB (sparse) at once, its size
+# in the message.
+truncate -s 100G "$TMP/sparse.bin"
+printf 'import std.io\nfn main() { println(len(readFile("%s"))) }\n' "$TMP/sparse.bin" >"$TMP/readsparse.cairn"
+CAIRN_HEAP_RESERVE_MB=256 timeout 20 "$CAIRN" run "$TMP/readsparse.cairn" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 70 ] && grep -q "readsparse.cairn:2:.*cannot read file '.*sparse.bin': out of memory: a text of 102400 MiB is more than the heap has for one object" "$TMP/err" ||
+  fail "readFile of a 100 GiB file: $(cat "$TMP/err")"
+rm -f "$TMP/sparse.bin"
 printf 'import std.io\nfn main() { println(len(readLine())) }\n' >"$TMP/endless.cairn"
 CAIRN_HEAP_RESERVE_MB=256 timeout 120 "$CAIRN" run "$TMP/endless.cairn" </dev/zero >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 70 ] && grep -q "endless.cairn:2:.*cannot read a line of standard input: out of memory: it holds more than 127 MiB, the most the heap has" "$TMP/err" ||

@@ -6,7 +6,9 @@
 // number is (address - base) >> 13. It is cut in two arenas (P10): transient pages grow from the
 // bottom of the lower half, persistent frames from the bottom of the upper half, so that the
 // protections of persistent frames (none, read, read-write) do not interleave with transient
-// pages and split the kernel's mapping into more pieces than needed.
+// pages and split the kernel's mapping into more pieces than needed. The transient arena may end
+// below the half (Reserve's fit_machine: no more than the machine can back); the pages between
+// its end and the persistent arena are never taken.
 #pragma once
 
 #include <cstddef>

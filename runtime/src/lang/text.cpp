@@ -9,7 +9,8 @@
 namespace cairn::lang {
 namespace {
 
-// Past this many bytes a text is a large object (docs/gc.md: more than 4 KiB with its header).
+// Past this many bytes a text is more than 4 KiB with its header: below it cairn_has_room_for
+// (cairn/gc.h) always answers 1, so only a larger text needs CheckTextBytes.
 constexpr uint64_t kLargeTextBytes = 4096 - 2 * sizeof(uint64_t);
 
 }  // namespace

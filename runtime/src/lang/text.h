@@ -50,7 +50,8 @@ void CheckTextBytes(const cairn_loc *loc, uint64_t bytes, bool overflow,
 
 // The most bytes a text read from outside (a file, standard input, a program's output) can hold:
 // what the heap takes in one object (cairn_largest_object_bytes, less a text's header: as
-// CheckTextBytes; half the reservation, or of the machine's memory and swap). A read stops one
+// CheckTextBytes; half the reservation, or three quarters of the machine's memory and swap when
+// that is less). A read stops one
 // byte past it, so a stream that never ends (/dev/zero, a line without its end) is refused after
 // that many bytes, not read (outside the heap) until the machine runs out. text_ops.cpp.
 uint64_t LimitOfRead();
@@ -62,9 +63,8 @@ void AppendWithin(std::string *s, const char *bytes, size_t n, uint64_t limit);
 
 // The runtime error for a read of `what` ("cannot read file 'x'") past `limit`: of `bytes` when
 // `exact` (a file's size: CheckTextBytes's message), else of more than the limit (a stream cut
-// off there). `what` must not
-// be a std::string of the caller's frame, nor hold what was read: a runtime error hook's jump
-// would leak them. text_ops.cpp.
+// off there; `bytes` unused). `what` must not be a std::string of the caller's frame, nor hold
+// what was read: a runtime error hook's jump would leak them. text_ops.cpp.
 [[noreturn]] void TooLargeToRead(const cairn_loc *loc, const std::string &what, uint64_t bytes,
                                  bool exact, uint64_t limit);
 
@@ -76,8 +76,7 @@ void AppendFullHeap(std::string *m, uint64_t bytes);
 // Appends "N MiB: half its reservation); set CAIRN_HEAP_RESERVE_MB higher" to a message saying
 // an object is more than the heap has for one (room: cairn_largest_object_bytes), or "N MiB:
 // three quarters of this machine's memory and swap)" when that sets it
-// (cairn_stats.machine_bytes).
-// errors.cpp.
+// (cairn_stats.machine_bytes). errors.cpp.
 void AppendLargestObject(std::string *m, uint64_t room);
 
 }  // namespace cairn::lang
