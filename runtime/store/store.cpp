@@ -435,6 +435,8 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   if (recovering) {
     s = impl->KeepLogs(scan, recovery);
     if (!s.ok()) return s;
+    s = CutAtDamage(scan);
+    if (!s.ok()) return s;
   }
   s = impl->OpenRocks(!is_store, recovering);
   if (!s.ok()) return s;

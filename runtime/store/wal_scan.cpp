@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <system_error>
 
 #include "crc32c.h"
@@ -41,7 +42,7 @@ struct Physical {
   enum Kind { kRecord, kEnd, kIncomplete, kBad } kind = kEnd;
   uint8_t type = 0;
   size_t pos = 0;    // of the header (kIncomplete, kBad: where the walk stopped)
-  size_t start = 0;  // kIncomplete: where the unfinished batch starts
+  size_t start = 0;  // kIncomplete, kBad: where the unfinished or damaged batch starts
   std::string_view payload;
   std::string why;  // kBad
 };
@@ -129,8 +130,9 @@ Physical Next(std::string_view f, size_t *pos) {
   }
 }
 
-// Reads logical records from `pos` on. Calls batch(offset, rep) for each whole batch. Returns
-// the physical result that ended the walk (kEnd, kIncomplete or kBad) with its position.
+// Reads logical records from `pos` on. Calls batch(offset, rep) for each whole batch, which
+// returns why the batch is damaged (empty: it is not). Returns the physical result that ended
+// the walk (kEnd, kIncomplete or kBad) with its position (for a damaged batch, where it starts).
 template <class F>
 Physical Walk(std::string_view f, size_t pos, F &&batch) {
   bool in_fragment = false;
@@ -148,12 +150,13 @@ Physical Walk(std::string_view f, size_t pos, F &&batch) {
     auto bad = [&](std::string why) {
       r.kind = Physical::kBad;
       r.why = std::move(why);
+      r.start = in_fragment ? fragment_start : r.pos;
       return r;
     };
     switch (r.type) {
       case kFull:
         if (in_fragment) return bad("a batch cut off before its last fragment");
-        if (!batch(r.pos, r.payload)) return bad("a record too short to be a write batch");
+        if (std::string why = batch(r.pos, r.payload); !why.empty()) return bad(why);
         break;
       case kFirst:
         if (in_fragment) return bad("a batch cut off before its last fragment");
@@ -167,7 +170,10 @@ Physical Walk(std::string_view f, size_t pos, F &&batch) {
         scratch.append(r.payload);
         if (r.type == kLast) {
           in_fragment = false;
-          if (!batch(fragment_start, scratch)) return bad("a record too short to be a write batch");
+          if (std::string why = batch(fragment_start, scratch); !why.empty()) {
+            r.pos = fragment_start;
+            return bad(why);
+          }
         }
         break;
       case kSetCompression:
@@ -180,7 +186,27 @@ Physical Walk(std::string_view f, size_t pos, F &&batch) {
   }
 }
 
-Status ScanFile(const fs::path &path, bool keep_all, WalFile *out) {
+// Why a batch numbered `sequence` with `writes` writes cannot follow the batches before it, which
+// end before `*next` (0: no batch before it was read); empty when it can, and then `*next` moves
+// past it. Each write of a batch takes the next sequence number (the store writes one batch per
+// commit, with no two-phase commit and one write queue), so each batch starts at or after where
+// the one before it ended, across logs too. RocksDB checks none of this before it replays a
+// record whose checksum holds; its build in Debian asserts on it (MemTable::Add) and aborts.
+std::string OutOfSequence(uint64_t sequence, uint32_t writes, uint64_t *next) {
+  constexpr uint64_t kMaxSequence = (uint64_t{1} << 56) - 1;  // RocksDB's: 56 bits
+  if (sequence > kMaxSequence || writes > kMaxSequence - sequence) {
+    return "a write batch with sequence number " + std::to_string(sequence) +
+           ", beyond RocksDB's largest";
+  }
+  if (*next != 0 && sequence < *next) {
+    return "a write batch with sequence number " + std::to_string(sequence) + " where " +
+           std::to_string(*next) + " or later was due";
+  }
+  *next = sequence + writes;
+  return std::string();
+}
+
+Status ScanFile(const fs::path &path, bool keep_all, uint64_t *next_sequence, WalFile *out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return Status(CAIRN_IO_ERROR,
@@ -193,9 +219,11 @@ Status ScanFile(const fs::path &path, bool keep_all, WalFile *out) {
   std::string_view f(data);
   out->path = path.string();
   out->size = f.size();
+  // Before damage, the batches are counted and their numbers checked; after it, kept as they are
+  // (they are lost whatever they hold).
   auto keep = [&](bool all) {
-    return [out, all](size_t offset, std::string_view rep) {
-      if (rep.size() < kBatchHeaderSize) return false;
+    return [out, all, next_sequence](size_t offset, std::string_view rep) -> std::string {
+      if (rep.size() < kBatchHeaderSize) return "a record too short to be a write batch";
       WalBatch b;
       b.offset = offset;
       b.sequence = GetLe64(rep.data());
@@ -203,11 +231,13 @@ Status ScanFile(const fs::path &path, bool keep_all, WalFile *out) {
       if (all) {
         b.rep.assign(rep);
         out->after.push_back(std::move(b));
-      } else {
-        ++out->batches;
-        if (b.writes) out->last_sequence = b.sequence + b.writes - 1;
+        return std::string();
       }
-      return true;
+      if (std::string why = OutOfSequence(b.sequence, b.writes, next_sequence); !why.empty())
+        return why;
+      ++out->batches;
+      if (b.writes) out->last_sequence = b.sequence + b.writes - 1;
+      return std::string();
     };
   };
   Physical r = Walk(f, 0, keep(keep_all));
@@ -227,6 +257,7 @@ Status ScanFile(const fs::path &path, bool keep_all, WalFile *out) {
   }
   out->end = WalFile::End::kDamaged;
   out->end_offset = r.pos;
+  out->batch_offset = r.start;
   out->damage = r.why;
   // What comes after: resynchronize on the next intact start of a batch, and go on.
   size_t pos = Resync(f, r.pos + 1, kFull, kFirst);
@@ -272,6 +303,7 @@ Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live) 
   }
   std::sort(logs.begin(), logs.end());
   bool damaged = false;
+  uint64_t next_sequence = 0;
   for (const auto &[number, path] : logs) {
     if (number < first_live) {
       ++out->skipped;
@@ -279,10 +311,35 @@ Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live) 
     }
     WalFile f;
     f.number = number;
-    Status s = ScanFile(path, damaged, &f);
+    Status s = ScanFile(path, damaged, &next_sequence, &f);
     if (!s.ok()) return s;
     damaged = damaged || f.end == WalFile::End::kDamaged;
     out->files.push_back(std::move(f));
+  }
+  return Status::Ok();
+}
+
+}  // namespace cairn::store
+
+namespace cairn::store {
+
+Status CutAtDamage(const WalScan &scan) {
+  const WalFile *damaged = scan.FirstDamaged();
+  if (damaged == nullptr) return Status::Ok();
+  std::error_code ec;
+  fs::resize_file(damaged->path, damaged->batch_offset, ec);
+  if (ec) {
+    return Status(CAIRN_IO_ERROR, "cannot cut the damaged write-ahead log " + damaged->path +
+                                      " at byte " + std::to_string(damaged->batch_offset) + ": " +
+                                      ec.message());
+  }
+  bool after = false;
+  for (const WalFile &f : scan.files) {
+    if (after && !fs::remove(f.path, ec) && ec) {
+      return Status(CAIRN_IO_ERROR, "cannot remove the write-ahead log " + f.path +
+                                        " that follows the damage: " + ec.message());
+    }
+    after = after || &f == damaged;
   }
   return Status::Ok();
 }

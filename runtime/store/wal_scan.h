@@ -20,8 +20,10 @@
 //   - incomplete: the file ends inside a record (its header, its payload, or between the
 //     fragments of a batch), and no intact record follows: the tail a killed writer leaves;
 //   - damaged: anything else: a checksum mismatch, an impossible length or type, fragments out
-//     of order, a zeroed header with data after it, or an incomplete record followed by intact
-//     ones. The intact batches after the damage are collected (the commits recovery would lose).
+//     of order, a zeroed header with data after it, an incomplete record followed by intact
+//     ones, or an intact batch whose sequence number goes back (below where the batch before it,
+//     in this log or an earlier live one, ended) or past RocksDB's largest (2^56 - 1). The
+//     intact batches after the damage are collected (the commits recovery would lose).
 #ifndef CAIRN_STORE_WAL_SCAN_H
 #define CAIRN_STORE_WAL_SCAN_H
 
@@ -50,6 +52,7 @@ struct WalFile {
   uint64_t last_sequence = 0;  // of the last write of those batches (0: none)
   End end = End::kClean;
   uint64_t end_offset = 0;      // kIncomplete, kDamaged: where the record in question starts
+  uint64_t batch_offset = 0;    // kDamaged: where the batch holding that record starts
   std::string damage;           // kDamaged: what is wrong there
   uint64_t resumed_offset = 0;  // kDamaged: the first intact record after the damage (or size)
   // The intact batches that point-in-time recovery would drop: in the first damaged file, those
@@ -85,6 +88,12 @@ bool FirstLiveLog(const std::string &rocks_dir, uint64_t *first_live);
 // plain read-only open skips them).
 // `*removed` counts them.
 Status RemoveObsoleteLogs(const std::string &rocks_dir, uint64_t first_live, uint64_t *removed);
+
+// For `cairn db recover`, once the logs are copied: cuts the first damaged log where its damaged
+// batch starts and removes the live logs after it, so that RocksDB replays exactly the batches
+// before the damage. (Its point-in-time recovery stops at a record whose checksum fails, but
+// replays an intact record whose sequence number is wrong, and its Debian build then aborts.)
+Status CutAtDamage(const WalScan &scan);
 
 // Counts the logs in `rocks_dir` that hold bytes (`*with_records`); with `remove_empty`, deletes
 // the empty ones first. An empty log holds no record: nothing to replay, to lose or to damage.
