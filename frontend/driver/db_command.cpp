@@ -155,11 +155,28 @@ int Check(Store &s, std::vector<std::string> names) {
                  "restore it from a copy\n",
                  name.c_str(), s.dir().c_str());
   }
+  // Every key: data that no name leads to is read by no check above.
+  std::vector<std::string> problems;
+  uint64_t keys = 0;
+  Status st = s.CheckKeys(&problems, &keys);
+  if (!st.ok()) return ReportError(st);
+  if (problems.empty()) {
+    std::printf("store keys: ok (%" PRIu64 " key%s, each of the store or of a named database)\n",
+                keys, keys == 1 ? "" : "s");
+  } else {
+    exit = kExitError;
+    std::printf("store keys: damaged\n");
+    for (const auto &p : problems) std::printf("  %s\n", p.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "cairn: store %s holds data that no database name leads to (listed above); "
+                 "restore the store from a copy\n",
+                 s.dir().c_str());
+  }
   // The table files whole: damage where no page read goes (older versions, which compactions
   // read) stops every write of the store.
-  std::vector<std::string> problems;
   uint64_t files = 0;
-  Status st = s.CheckFiles(&problems, &files);
+  st = s.CheckFiles(&problems, &files);
   if (!st.ok()) return ReportError(st);
   if (problems.empty()) {
     std::printf("store files: ok (%" PRIu64 " table file%s read whole)\n", files,

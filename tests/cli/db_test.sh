@@ -122,6 +122,8 @@ run --store "$STORE" db check
 expect "check of every database" 0 "third: ok" ""
 [[ "$OUT" == *"store files: ok ("*" read whole)"* ]] && echo "ok: check reads the table files whole" ||
   fail "check does not report the table files"
+[[ "$OUT" == *"store keys: ok ("*" keys, each of the store or of a named database)"* ]] &&
+  echo "ok: check reads every key" || fail "check does not report the store's keys"
 run --store "$STORE" db check nothere
 expect "check of a missing database" 1 "" "there is no database 'nothere'"
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <random>
 
@@ -369,6 +370,60 @@ TEST_F(CorruptionTest, CheckFilesFindsDamageNoPageReadMeets) {
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_TRUE(Contains(problems[0], "table file " + damaged + " is damaged: ")) << problems[0];
   EXPECT_TRUE(Contains(problems[0], "checksum mismatch")) << problems[0];
+}
+
+// Check(name) reads what a name leads to; CheckKeys reads every key, so data that no name leads
+// to is found (a campaign rewrote a name key's kind byte, and a page key's database id, in a log
+// record with its checksum recomputed: `cairn db check` said ok).
+TEST_F(CorruptionTest, CheckKeysFindsDataNoNameLeadsTo) {
+  std::vector<std::string> problems;
+  uint64_t keys = 0;
+  ASSERT_TRUE(store_->CheckKeys(&problems, &keys).ok());
+  EXPECT_TRUE(problems.empty()) << problems[0];
+  // The header, the name, the record, 5 pages, the type and its index.
+  EXPECT_EQ(keys, 10u);
+  ASSERT_TRUE(store_->CreateDatabase("other").ok());
+
+  struct Case {
+    const char *what;
+    std::function<void(rocksdb::DB *)> damage;
+    std::vector<std::string> expect;
+  } cases[] = {
+      {"the name entry lost",
+       [&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Delete({}, NameKey("db")).ok()); },
+       {"database #" + std::to_string(db_) + " (its record names it 'db'): no name leads to it",
+        "its record, 5 pages, 1 type entry"}},
+      {"a page under an id of no database",
+       [&](rocksdb::DB *raw) {
+         PageKey k(KeyKind::kPage, 257, 1);
+         ASSERT_TRUE(raw->Put({}, k.view(), pages_[1]).ok());
+       },
+       {"database #257: no name leads to it, but the store holds 1 page"}},
+      {"a key of unknown kind",
+       [&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Put({}, "Odb", "x").ok()); },
+       {"a key of unknown kind 'O' (3 bytes)"}},
+      {"two names for one database",
+       [&](rocksdb::DB *raw) {
+         std::string entry;
+         ASSERT_TRUE(raw->Get({}, NameKey("db"), &entry).ok());
+         ASSERT_TRUE(raw->Put({}, NameKey("twin"), entry).ok());
+       },
+       {"the names 'db' and 'twin' both lead to database #" + std::to_string(db_)}},
+  };
+  namespace fs = std::filesystem;
+  const std::string pristine = tmp_.Sub("pristine");
+  store_.reset();
+  fs::copy(dir_, pristine, fs::copy_options::recursive);
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    store_.reset();
+    fs::remove_all(dir_);
+    fs::copy(pristine, dir_, fs::copy_options::recursive);
+    BehindTheBack(c.damage);
+    ASSERT_TRUE(store_->CheckKeys(&problems, &keys).ok());
+    ASSERT_EQ(problems.size(), 1u);
+    for (const std::string &e : c.expect) EXPECT_TRUE(Contains(problems[0], e)) << problems[0];
+  }
 }
 
 }  // namespace

@@ -266,6 +266,13 @@ class Store {
    * damage there stops every write of the store). One problem per damaged file in `problems`
    * (naming it); `*files` counts the files read. */
   Status CheckFiles(std::vector<std::string> *problems, uint64_t *files);
+  /* Reads every key of the store from one snapshot: each must be the store's header or belong to
+   * a database that exactly one name leads to. Check(name) reads only what a name leads to, so
+   * a database whose name entry was lost (or a page written under a wrong database id) is found
+   * only here. One problem per database id that no name leads to (what it holds, and the name
+   * its record gives), per key of unknown kind and per id two names share (the first 100, then a
+   * line saying how many more); `*keys` counts the keys read. */
+  Status CheckKeys(std::vector<std::string> *problems, uint64_t *keys);
 
   /* Begins a transaction (state ACTIVE) reading from a snapshot taken now. */
   Status BeginTransaction(std::unique_ptr<Transaction> *txn);
