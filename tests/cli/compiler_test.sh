@@ -145,8 +145,10 @@ rm -f "$TMP/big.bin"
 # that the heap would be killed by the kernel before its own out-of-memory error could be given.
 # A reservation chosen with CAIRN_HEAP_RESERVE_MB is the heap's own size.
 machine=$(( $(awk '/^MemTotal:|^SwapTotal:/ { kb += $2 } END { printf "%d", kb }' /proc/meminfo) * 1024 ))
-cgroup_max=$(cat /sys/fs/cgroup/memory.max 2>/dev/null)
-case "$cgroup_max" in '' | *[!0-9]*) ;; *) [ "$cgroup_max" -gt 0 ] && [ "$cgroup_max" -lt "$machine" ] && machine=$cgroup_max ;; esac
+for limit_file in /sys/fs/cgroup/memory.max /sys/fs/cgroup/memory/memory.limit_in_bytes; do
+  cgroup_max=$(cat "$limit_file" 2>/dev/null)
+  case "$cgroup_max" in '' | *[!0-9]*) ;; *) [ "$cgroup_max" -gt 0 ] && [ "$cgroup_max" -lt "$machine" ] && machine=$cgroup_max ;; esac
+done
 printf 'fn main() {\n    let a = new [int](100000 * 1000000)\n}\n' >"$TMP/hugearray.cairn"
 (unset CAIRN_HEAP_RESERVE_MB; "$CAIRN" run "$TMP/hugearray.cairn") >"$TMP/out" 2>"$TMP/err"
 if [ $(( machine / 4 * 3 )) -lt $((32 << 30)) ]; then

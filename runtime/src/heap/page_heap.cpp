@@ -18,15 +18,19 @@ namespace {
 constexpr uint64_t kMinReserve = uint64_t{256} << 20;
 
 // The memory and swap this process may have, in bytes: the machine's, or its control group's
-// limit (cgroup v2's memory.max, as in a container) when that is less; 0 if unknown.
+// limit when that is less (as in a container: cgroup v2's memory.max, or v1's
+// memory/memory.limit_in_bytes; "max", or v1's huge number, is no limit); 0 if unknown.
 uint64_t MachineMemoryBytes() {
   struct sysinfo si;
   if (sysinfo(&si) != 0) return 0;
   uint64_t bytes = (uint64_t(si.totalram) + si.totalswap) * si.mem_unit;
-  if (std::FILE *f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
-    unsigned long long limit = 0;
-    if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0 && limit < bytes) bytes = limit;
-    std::fclose(f);
+  for (const char *path :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    if (std::FILE *f = std::fopen(path, "r")) {
+      unsigned long long limit = 0;
+      if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0 && limit < bytes) bytes = limit;
+      std::fclose(f);
+    }
   }
   return bytes;
 }
