@@ -803,6 +803,18 @@ Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index
     if (!s.ok()) return s;
     *index = found->index;
   } else {
+    // D19: never two definitions of one type in a database's table.
+    for (const cairn_type *u : db.type_by_index) {
+      if (u == nullptr || u->fingerprint == t->fingerprint || std::strcmp(u->name, t->name) != 0)
+        continue;
+      return Status(
+          CAIRN_TYPE_MISMATCH,
+          "database '" + db.name + "' would hold objects of two definitions of type '" + t->name +
+              "' (the class was defined again with other fields after objects of the first "
+              "were made): no program could read them, as a program defines a type once. The "
+              "commit is refused and nothing of it was written; store objects of one definition "
+              "only (copy the others into new objects)");
+    }
     s = txn_->PutType(db.id, t->fingerprint, EncodeLayout(t), index);
     if (!s.ok()) return s;
   }

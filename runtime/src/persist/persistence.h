@@ -155,6 +155,10 @@
 //   D18. ForEachOpen (cairn_db_each_open) lists the open databases in the order this process
 //       last opened or created each: every OpenDb of an open one stamps it anew (open_clock_,
 //       cairn_db::opened), so the last is the one a tool means by "the database opened last".
+//   D19. A commit adds no type to a database's table while the table holds, with a descriptor
+//       of this process (D4), another type of the same name: the two definitions of a class a
+//       REPL session redefined after objects of the first were made. No program defines a type
+//       twice, so no program could read a page holding both (TypeIndex refuses the commit).
 #pragma once
 
 #include <algorithm>
