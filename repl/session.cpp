@@ -316,12 +316,12 @@ std::string Session::callSymbol(const front::FuncInfo *f) {
     uint64_t fp;
     auto it = fingerprints_.find(f->owner);
     fp = it != fingerprints_.end() ? it->second : classFingerprint(f->owner);
-    return f->owner->name + "#" + hex(fp) + "." + f->name + " " + front::typeName(f->fnType);
+    return f->owner->name + "#" + hex(fp) + "." + f->name + " " + typeKey(f->fnType);
   }
   if (f->module == checker_->module() && f->decl != nullptr && f->literal == nullptr &&
       !f->is_extern) {
-    if (f->type_args.empty())
-      return f->module->name + "." + f->name + " " + front::typeName(f->fnType);
+    // By key: `fn f(p: P)` after P was defined again with other fields is another signature.
+    if (f->type_args.empty()) return f->module->name + "." + f->name + " " + typeKey(f->fnType);
     // An instance of a generic function: its stub is the instance's of any definition of that
     // name with these type arguments and this signature (a class among them by its layout too,
     // as two classes of one name may be in a session).
@@ -336,7 +336,12 @@ std::string Session::typeKey(const front::Type *t) {
   switch (t->kind) {
     case front::TypeKind::Class: {
       auto it = fingerprints_.find(t->cls);
-      return t->cls->name + "#" +
+      // A generic instance by its type arguments' keys too: its fingerprint has only their
+      // kinds (Box[P] of two definitions of P has one layout).
+      std::string args;
+      for (const front::Type *a : t->cls->type_args)
+        args += (args.empty() ? "" : ", ") + typeKey(a);
+      return t->cls->name + (args.empty() ? "" : "<" + args + ">") + "#" +
              hex(it != fingerprints_.end() ? it->second : classFingerprint(t->cls));
     }
     case front::TypeKind::Array:
@@ -352,7 +357,27 @@ std::string Session::typeKey(const front::Type *t) {
   }
 }
 
+// Why `now` (in a redefined class) differs from `was` though both are written the same: a class
+// it names was defined again with other fields ("" when they are written differently).
+std::string Session::sameNameWhy(const front::Type *was, const front::Type *now) {
+  if (front::typeName(was) != front::typeName(now)) return "";
+  return " (written the same, but a class it names was defined again with other fields since)";
+}
+
 bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
+  // An array type is one descriptor at run time by its name ([P]): one of a class defined again
+  // with other fields would be taken for the earlier one's by `is` and `as`.
+  for (const front::Type *t : unit.array_types) {
+    const std::string name = front::typeName(t), key = typeKey(t);
+    auto made = array_keys_.find(name);
+    if (made == array_keys_.end() || made->second == key) continue;
+    *why = "the array type " + name +
+           " cannot be made of the class as defined now: the session made " + name +
+           " of an earlier definition with other fields, and at run time both are one type, so "
+           "arrays of one would be taken for arrays of the other. Give the new class another "
+           "name";
+    return false;
+  }
   for (const front::ClassInfo *cls : unit.classes) {
     const uint64_t fp = classFingerprint(cls);
     auto current = latest_class_.find(cls->name);
@@ -364,13 +389,25 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
       // The same layout: one canonical descriptor, one method table for both (plugin.md). So
       // its reference fields must keep their declared types too (the fingerprint has only a
       // field's kind, the runtime's registration the declared type).
+      // By key: a class a field names may have been defined again with other fields (a generic
+      // instance, Box[P], made again of the new P has the old one's layout).
       for (size_t i = 0; i < p->fields.size() && i < cls->fields.size(); ++i) {
-        const std::string was = front::typeName(p->fields[i]->type);
-        const std::string now = front::typeName(cls->fields[i]->type);
-        if (was == now) continue;
+        const front::Type *was = p->fields[i]->type, *now = cls->fields[i]->type;
+        if (typeKey(was) == typeKey(now)) continue;
+        if (!cls->type_args.empty()) {
+          *why = "class '" + cls->name +
+                 "' cannot be made of the classes as defined now: its field '" +
+                 cls->fields[i]->name + "' is of type " + front::typeName(now) +
+                 sameNameWhy(was, now) + ", and the session made '" + cls->name +
+                 "' of the earlier definition, which is one type with it at run time (the same "
+                 "name and layout), so objects of one would be taken for the other's. Give the "
+                 "new class another name";
+          return false;
+        }
         *why = "class '" + cls->name + "' is defined again with field '" + cls->fields[i]->name +
-               "' of type " + now + ", declared " + was +
-               " before: the same layout (a reference) with another type, which a session "
+               "' of type " + front::typeName(now) + ", declared " + front::typeName(was) +
+               " before" + sameNameWhy(was, now) +
+               ": the same layout (a reference) with another type, which a session "
                "cannot hold under one name. Keep the field's type, or give the class another "
                "name";
         return false;
@@ -384,11 +421,12 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
         for (size_t i = 0; i < p->vtable.size() && differs.empty(); ++i) {
           const front::FuncInfo *a = p->vtable[i];
           const front::FuncInfo *b = cls->vtable[i];
-          if (a->name != b->name || front::typeName(a->fnType) != front::typeName(b->fnType) ||
+          if (a->name != b->name || typeKey(a->fnType) != typeKey(b->fnType) ||
               a->owner->name != b->owner->name)
             differs = "method " + std::to_string(i + 1) + " was '" + a->owner->name + "." +
                       a->name + "' of type " + front::typeName(a->fnType) + ", now '" +
-                      b->owner->name + "." + b->name + "' of type " + front::typeName(b->fnType);
+                      b->owner->name + "." + b->name + "' of type " + front::typeName(b->fnType) +
+                      sameNameWhy(a->fnType, b->fnType);
         }
       }
       if (!differs.empty()) {
@@ -621,6 +659,7 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
     }
     latest_class_[cls->name] = cls;
   }
+  for (const front::Type *t : unit.array_types) array_keys_.emplace(front::typeName(t), typeKey(t));
   return true;
 }
 

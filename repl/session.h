@@ -118,6 +118,7 @@ class Session {
 
   // Compile-time pieces (session.cpp).
   bool validateClasses(const front::InputUnit &unit, std::string *why);
+  std::string sameNameWhy(const front::Type *was, const front::Type *now);
   // The name of an open database whose type table holds the fingerprint ("" if none).
   std::string databaseHolding(uint64_t fingerprint);
   std::string callSymbol(const front::FuncInfo *f);
@@ -172,7 +173,8 @@ class Session {
   std::map<Unit *, int> stubs_into_;                              // unit -> stubs leading in
   std::map<const front::ClassInfo *, uint64_t> fingerprints_;     // of every accepted class
   std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
-  std::map<std::string, TxnFacts> txn_facts_;                     // by call symbol, the newest
+  std::map<std::string, std::string> array_keys_;  // array types made: typeKey by heap name
+  std::map<std::string, TxnFacts> txn_facts_;      // by call symbol, the newest
 };
 
 }  // namespace cairn::repl
