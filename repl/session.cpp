@@ -41,18 +41,30 @@ std::string hex(uint64_t v) {
   return b;
 }
 
-// The session whose :begin an exit() may end (the note at exit, NoteExitInTransaction).
+// The session whose :begin, or whose input's own transaction, an exit() may end (the note at
+// exit, NoteExitInTransaction).
 const bool *exit_txn_flag = nullptr;
+const bool *exit_implicit_flag = nullptr;
 
-// At the process's exit: exit() in an input ended the session while :begin's transaction was
-// open (the runtime has aborted it): say so, as the end of a session does.
+// At the process's exit: exit() in an input ended the session while :begin's transaction, or
+// the input's own, was open (the runtime has aborted it): say so, as the end of a session does
+// (an input's changes were lost without a word, status 0).
 void NoteExitInTransaction() {
-  if (exit_txn_flag == nullptr || !*exit_txn_flag) return;
+  const bool begun = exit_txn_flag != nullptr && *exit_txn_flag;
+  const bool own = exit_implicit_flag != nullptr && *exit_implicit_flag;
+  if (!begun && !own) return;
   std::fflush(stdout);
-  std::fprintf(stderr,
-               "note: the session ended (exit(), or a fatal error) with the transaction "
-               "begun with :begin open: it was aborted, and none of its changes are in the "
-               "database\n");
+  if (begun) {
+    std::fprintf(stderr,
+                 "note: the session ended (exit(), or a fatal error) with the transaction "
+                 "begun with :begin open: it was aborted, and none of its changes are in the "
+                 "database\n");
+  } else {
+    std::fprintf(stderr,
+                 "note: the session ended (exit(), or a fatal error) during an input, whose "
+                 "transaction was aborted: the changes it made to databases are not in them "
+                 "(an input's changes are committed when it ends)\n");
+  }
   std::fflush(stderr);
 }
 
@@ -79,6 +91,7 @@ bool Session::start() {
   }
   installGuardHooks();
   exit_txn_flag = &explicit_txn_;
+  exit_implicit_flag = &implicit_txn_;
   std::atexit(NoteExitInTransaction);
   // A recursion too deep in an input is a runtime error that ends only that input.
   if (cairn_lang_catch_stack_overflow() != 0)
@@ -185,6 +198,7 @@ void Session::finish() {
 
 Session::~Session() {
   if (exit_txn_flag == &explicit_txn_) exit_txn_flag = nullptr;
+  if (exit_implicit_flag == &implicit_txn_) exit_implicit_flag = nullptr;
 }
 
 void Session::reportError(const std::string &message) {
