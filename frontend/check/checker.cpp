@@ -917,8 +917,9 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
   else
     fi->symbol = m->symbol + "." + decl->name.name + "[" + joinTypes(args) + "]" + symbol_suffix_;
   // Two classes of one name (a session's, redefined with other fields) make two instances of
-  // one name: the later one's symbol is told apart.
-  for (int n = 2; !instance_symbols_.insert(fi->symbol).second; ++n)
+  // one name: the later one's symbol is told apart. An extern's is the C function's name, also
+  // when a session declares it again with another signature (each input is a module of its own).
+  for (int n = 2; !decl->is_extern && !instance_symbols_.insert(fi->symbol).second; ++n)
     fi->symbol = fi->symbol.substr(0, fi->symbol.rfind('\'')) + "'" + std::to_string(n);
   FuncInfo *raw = fi.get();
   fn_instances_[key] = std::move(fi);
