@@ -822,16 +822,16 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
     r->type = types_.error();
     return r;
   }
-  // Without an expected type, the element type is the first element's, widened to the nearest
-  // common base class when elements are objects of different classes (`[new Sq {}, new Circle
-  // {}]` is a [Shape]).
+  // Without an expected type, the element type is the first element's that is not nil (nil is
+  // of every reference type: `[nil, new A {}]` is an [A], as `[new A {}, nil]` is; all nil:
+  // [any]), widened to the nearest common base class when elements are objects of different
+  // classes (`[new Sq {}, new Circle {}]` is a [Shape]).
   const bool inferred = elem == nullptr;
   std::vector<sem::ExprPtr> values;
   for (const ast::ExprPtr &x : e.elems) {
     sem::ExprPtr v = checkValue(cx, *x, elem);
     if (!elem) {
-      elem = v->type;
-      if (elem->kind == TypeKind::Nil) elem = types_.anyType();
+      if (v->type->kind != TypeKind::Nil) elem = v->type;
     } else if (inferred && elem->kind == TypeKind::Class && v->type->kind == TypeKind::Class &&
                !v->type->cls->isSubclassOf(elem->cls)) {
       for (ClassInfo *c = elem->cls->super; c; c = c->super)
@@ -842,6 +842,7 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
     }
     values.push_back(std::move(v));
   }
+  if (!elem) elem = types_.anyType();  // every element nil
   for (size_t i = 0; i < values.size(); i++) {
     const Type *t = values[i]->type;
     if (inferred && elem->isRef() && t->isRef() && !elem->isError() && !t->isError() &&
@@ -859,8 +860,11 @@ sem::ExprPtr Checker::checkArrayLit(FnCtx &cx, const ast::ArrayLitExpr &e, const
         !assignable(t, elem)) {
       // `[1, "two"]`: a value type beside another type has no common type to widen to.
       error(DiagId::TypeMismatch, e.elems[i]->span, {typeName(elem), typeName(t)})
-          .withHint("an array literal's elements are all of its first element's type (" +
-                    typeName(elem) + ")");
+          .withHint(t->kind == TypeKind::Nil
+                        ? "nil is not a value of " + typeName(elem) +
+                              ": only a reference type (text, an array, a class, any) admits nil"
+                        : "an array literal's elements are all of its first element's type (" +
+                              typeName(elem) + ")");
       values[i]->type = types_.error();
       r->elems.push_back(std::move(values[i]));
       continue;

@@ -72,6 +72,13 @@ Status Store::CheckKeys(std::vector<std::string> *problems, uint64_t *keys) {
     }
   }
   rocksdb::Status rs = it->status();
+  // The databases dropped while a process had them open (DetachDatabase): theirs until it ends.
+  std::map<uint64_t, bool> dropped;
+  const std::string dropped_prefix(1, static_cast<char>(KeyKind::kDropped));
+  for (it->Seek(dropped_prefix); rs.ok() && it->Valid() && it->key().starts_with(dropped_prefix);
+       it->Next())
+    if (it->key().size() == 9) dropped[GetBe64(it->key().data() + 1)] = true;
+  if (rs.ok()) rs = it->status();
 
   // Every key, in order.
   std::map<uint64_t, Unnamed> unnamed;
@@ -95,6 +102,7 @@ Status Store::CheckKeys(std::vector<std::string> *problems, uint64_t *keys) {
       case KeyKind::kType:
       case KeyKind::kTypeIndex:
       case KeyKind::kIdentityHash:
+      case KeyKind::kDropped:
         break;
       default:
         problem("a key of unknown kind " + Printable(k[0]) + " (" +
@@ -107,7 +115,7 @@ Status Store::CheckKeys(std::vector<std::string> *problems, uint64_t *keys) {
       continue;
     }
     uint64_t id = GetBe64(k.data() + 1);
-    if (named.count(id) != 0) continue;
+    if (named.count(id) != 0 || dropped.count(id) != 0) continue;
     Unnamed &u = unnamed[id];
     switch (kind) {
       case KeyKind::kDatabase: {

@@ -18,6 +18,8 @@ enum class KeyKind : char {
   kType = 'T',          // 'T' id fingerprint: type index and layout
   kTypeIndex = 'I',     // 'I' id index: fingerprint
   kIdentityHash = 'H',  // 'H' id page offset: an object's identity hash
+  kDropped = 'X',       // 'X' id: dropped while a process had it open (Store::DetachDatabase):
+                        // its keys go when that process closes the store, or at the next open
 };
 
 // A page or free-list key, built without allocating: 1 + 8 + 8 bytes.

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "catalogue.h"
+#include "encoding.h"
 #include "fork_guard.h"
 #include "keys.h"
 #include "rocks_options.h"
@@ -128,6 +129,9 @@ Store::Impl::~Impl() {
   assert(open_transactions.load() == 0 && "destroy every Transaction before its Store");
   spare.clear();
   if (db) {
+    // The databases dropped while this process had them open (DetachDatabase); a failure
+    // leaves their 'X' keys, and the next writing open deletes them.
+    PurgeDetached(false).IgnoreError();
     // What the log holds goes into a table file now, not at the next open: a log deleted or
     // cut after a clean close then loses nothing (a deleted log lost every commit since the
     // last flush, silently: `cairn db check` had nothing to see). The next open, with nothing
@@ -446,6 +450,10 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
   if (!s.ok()) return s;
   s = impl->LoadRegistry();
   if (!s.ok()) return s;
+  if (!options.read_only) {
+    s = impl->PurgeDetached(true);  // left by a process that ended without deleting them
+    if (!s.ok()) return s;
+  }
   if (recovering) impl->DescribeLoss(scan, recovery);
   store->reset(new Store(std::move(impl)));
   return Status::Ok();
@@ -501,6 +509,75 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
   return Status::Ok();
 }
 
+rocksdb::Status Store::Impl::DeleteDatabaseKeys(DatabaseId id, rocksdb::WriteBatch *batch) {
+  rocksdb::Status rs;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+  for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex,
+                       KeyKind::kIdentityHash}) {
+    std::string prefix = DatabasePrefix(kind, id);
+    for (it->Seek(prefix); rs.ok() && it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      rs = batch->Delete(it->key());
+    }
+    if (rs.ok()) rs = it->status();
+  }
+  if (rs.ok()) rs = batch->Delete(DatabaseKey(id));
+  if (rs.ok()) rs = batch->Delete(DatabasePrefix(KeyKind::kDropped, id));
+  return rs;
+}
+
+Status Store::Impl::PurgeDetached(bool all_marked) {
+  std::vector<DatabaseId> ids;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    ids.swap(detached);
+  }
+  if (all_marked) {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
+    const std::string prefix(1, static_cast<char>(KeyKind::kDropped));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
+      if (it->key().size() == 9) ids.push_back(GetBe64(it->key().data() + 1));
+    if (!it->status().ok()) return FromRocks(it->status(), "reading store " + dir);
+  }
+  for (DatabaseId id : ids) {
+    rocksdb::WriteBatch batch;
+    rocksdb::Status rs = DeleteDatabaseKeys(id, &batch);
+    if (rs.ok()) rs = db->GetBaseDB()->Write(write_options, &batch);
+    if (!rs.ok()) return FromRocks(rs, "deleting a dropped database in store " + dir);
+    std::lock_guard<std::mutex> g(mu);
+    by_id.erase(id);
+  }
+  return Status::Ok();
+}
+
+Status Store::DetachDatabase(std::string_view name, DatabaseId *id_out) {
+  if (Status u = impl_->Usable(); !u.ok()) return u;
+  Impl &im = *impl_;
+  std::lock_guard<std::mutex> ddl(im.ddl_mu);
+  DatabaseId id = 0;
+  {
+    std::lock_guard<std::mutex> g(im.mu);
+    auto n = im.by_name.find(name);
+    if (n == im.by_name.end()) {
+      if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
+      return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
+                                         " (`cairn db list` shows what there is)");
+    }
+    if (Status u = im.Writable("dropping " + Quoted(name)); !u.ok()) return u;
+    id = n->second;
+  }
+  // The name and the mark in one write: the database is either named or marked for deletion.
+  rocksdb::WriteBatch batch;
+  rocksdb::Status rs = batch.Delete(NameKey(name));
+  if (rs.ok()) rs = batch.Put(DatabasePrefix(KeyKind::kDropped, id), rocksdb::Slice());
+  if (rs.ok()) rs = im.db->GetBaseDB()->Write(MakeWriteOptions(Durability::kSync), &batch);
+  if (!rs.ok()) return FromRocks(rs, "dropping " + Quoted(name) + " in store " + im.dir);
+  std::lock_guard<std::mutex> g(im.mu);
+  im.by_name.erase(std::string(name));
+  im.detached.push_back(id);
+  if (id_out) *id_out = id;
+  return Status::Ok();
+}
+
 Status Store::DropDatabase(std::string_view name) {
   if (Status u = impl_->Usable(); !u.ok()) return u;
   Impl &im = *impl_;
@@ -531,17 +608,7 @@ Status Store::DropDatabase(std::string_view name) {
   // Nothing else can touch this database's keys now, so the deletes go straight to the base
   // database, without taking a lock per key.
   rocksdb::WriteBatch batch;
-  rocksdb::Status rs;
-  std::unique_ptr<rocksdb::Iterator> it(im.db->NewIterator(rocksdb::ReadOptions()));
-  for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex,
-                       KeyKind::kIdentityHash}) {
-    std::string prefix = DatabasePrefix(kind, id);
-    for (it->Seek(prefix); rs.ok() && it->Valid() && it->key().starts_with(prefix); it->Next()) {
-      rs = batch.Delete(it->key());
-    }
-    if (rs.ok()) rs = it->status();
-  }
-  if (rs.ok()) rs = batch.Delete(DatabaseKey(id));
+  rocksdb::Status rs = im.DeleteDatabaseKeys(id, &batch);
   if (rs.ok()) rs = batch.Delete(NameKey(name));
   if (rs.ok()) rs = im.db->GetBaseDB()->Write(im.write_options, &batch);
   if (!rs.ok()) {

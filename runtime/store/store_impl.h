@@ -64,6 +64,14 @@ class Store::Impl {
   // Usable, and not read-only: else CAIRN_MISUSE saying so (`what`: "creating database 'x'").
   Status Writable(const std::string &what) const;
 
+  // Deletes every key of database `id` (its pages, free list, types, identity hashes, record)
+  // into `batch`, and its 'X' key.
+  rocksdb::Status DeleteDatabaseKeys(DatabaseId id, rocksdb::WriteBatch *batch);
+  // Deletes the databases detached by this Store, or (`all_marked`) every one an 'X' key names
+  // (a process that detached them ended without deleting them).
+  Status PurgeDetached(bool all_marked);
+  std::vector<DatabaseId> detached;  // by DetachDatabase, under `mu`
+
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);
   void Release(DatabaseId id);

@@ -930,7 +930,7 @@ fn main() { let dogs = [new Dog {}]; all(dogs) }|an array's type is fixed where 
 fn main() { let l = new List[int] {}; l.delete(1) }|did you mean 'removeValue'?" \
             "mapset|import std.map
 fn main() { let m = new HashMap[text, int] {}; m.set(\"a\", 1) }|did you mean 'put'?" \
-            "nilfirst|fn main() { let a = [nil, 1] }|'any' holds references" \
+            "nilfirst|fn main() { let a = [nil, 1] }|nil is not a value of int: only a reference type" \
             "owntransaction|class Transaction { amount: int }
 fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction" \
             "formap|import std.map

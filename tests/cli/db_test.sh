@@ -127,6 +127,23 @@ expect "check of every database" 0 "third: ok" ""
 run --store "$STORE" db check nothere
 expect "check of a missing database" 1 "" "there is no database 'nothere'"
 
+# A database dropped by a program that has it open: gone for everyone at once (exists is false,
+# create of the name makes a new one), its handle without a root, and the objects the program
+# holds usable: their pages, not loaded yet, are read by the database's id after the drop (it
+# was a runtime error: "open in this process ... drop it from a process that has not opened it").
+run_program dropmk.cairn 'class Cell { v: int; next: Cell; pad: [int] }\nfn main() { let d = Database.create("dropme")\n atomic { var c: Cell = nil\n for i in 0..300 { c = new Cell { v: i, next: c, pad: new [int](50) } }\n d.root = c } }\n'
+expect "a database to drop" 0 "" ""
+run_program dropuse.cairn 'class Cell { v: int; next: Cell; pad: [int] }\nfn main() { let d = Database.open("dropme")\n var held: Cell = nil\n atomic { held = d.root as Cell }\n Database.drop("dropme")\n println(Database.exists("dropme"))\n var n = 0\n var s = 0\n var c = held\n while c != nil { n = n + 1\n s = s + c.v + len(c.pad)\n c = c.next }\n println(n)\n println(s)\n atomic { held.v = 1000 }\n let again = Database.create("dropme")\n atomic { again.root = new Cell { v: 7 } }\n atomic { println((again.root as Cell).v) }\n atomic { println(d.root) } }\n'
+expect "drop of an open database" 70 "false
+300
+59850
+7" "dropuse.cairn:19:21: database error: reading the root of database 'dropme', which this program dropped"
+run_program dropread.cairn 'class Cell { v: int; next: Cell; pad: [int] }\nfn main() { let d = Database.open("dropme")\n atomic { println((d.root as Cell).v)\n println((d.root as Cell).next == nil) } }\n'
+expect "the new database of the dropped one's name" 0 "7
+true" ""
+run --store "$STORE" db check dropme
+expect "check after a drop of an open database" 0 "store keys: ok" ""
+
 # Store-level garbage collection. (tests/persist/store_gc_test.cpp collects real objects.)
 run --store "$STORE" db gc second
 expect "gc of an empty database" 0 "second: 0 pages reached from the root (0 objects live), 0 freed; 0 of 0 pages free" ""

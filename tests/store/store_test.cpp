@@ -19,6 +19,12 @@ namespace {
 
 using cairn::test::TempDir;
 
+uint64_t GetBe64ForTest(const char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+  return v;
+}
+
 StoreOptions Creating() {
   StoreOptions o;
   o.create_if_missing = true;
@@ -316,6 +322,81 @@ TEST(StoreOpen, OpensAfterSessionsThatWroteNothingMakeNoTableFile) {
   ASSERT_TRUE(store->ListDatabases(&names).ok());
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"first", "second"}));
+}
+
+// DetachDatabase (a database dropped by a process that has it open): its name is gone at once,
+// its pages stay readable by id for this Store, and go when it is destroyed; a process that
+// ends without that leaves an 'X' key, and the next writing open deletes them.
+TEST(StoreDetach, NameGoesAtOncePagesAtCloseOrNextOpen) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("s"), copy = tmp.Sub("copy");
+  StoreOptions o;
+  o.create_if_missing = true;
+  std::unique_ptr<Store> store;
+  ASSERT_TRUE(Store::Open(dir, o, &store).ok());
+  DatabaseId id = 0;
+  ASSERT_TRUE(store->CreateDatabase("a", &id).ok());
+  std::string page(kPageSize, '\x5a');
+  {
+    std::unique_ptr<Transaction> t;
+    ASSERT_TRUE(store->BeginTransaction(&t).ok());
+    PageNo p = 0;
+    ASSERT_TRUE(t->AllocatePage(id, &p).ok());
+    ASSERT_TRUE(t->WritePage(id, p, page.data()).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+  DatabaseId detached = 0;
+  ASSERT_TRUE(store->DetachDatabase("a", &detached).ok());
+  EXPECT_EQ(detached, id);
+  DatabaseId found = 0;
+  EXPECT_EQ(store->FindDatabase("a", &found).code(), CAIRN_NOT_FOUND);
+  std::vector<std::string> names;
+  ASSERT_TRUE(store->ListDatabases(&names).ok());
+  EXPECT_TRUE(names.empty());
+  EXPECT_EQ(store->DetachDatabase("a").code(), CAIRN_NOT_FOUND);
+  // Readable and writable by id until the store closes.
+  {
+    std::unique_ptr<Transaction> t;
+    ASSERT_TRUE(store->BeginTransaction(&t).ok());
+    std::string back(kPageSize, '\0');
+    ASSERT_TRUE(t->ReadPage(id, 1, back.data()).ok());
+    EXPECT_TRUE(back == page);
+    ASSERT_TRUE(t->WritePage(id, 1, page.data()).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+  // A new database of the name is another one.
+  DatabaseId again = 0;
+  ASSERT_TRUE(store->CreateDatabase("a", &again).ok());
+  EXPECT_NE(again, id);
+  std::vector<std::string> problems;
+  uint64_t keys = 0;
+  ASSERT_TRUE(store->CheckKeys(&problems, &keys).ok());
+  EXPECT_TRUE(problems.empty()) << problems[0];
+  // A copy taken now is the store of a process that ended without closing it.
+  std::filesystem::copy(dir, copy, std::filesystem::copy_options::recursive);
+  auto count_keys = [](const std::string &d, uint64_t db) {
+    rocksdb::DB *raw = nullptr;
+    rocksdb::Options ro;
+    EXPECT_TRUE(rocksdb::DB::OpenForReadOnly(ro, d + "/db", &raw).ok());
+    std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions()));
+    size_t n = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next())
+      if (it->key().size() >= 9 && it->key()[0] != 'N' && it->key()[0] != 'S' &&
+          GetBe64ForTest(it->key().data() + 1) == db)
+        ++n;
+    it.reset();
+    delete raw;
+    return n;
+  };
+  store.reset();
+  EXPECT_EQ(count_keys(dir, id), 0u) << "the close left the dropped database's keys";
+  EXPECT_GT(count_keys(copy, id), 0u);
+  ASSERT_TRUE(Store::Open(copy, StoreOptions(), &store).ok());
+  store.reset();
+  EXPECT_EQ(count_keys(copy, id), 0u) << "the next open left the dropped database's keys";
+  ASSERT_TRUE(Store::Open(copy, StoreOptions(), &store).ok());
+  ASSERT_TRUE(store->FindDatabase("a", &found).ok());
+  EXPECT_EQ(found, again);
 }
 
 }  // namespace

@@ -109,8 +109,11 @@ cairn_status cairn_db_open(const char *name, cairn_db **out);
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
 /* Deletes a database and everything in it, at once (inside a transaction too: an abort does not
- * undo it). CAIRN_BUSY if this process has opened it (its objects may be in use here): drop it
- * from a process that has not. */
+ * undo it). One this process has open is gone for everyone else at once (its name: exists is 0,
+ * a create of the name makes another database), and its handle's root can no longer be read or
+ * set; the objects of it the program still holds stay usable (their pages are read and written
+ * by the database's id) until the store closes, which deletes them (a process killed first
+ * leaves them marked, and the next open deletes them). */
 cairn_status cairn_db_drop(const char *name);
 /* Calls fn once per database name, in order. */
 cairn_status cairn_db_list(void (*fn)(const char *name, void *ctx), void *ctx);

@@ -252,6 +252,12 @@ class Store {
   /* Deletes a database and everything in it. CAIRN_NOT_FOUND if there is none by that name,
    * CAIRN_BUSY if a transaction of this process is using it. */
   Status DropDatabase(std::string_view name);
+  /* Drops database `name` for everyone but this Store: its name is gone at once (durably: a
+   * create of the name makes another database), and its pages stay readable and writable here
+   * by its id (`*id`), for a process that has its objects in use, until this Store is destroyed,
+   * which deletes them. A process that ends without that leaves an 'X' key saying so, and the
+   * next writing open deletes them. CAIRN_NOT_FOUND if there is none of that name. */
+  Status DetachDatabase(std::string_view name, DatabaseId *id = nullptr);
   /* The names of all databases, sorted. */
   Status ListDatabases(std::vector<std::string> *names);
   /* The id of a database by name, for the Transaction calls. CAIRN_NOT_FOUND if there is none. */
@@ -267,7 +273,8 @@ class Store {
    * (naming it); `*files` counts the files read. */
   Status CheckFiles(std::vector<std::string> *problems, uint64_t *files);
   /* Reads every key of the store from one snapshot: each must be the store's header or belong to
-   * a database that exactly one name leads to. Check(name) reads only what a name leads to, so
+   * a database that exactly one name leads to (or that a process dropped while it had it open:
+   * DetachDatabase). Check(name) reads only what a name leads to, so
    * a database whose name entry was lost (or a page written under a wrong database id) is found
    * only here. One problem per database id that no name leads to (what it holds, and the name
    * its record gives), per key of unknown kind and per id two names share (the first 100, then a

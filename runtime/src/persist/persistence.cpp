@@ -132,7 +132,7 @@ Status Persistence::TooManyOpen(const std::string &name) const {
 
 Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
   for (auto &d : dbs_)
-    if (d && d->name == name) {
+    if (d && !d->dropped && d->name == name) {
       *out = d.get();
       return Status::Ok();
     }
@@ -188,7 +188,7 @@ Status Persistence::OpenDb(const char *name, cairn_db **out) {
   Status s = store::ValidateDatabaseName(name);
   if (!s.ok()) return s;
   for (auto &d : dbs_)
-    if (d && d->name == name) {
+    if (d && !d->dropped && d->name == name) {
       d->opened = ++open_clock_;  // D18
       *out = d.get();             // open already: checked then
       return Status::Ok();
@@ -217,12 +217,18 @@ Status Persistence::Exists(const char *name, int *exists) {
 Status Persistence::Drop(const char *name) {
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_drop was given no name");
   // Dropped at once, also inside a transaction (an abort does not undo it): a database this
-  // process has not opened is one the transaction has not touched.
-  for (auto &d : dbs_)
-    if (d && d->name == name)
-      return Status(CAIRN_BUSY, "database '" + std::string(name) +
-                                    "' is open in this process and its objects may be in use; "
-                                    "drop it from a process that has not opened it");
+  // process has not opened is one the transaction has not touched. One it has opened is
+  // detached (D20): its name goes now, its pages when the store closes.
+  for (auto &d : dbs_) {
+    if (!d || d->dropped || d->name != name) continue;
+    Status s = store_->DetachDatabase(name);
+    if (!s.ok()) return ReadOnlyRefusal(s, "database '" + std::string(name) + "' was not dropped");
+    d->dropped = true;
+    d->root = nullptr;  // no longer a root of anything
+    d->root_loaded = true;
+    d->root_dirty = false;
+    return Status::Ok();
+  }
   return ReadOnlyRefusal(store_->DropDatabase(name),
                          "database '" + std::string(name) + "' was not dropped");
 }
@@ -232,7 +238,7 @@ Status Persistence::List(std::vector<std::string> *names) { return store_->ListD
 void Persistence::ForEachOpen(void (*fn)(cairn_db *db, void *ctx), void *ctx) {
   std::vector<cairn_db *> open;  // D18: in the order of their last opening
   for (auto &d : dbs_)
-    if (d) open.push_back(d.get());
+    if (d && !d->dropped) open.push_back(d.get());  // D20
   std::sort(open.begin(), open.end(),
             [](const cairn_db *a, const cairn_db *b) { return a->opened < b->opened; });
   for (cairn_db *d : open) fn(d, ctx);
@@ -259,7 +265,13 @@ Status Persistence::StoredTypes(cairn_db *db, void (*fn)(const cairn_type *store
   return Status::Ok();
 }
 
+Status Persistence::Dropped(const char *what, const cairn_db *db) const {
+  return Misuse(std::string(what) + " of database '" + db->name +
+                "', which this program dropped: open or create it again for a root");
+}
+
 Status Persistence::GetRoot(cairn_db *db, void **root) {
+  if (db->dropped) return Dropped("reading the root", db);  // D20
   Status s = NeedTransaction("reading the root", db);
   if (!s.ok()) return s;
   if (!db->root_loaded) {
@@ -276,6 +288,7 @@ Status Persistence::GetRoot(cairn_db *db, void **root) {
 }
 
 Status Persistence::SetRoot(cairn_db *db, void *root) {
+  if (db->dropped) return Dropped("setting the root", db);  // D20
   Status s = NeedTransaction("setting the root", db);
   if (!s.ok()) return s;
   if (root && !cairn_in_heap(root))

@@ -155,6 +155,9 @@
 //   D18. ForEachOpen (cairn_db_each_open) lists the open databases in the order this process
 //       last opened or created each: every OpenDb of an open one stamps it anew (open_clock_,
 //       cairn_db::opened), so the last is the one a tool means by "the database opened last".
+//   D20. A dropped database (cairn_db::dropped) is not found by name (open, create, drop,
+//       ForEachOpen skip it), and its root is neither read nor set; its objects the program
+//       still holds are ordinary persistent objects of it, faulted and committed by its id.
 //   D19. A commit adds no type to a database's table while the table holds, with a descriptor
 //       of this process (D4), another type of the same name: the two definitions of a class a
 //       REPL session redefined after objects of the first were made. No program defines a type
@@ -189,6 +192,9 @@ struct cairn_db {
   bool root_dirty = false;
   bool types_loaded = false;
   uint64_t opened = 0;  // D18: when last opened or created (Persistence::open_clock_)
+  // D20: dropped by this process while open (Store::DetachDatabase): no name, no root; its
+  // objects the program holds stay usable, and its pages readable by id until the store closes.
+  bool dropped = false;
   std::vector<const cairn_type *> type_by_index;  // D4, [0] unused
   std::unordered_map<const cairn_type *, uint32_t> index_of;
   // D6: page id -> (payload offset, identity hash) recorded in the store for that page.
@@ -218,6 +224,7 @@ class Persistence final : public gc::PersistHooks {
   Status OpenDb(const char *name, cairn_db **out);
   Status Exists(const char *name, int *exists);
   Status Drop(const char *name);
+  Status Dropped(const char *what, const cairn_db *db) const;  // D20's refusal
   Status List(std::vector<std::string> *names);
 
   // Tools (cairn/persist.h, "Looking into databases").
