@@ -265,7 +265,7 @@ std::string DescribeFieldChanges(const StoredLayout &stored, const cairn_type *l
     const char *moved = !g && !base ? baseDeclaring(f.name) : nullptr;
     if (!g) {
       said.push_back(
-          base ? "in the database it is a subclass of '" + f.name + "', in this program it is not"
+          base ? "in the database its base class is '" + f.name + "', in this program it is not"
           : moved
               ? "field " + FieldText(f.name, f.type.c_str(), f.kind, f.count) +
                     " is declared by '" + stored.name +
