@@ -93,6 +93,7 @@ bool Session::start() {
   exit_txn_flag = &explicit_txn_;
   exit_implicit_flag = &implicit_txn_;
   std::atexit(NoteExitInTransaction);
+  cairn_lang_set_outer_transaction_hook(&Session::YieldImplicit, this);
   // A recursion too deep in an input is a runtime error that ends only that input.
   if (cairn_lang_catch_stack_overflow() != 0)
     std::fprintf(stderr, "cairn: warning: a recursion too deep will end the session\n");
@@ -199,6 +200,7 @@ void Session::finish() {
 Session::~Session() {
   if (exit_txn_flag == &explicit_txn_) exit_txn_flag = nullptr;
   if (exit_implicit_flag == &implicit_txn_) exit_implicit_flag = nullptr;
+  cairn_lang_set_outer_transaction_hook(nullptr, nullptr);
 }
 
 void Session::reportError(const std::string &message) {
@@ -769,6 +771,14 @@ std::string failedCommit(const std::string &why, const std::string &aborted) {
   const bool said = why.find("nothing of it was written") != std::string::npos;
   if (aborted.empty()) return said ? why : why + "; nothing of it was written";
   return why + "; " + aborted + (said ? "" : ", and nothing of it was written");
+}
+
+int Session::YieldImplicit(void *session) {
+  auto *s = static_cast<Session *>(session);
+  if (!s->implicit_txn_ || s->explicit_txn_) return 0;
+  s->implicit_txn_ = false;
+  // A failed commit leaves the transaction failed: the runtime error it becomes aborts it.
+  return cairn_txn_commit() == CAIRN_OK ? 1 : -1;
 }
 
 void Session::endImplicit(bool ok) {

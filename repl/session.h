@@ -155,6 +155,10 @@ class Session {
   std::string factsKey(const front::FuncInfo *f);
   bool beginImplicit();
   void endImplicit(bool ok);
+  // The runtime's outer-transaction hook (cairn_lang_set_outer_transaction_hook): code the input
+  // calls through a function value begins a transaction (S2 could not see it) while the input's
+  // own is open: that one commits first, with what the input did so far.
+  static int YieldImplicit(void *session);
 
   SessionOptions options_;
   front::SourceManager sources_;

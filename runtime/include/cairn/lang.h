@@ -295,6 +295,13 @@ void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_chain(const cairn_loc *loc, int64_t txn);
 void cairn_lang_txn_checkpoint(const cairn_loc *loc, int64_t txn);
 int cairn_lang_txn_is_open(int64_t txn);
+/* For an embedder that keeps a transaction of its own open while code runs (the REPL's, one per
+ * input): when code begins a transaction (atomic, Transaction.begin()) while the runtime has one
+ * open that no code began, `hook(ctx)` is asked first. It returns 1 when it has ended that
+ * transaction (committed it: the begin goes on), 0 when it has not (the begin is the runtime
+ * error that a transaction is open), or -1 when ending it failed: the begin is the runtime error
+ * "the transaction open before this one could not commit: <cairn_last_error()>". NULL: none. */
+void cairn_lang_set_outer_transaction_hook(int (*hook)(void *ctx), void *ctx);
 /* str(t), print(t): `Transaction#N`, with ` (open)` while it is; `nil` for the handle of
  * nothing, 0 (the REPL shows the same). N stays the handle's through chain(). */
 void *cairn_lang_txn_str(int64_t txn);

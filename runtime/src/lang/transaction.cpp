@@ -27,6 +27,9 @@ bool began_by_chain = false;  // `current` is the one a chain() began (at began_
 bool storeless = false;       // `current` began with no store, and the runtime has none open
                               // (NoStore in transaction.h)
 
+int (*outer_hook)(void *) = nullptr;  // cairn_lang_set_outer_transaction_hook
+void *outer_ctx = nullptr;
+
 // Whether a transaction is open: the runtime's, or a storeless one.
 bool IsOpen() { return storeless || cairn_txn_is_open(); }
 
@@ -40,6 +43,16 @@ std::string LocText(const cairn_loc *loc) {
 
 // `atomic`: whether an atomic block begins it (else Transaction.begin()).
 void Begin(const cairn_loc *loc, bool atomic) {
+  if (current == 0 && !storeless && cairn_txn_is_open() && outer_hook != nullptr) {
+    // The embedder's transaction (no code began it): it may end it first.
+    const int ended = outer_hook(outer_ctx);
+    if (ended < 0) {
+      std::string &message = ErrorMessage();
+      message = std::string("the transaction open before this one could not commit: ") +
+                cairn_last_error();
+      RuntimeError(loc, message);
+    }
+  }
   if (IsOpen()) {
     std::string &message = ErrorMessage();  // nothing of it leaks when a hook jumps away
     message = "a transaction is already open";
@@ -112,6 +125,11 @@ void AbortTransactionLeftOpen() {
 }  // namespace cairn::lang
 
 using namespace cairn::lang;
+
+void cairn_lang_set_outer_transaction_hook(int (*hook)(void *ctx), void *ctx) {
+  cairn::lang::outer_hook = hook;
+  cairn::lang::outer_ctx = ctx;
+}
 
 // The entry points that end a transaction by committing are reached through stubs that zero the
 // dead stack below the caller before anything else runs (see below), so that every frame of the
