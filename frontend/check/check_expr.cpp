@@ -507,7 +507,12 @@ sem::ExprPtr Checker::checkBinary(FnCtx &cx, const ast::BinaryExpr &e) {
         scalar_lhs && lt != rt && (ordered || !rt->isRef())
             ? error(DiagId::TypeMismatch, e.rhs->span, {typeName(lt), typeName(rt)})
             : error(DiagId::BinaryOperands, e.op_span, {opText, typeName(lt), typeName(rt)});
-    if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
+    if (e.op == ast::BinaryOp::Add && (lt->kind == TypeKind::Nil || rt->kind == TypeKind::Nil))
+      d.withHint(
+          "'+' joins two texts, and nil is no text to join (a text that is nil is a "
+          "runtime error there); write the text itself, \"\" for none");
+    else if (e.op == ast::BinaryOp::Add &&
+             (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))
       d.withHint("convert the other operand with str(...)");
     else if (e.op == ast::BinaryOp::Mul &&
              (lt->kind == TypeKind::Text || rt->kind == TypeKind::Text))

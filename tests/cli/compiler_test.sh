@@ -931,6 +931,7 @@ fn main() { let l = new List[int] {}; l.delete(1) }|did you mean 'removeValue'?"
             "mapset|import std.map
 fn main() { let m = new HashMap[text, int] {}; m.set(\"a\", 1) }|did you mean 'put'?" \
             "nilfirst|fn main() { let a = [nil, 1] }|nil is not a value of int: only a reference type" \
+            "textplusnil|fn main() { println(\"a\" + nil) }|'+' joins two texts, and nil is no text to join" \
             "owntransaction|class Transaction { amount: int }
 fn main() { let t = Transaction.begin() }|this program's class 'Transaction' hides the built-in class Transaction" \
             "formap|import std.map
