@@ -662,8 +662,11 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   }
   permanent_.push_back(units->front());
   if (run != nullptr) *run_unit = units->back();
-  for (const front::CheckedFunction &cf : unit.functions)
-    txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+  for (const front::CheckedFunction &cf : unit.functions) {
+    TxnFacts &facts = txn_facts_[factsKey(cf.fn->info)] = scanTransactions(*cf.fn);
+    facts.run = cf.role == front::FunctionRole::Run;
+  }
+  releaseRetiredGlobals(unit);
   for (const front::ClassInfo *cls : unit.classes) {
     // The same layout as the definition it replaces (validateClasses checked the methods too):
     // the same type for the checker, as it is one descriptor at run time.
@@ -677,6 +680,37 @@ bool Session::compileAndLoad(front::InputUnit &unit, std::vector<std::shared_ptr
   }
   for (const front::Type *t : unit.array_types) array_keys_.emplace(front::typeName(t), typeKey(t));
   return true;
+}
+
+void Session::releaseRetiredGlobals(const front::InputUnit &unit) {
+  // A variable declared again with another type is a new one (docs/repl.md): the old one's
+  // storage stays for the code compiled before that uses it, and is a root of the collector.
+  for (const front::GlobalInfo *g : unit.globals) {
+    if (g->module != checker_->module()) continue;
+    auto [at, fresh] = session_globals_.emplace(g->name, g);
+    if (fresh || at->second == g) continue;
+    retired_globals_.push_back(at->second);
+    at->second = g;
+  }
+  // Once no function's current body (stubs lead to the newest) uses it, nothing can reach its
+  // value but its storage: cleared, it is garbage (it was kept alive for the whole session).
+  std::set<const front::GlobalInfo *> used;
+  for (const auto &[key, facts] : txn_facts_)
+    if (!facts.run) used.insert(facts.globals.begin(), facts.globals.end());
+  for (auto it = retired_globals_.begin(); it != retired_globals_.end();) {
+    const front::GlobalInfo *g = *it;
+    if (used.count(g) != 0) {
+      ++it;
+      continue;
+    }
+    if (g->type->isRef()) {
+      if (auto addr = jit_->lookup(g->symbol))
+        *reinterpret_cast<void **>(*addr) = nullptr;
+      else
+        llvm::consumeError(addr.takeError());
+    }
+    it = retired_globals_.erase(it);
+  }
 }
 
 std::string Session::factsKey(const front::FuncInfo *f) {

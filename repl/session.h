@@ -153,6 +153,7 @@ class Session {
   static cairn_db *openDatabase(const std::string &name);
   static std::string lastOpened();
   std::string factsKey(const front::FuncInfo *f);
+  void releaseRetiredGlobals(const front::InputUnit &unit);
   bool beginImplicit();
   void endImplicit(bool ok);
   // The runtime's outer-transaction hook (cairn_lang_set_outer_transaction_hook): code the input
@@ -179,6 +180,10 @@ class Session {
   std::map<std::string, const front::ClassInfo *> latest_class_;  // by heap name, the newest
   std::map<std::string, std::string> array_keys_;  // array types made: typeKey by heap name
   std::map<std::string, TxnFacts> txn_facts_;      // by call symbol, the newest
+  // The session's variables by name, the newest; those declared again with another type whose
+  // old storage some function still uses (releaseRetiredGlobals clears it once none does).
+  std::map<std::string, const front::GlobalInfo *> session_globals_;
+  std::vector<const front::GlobalInfo *> retired_globals_;
 };
 
 }  // namespace cairn::repl

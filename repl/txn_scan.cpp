@@ -147,6 +147,9 @@ class Scan {
       case sem::ExprKind::DbRoot:
         expr(e->as<sem::DbRoot>()->db.get());
         break;
+      case sem::ExprKind::Global:
+        facts.globals.push_back(e->as<sem::Global>()->global);
+        break;
       default:
         break;
     }

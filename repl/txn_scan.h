@@ -14,7 +14,9 @@ struct TxnFacts {
   bool begins = false;         // `atomic` or Transaction.begin() in its body
   bool opens_store = false;    // a Database builtin that opens the store (create, open, drop)
   bool creates_store = false;  // Database.create: makes the store if there is none
-  std::vector<const front::FuncInfo *> calls;  // the functions and methods it calls by name
+  std::vector<const front::FuncInfo *> calls;      // the functions and methods it calls by name
+  std::vector<const front::GlobalInfo *> globals;  // the variables it reads or writes
+  bool run = false;  // an input's own code (run once; set by the session, not the scan)
 };
 
 // The facts of one body (calls through function values are not followed, nor overrides of a
