@@ -62,7 +62,7 @@ void NoteExitInTransaction() {
   } else {
     std::fprintf(stderr,
                  "note: the session ended (exit(), or a fatal error) during an input, whose "
-                 "transaction was aborted: the changes it made to databases are not in them "
+                 "transaction was aborted: any changes it made to databases are not in them "
                  "(an input's changes are committed when it ends)\n");
   }
   std::fflush(stderr);
@@ -391,7 +391,7 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
            " cannot be made of the class as defined now: the session made " + name +
            " of an earlier definition with other fields, and at run time both are one type, so "
            "arrays of one would be taken for arrays of the other. Give the new class another "
-           "name";
+           "name, or start a new session (to :load a changed file again)";
     return false;
   }
   for (const front::ClassInfo *cls : unit.classes) {
@@ -417,7 +417,8 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
                  sameNameWhy(was, now) + ", and the session made '" + cls->name +
                  "' of the earlier definition, which is one type with it at run time (the same "
                  "name and layout), so objects of one would be taken for the other's. Give the "
-                 "new class another name";
+                 "new class another name, or start a new session (to :load a changed file "
+                 "again)";
           return false;
         }
         *why = "class '" + cls->name + "' is defined again with field '" + cls->fields[i]->name +

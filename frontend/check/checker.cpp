@@ -934,6 +934,19 @@ FuncInfo *Checker::instantiateFunction(const ast::FnDecl *decl, ModuleInfo *m,
     current_ = &site_cx;
   }
   resolveSignature(raw, decl, m, &raw->bindings);
+  if (decl->is_extern) {
+    // One C function, one signature: two modules declaring it otherwise would make one symbol
+    // of two types (invalid IR). A session declaring it again in its own module replaces it.
+    auto [at, fresh] = extern_by_name_.emplace(raw->symbol, raw);
+    if (!fresh && at->second->module != m && at->second->fnType != raw->fnType &&
+        !raw->fnType->isError() && !at->second->fnType->isError()) {
+      error(DiagId::ExternTwoSignatures, decl->name.span,
+            {raw->symbol, typeName(raw->fnType), typeName(at->second->fnType)})
+          .withNote(at->second->span, "the other declaration");
+    } else if (!fresh) {
+      at->second = raw;
+    }
+  }
   current_ = saved;
   if (decl->is_extern && decl->body) error(DiagId::ExternBody, decl->name.span, {fi->name});
   if (!decl->is_extern && !decl->body) error(DiagId::MissingBody, decl->name.span, {raw->name});

@@ -241,9 +241,10 @@ class Checker {
   }
   std::deque<ClassInfo *> class_work_;
   std::deque<FuncInfo *> fn_work_;
-  std::map<FuncInfo *, InstSite> inst_site_;  // instance -> where it was made
-  std::set<std::string> instance_symbols_;    // of the functions made so far (unique, S1)
-  std::set<std::string> class_symbols_;       // of the classes made so far (unique, S1)
+  std::map<FuncInfo *, InstSite> inst_site_;          // instance -> where it was made
+  std::set<std::string> instance_symbols_;            // of the functions made so far (unique, S1)
+  std::map<std::string, FuncInfo *> extern_by_name_;  // extern fns by C name: one signature
+  std::set<std::string> class_symbols_;               // of the classes made so far (unique, S1)
   std::map<ClassInfo *, InstSite> class_site_;
   // The site of an instance named `own` made at `site` (inside the current instance, if any).
   InstSite siteFor(Span site, const std::string &own) const;

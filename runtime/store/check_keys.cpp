@@ -79,6 +79,12 @@ Status Store::CheckKeys(std::vector<std::string> *problems, uint64_t *keys) {
        it->Next())
     if (it->key().size() == 9) dropped[GetBe64(it->key().data() + 1)] = true;
   if (rs.ok()) rs = it->status();
+  for (const auto &[id, marked] : dropped) {
+    if (auto n = named.find(id); n != named.end()) {
+      problem("database '" + n->second + "' (#" + std::to_string(id) +
+              ") is marked dropped (an 'X' key): the next writing open would delete it");
+    }
+  }
 
   // Every key, in order.
   std::map<uint64_t, Unnamed> unnamed;
@@ -102,8 +108,10 @@ Status Store::CheckKeys(std::vector<std::string> *problems, uint64_t *keys) {
       case KeyKind::kType:
       case KeyKind::kTypeIndex:
       case KeyKind::kIdentityHash:
-      case KeyKind::kDropped:
         break;
+      case KeyKind::kDropped:
+        if (k.size() != 9) problem("a dropped-database key of " + Count(k.size(), "byte", "bytes"));
+        continue;
       default:
         problem("a key of unknown kind " + Printable(k[0]) + " (" +
                 Count(k.size(), "byte", "bytes") + ")");

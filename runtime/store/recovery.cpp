@@ -123,7 +123,7 @@ Status Store::Impl::KeepLogs(const WalScan &scan, RecoveryReport *report) {
   for (const WalFile &f : scan.files) {
     if (&f == damaged) {
       after = true;
-      report->bytes_lost += f.size - f.end_offset;
+      report->bytes_lost += f.size - f.batch_offset;  // CutAtDamage cuts where its batch starts
     } else if (after) {
       report->bytes_lost += f.size;
     }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <set>
 #include <system_error>
 #include <thread>
 
@@ -532,10 +533,19 @@ Status Store::Impl::PurgeDetached(bool all_marked) {
     ids.swap(detached);
   }
   if (all_marked) {
+    std::set<DatabaseId> named;
+    {
+      std::lock_guard<std::mutex> g(mu);
+      for (const auto &[name, id] : by_name) named.insert(id);
+    }
     std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
     const std::string prefix(1, static_cast<char>(KeyKind::kDropped));
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
-      if (it->key().size() == 9) ids.push_back(GetBe64(it->key().data() + 1));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+      // A mark on a database a name leads to is damage (`db check` says so), not a drop.
+      if (it->key().size() != 9) continue;
+      const DatabaseId id = GetBe64(it->key().data() + 1);
+      if (named.count(id) == 0) ids.push_back(id);
+    }
     if (!it->status().ok()) return FromRocks(it->status(), "reading store " + dir);
   }
   for (DatabaseId id : ids) {
@@ -549,6 +559,20 @@ Status Store::Impl::PurgeDetached(bool all_marked) {
   return Status::Ok();
 }
 
+Status Store::Impl::FindToDrop(std::string_view name, DatabaseId *id) {
+  auto n = by_name.find(name);
+  if (n == by_name.end()) {
+    // As FindDatabase: a name no database can have says so. Both before a read-only store's
+    // refusal, as in CreateDatabase.
+    if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
+    return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + dir +
+                                       " (`cairn db list` shows what there is)");
+  }
+  if (Status u = Writable("dropping " + Quoted(name)); !u.ok()) return u;
+  *id = n->second;
+  return Status::Ok();
+}
+
 Status Store::DetachDatabase(std::string_view name, DatabaseId *id_out) {
   if (Status u = impl_->Usable(); !u.ok()) return u;
   Impl &im = *impl_;
@@ -556,14 +580,7 @@ Status Store::DetachDatabase(std::string_view name, DatabaseId *id_out) {
   DatabaseId id = 0;
   {
     std::lock_guard<std::mutex> g(im.mu);
-    auto n = im.by_name.find(name);
-    if (n == im.by_name.end()) {
-      if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
-      return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
-                                         " (`cairn db list` shows what there is)");
-    }
-    if (Status u = im.Writable("dropping " + Quoted(name)); !u.ok()) return u;
-    id = n->second;
+    if (Status f = im.FindToDrop(name, &id); !f.ok()) return f;
   }
   // The name and the mark in one write: the database is either named or marked for deletion.
   rocksdb::WriteBatch batch;
@@ -585,16 +602,8 @@ Status Store::DropDatabase(std::string_view name) {
   DatabaseId id = 0;
   {
     std::lock_guard<std::mutex> g(im.mu);
+    if (Status f = im.FindToDrop(name, &id); !f.ok()) return f;
     auto n = im.by_name.find(name);
-    if (n == im.by_name.end()) {
-      // As FindDatabase: a name no database can have says so. Both before a read-only store's
-      // refusal, as in CreateDatabase.
-      if (Status v = ValidateDatabaseName(name); !v.ok()) return v;
-      return Status(CAIRN_NOT_FOUND, "there is no " + Quoted(name) + " in store " + im.dir +
-                                         " (`cairn db list` shows what there is)");
-    }
-    if (Status u = im.Writable("dropping " + Quoted(name)); !u.ok()) return u;
-    id = n->second;
     auto &e = im.by_id[id];
     if (e.users > 0) {
       return Status(CAIRN_BUSY, Quoted(name) + " is in use by " + std::to_string(e.users) +

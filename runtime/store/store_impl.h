@@ -71,6 +71,9 @@ class Store::Impl {
   // (a process that detached them ended without deleting them).
   Status PurgeDetached(bool all_marked);
   std::vector<DatabaseId> detached;  // by DetachDatabase, under `mu`
+  // The id of database `name` for a drop (`mu` held): CAIRN_NOT_FOUND (or the name's own
+  // fault) if there is none, CAIRN_MISUSE if the store is read-only.
+  Status FindToDrop(std::string_view name, DatabaseId *id);
 
   // Registers a transaction's use of database `id` (R2); `*name` gets its name.
   Status Use(DatabaseId id, std::string *name);

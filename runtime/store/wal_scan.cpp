@@ -326,20 +326,22 @@ namespace cairn::store {
 Status CutAtDamage(const WalScan &scan) {
   const WalFile *damaged = scan.FirstDamaged();
   if (damaged == nullptr) return Status::Ok();
+  // The logs after the damaged one go first, the newest first, and then the damaged one is cut:
+  // stopped in between, what is left still ends in damage or before it, never in a cut log
+  // followed by later commits (which the scan would take for intact, and RocksDB replay over
+  // a state without the commits cut).
   std::error_code ec;
+  for (auto f = scan.files.rbegin(); f != scan.files.rend() && &*f != damaged; ++f) {
+    if (!fs::remove(f->path, ec) && ec) {
+      return Status(CAIRN_IO_ERROR, "cannot remove the write-ahead log " + f->path +
+                                        " that follows the damage: " + ec.message());
+    }
+  }
   fs::resize_file(damaged->path, damaged->batch_offset, ec);
   if (ec) {
     return Status(CAIRN_IO_ERROR, "cannot cut the damaged write-ahead log " + damaged->path +
                                       " at byte " + std::to_string(damaged->batch_offset) + ": " +
                                       ec.message());
-  }
-  bool after = false;
-  for (const WalFile &f : scan.files) {
-    if (after && !fs::remove(f.path, ec) && ec) {
-      return Status(CAIRN_IO_ERROR, "cannot remove the write-ahead log " + f.path +
-                                        " that follows the damage: " + ec.message());
-    }
-    after = after || &f == damaged;
   }
   return Status::Ok();
 }

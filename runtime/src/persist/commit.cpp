@@ -803,15 +803,25 @@ Status Persistence::TypeIndex(cairn_db &db, const cairn_type *t, uint32_t *index
     if (!s.ok()) return s;
     *index = found->index;
   } else {
-    // D19: never two definitions of one type in a database's table.
-    for (const cairn_type *u : db.type_by_index) {
-      if (u == nullptr || u->fingerprint == t->fingerprint || std::strcmp(u->name, t->name) != 0)
-        continue;
+    // D19: never two definitions of one type in a database's table: not one this commit added
+    // (type_by_index), nor one stored before (the table, also types this process lacks).
+    bool twin = false;
+    for (const cairn_type *u : db.type_by_index)
+      twin = twin || (u != nullptr && u->fingerprint != t->fingerprint &&
+                      std::strcmp(u->name, t->name) == 0);
+    for (const store::TypeEntry &e : entries) {
+      if (twin) break;
+      StoredLayout other;
+      twin = e.fingerprint != t->fingerprint && DecodeLayout(e.layout, &other).ok() &&
+             other.name == t->name;
+    }
+    if (twin) {
       return Status(
           CAIRN_TYPE_MISMATCH,
           "database '" + db.name + "' would hold objects of two definitions of type '" + t->name +
-              "' (the class was defined again with other fields after objects of the first "
-              "were made): no program could read them, as a program defines a type once. The "
+              "' (it holds, or this commit stores, objects of one with other fields, as a REPL "
+              "session that defines a class again may have): no program could read them, as a "
+              "program defines a type once. The "
               "commit is refused and nothing of it was written; store objects of one definition "
               "only (copy the others into new objects)");
     }

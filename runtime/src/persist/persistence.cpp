@@ -126,8 +126,9 @@ Status Persistence::NeedTransaction(const char *what, const cairn_db *db) const 
 Status Persistence::TooManyOpen(const std::string &name) const {
   return Status(CAIRN_BUSY, "database '" + name + "' was not opened or created: " +
                                 std::to_string(kMaxOpenDatabases) +
-                                " databases are open in this process, the most one process can "
-                                "have");
+                                " databases are open in this process (counting those it dropped "
+                                "while they were open, whose objects it may still hold), the most "
+                                "one process can have");
 }
 
 Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {

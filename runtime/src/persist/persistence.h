@@ -158,10 +158,11 @@
 //   D20. A dropped database (cairn_db::dropped) is not found by name (open, create, drop,
 //       ForEachOpen skip it), and its root is neither read nor set; its objects the program
 //       still holds are ordinary persistent objects of it, faulted and committed by its id.
-//   D19. A commit adds no type to a database's table while the table holds, with a descriptor
-//       of this process (D4), another type of the same name: the two definitions of a class a
-//       REPL session redefined after objects of the first were made. No program defines a type
-//       twice, so no program could read a page holding both (TypeIndex refuses the commit).
+//   D19. A commit adds no type to a database's table while the table holds another type of the
+//       same name (stored before, or added by this commit): the two definitions of a class a
+//       REPL session redefined after objects of the first were made, or defined after opening
+//       a database that holds the first. No program defines a type twice, so no program could
+//       read a page holding both (TypeIndex refuses the commit).
 #pragma once
 
 #include <algorithm>
