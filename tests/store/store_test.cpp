@@ -397,6 +397,23 @@ TEST(StoreDetach, NameGoesAtOncePagesAtCloseOrNextOpen) {
   ASSERT_TRUE(Store::Open(copy, StoreOptions(), &store).ok());
   ASSERT_TRUE(store->FindDatabase("a", &found).ok());
   EXPECT_EQ(found, again);
+  // A mark on a database a name leads to is damage: `db check` says so, and an open keeps it.
+  store.reset();
+  {
+    rocksdb::DB *raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(rocksdb::Options(), copy + "/db", &raw).ok());
+    std::string mark(1, 'X');
+    for (int i = 7; i >= 0; --i) mark.push_back(static_cast<char>(again >> (8 * i)));
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), mark, "").ok());
+    delete raw;
+  }
+  ASSERT_TRUE(Store::Open(copy, StoreOptions(), &store).ok());
+  ASSERT_TRUE(store->FindDatabase("a", &found).ok()) << "an open deleted a named database";
+  ASSERT_TRUE(store->CheckKeys(&problems, &keys).ok());
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("database 'a' (#" + std::to_string(again) + ") is marked dropped"),
+            std::string::npos)
+      << problems[0];
 }
 
 }  // namespace
