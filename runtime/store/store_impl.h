@@ -2,10 +2,13 @@
 // databases. Internal to runtime/store/.
 //
 // Invariants of the registry (guarded by `mu`):
-//   R1. by_name and by_id hold exactly the databases committed in the catalogue ('N' and 'D'
-//       keys), as of the last create or drop, which update both under `mu` after their write.
+//   R1. by_name holds exactly the databases committed in the catalogue ('N' keys), and by_id
+//       those and the ones this Store detached (`detached`: no 'N' key, an 'X' key, their 'D'
+//       and page keys kept until PurgeDetached), as of the last create, drop or detach, which
+//       update them under `mu` after their write.
 //   R2. users counts the ACTIVE, COMMITTING or FAILED transactions that have touched a
-//       database; a database with users is never dropped (DropDatabase returns CAIRN_BUSY).
+//       database; a database with users is never dropped (DropDatabase returns CAIRN_BUSY);
+//       detaching one keeps its keys, so its transactions go on.
 //   R3. Create and drop are serialized by `ddl_mu`; user transactions never write 'S' or 'N'
 //       keys, so catalogue definition never conflicts with page transactions.
 #ifndef CAIRN_STORE_STORE_IMPL_H

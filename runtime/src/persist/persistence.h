@@ -155,14 +155,14 @@
 //   D18. ForEachOpen (cairn_db_each_open) lists the open databases in the order this process
 //       last opened or created each: every OpenDb of an open one stamps it anew (open_clock_,
 //       cairn_db::opened), so the last is the one a tool means by "the database opened last".
-//   D20. A dropped database (cairn_db::dropped) is not found by name (open, create, drop,
-//       ForEachOpen skip it), and its root is neither read nor set; its objects the program
-//       still holds are ordinary persistent objects of it, faulted and committed by its id.
 //   D19. A commit adds no type to a database's table while the table holds another type of the
 //       same name (stored before, or added by this commit): the two definitions of a class a
 //       REPL session redefined after objects of the first were made, or defined after opening
 //       a database that holds the first. No program defines a type twice, so no program could
 //       read a page holding both (TypeIndex refuses the commit).
+//   D20. A dropped database (cairn_db::dropped) is not found by name (open, create, drop,
+//       ForEachOpen skip it), and its root is neither read nor set; its objects the program
+//       still holds are ordinary persistent objects of it, faulted and committed by its id.
 #pragma once
 
 #include <algorithm>
