@@ -11,6 +11,7 @@
 #include "encoding.h"
 #include "keys.h"
 #include "rocks_status.h"
+#include "store_files.h"
 #include "store_impl.h"
 
 namespace cairn::store {
@@ -148,6 +149,13 @@ Status Store::Impl::KeepLogs(const WalScan &scan, RecoveryReport *report) {
       return Status(CAIRN_IO_ERROR, "cannot copy " + f.path + " to " + copy.string() + ": " +
                                         ec.message() + "; nothing was changed");
     }
+    if (Status st = SyncToDisk((copy / fs::path(f.path).filename()).string()); !st.ok())
+      return Status(st.code(), st.message() + "; nothing was changed");
+  }
+  // The copy is on disk, files and names, before anything is cut.
+  for (const fs::path &d : {copy, fs::path(dir)}) {
+    if (Status st = SyncToDisk(d.string()); !st.ok())
+      return Status(st.code(), st.message() + "; nothing was changed");
   }
   report->kept_copy = copy.string();
   return Status::Ok();

@@ -114,4 +114,18 @@ std::string WhyUnwritable(const std::string &dir) {
   return first;
 }
 
+Status SyncToDisk(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Status(CAIRN_IO_ERROR, "cannot open " + path + " to sync it: " + std::strerror(errno));
+  }
+  int rc = ::fsync(fd);
+  int err = errno;
+  ::close(fd);
+  if (rc != 0) {
+    return Status(CAIRN_IO_ERROR, "cannot sync " + path + " to disk: " + std::strerror(err));
+  }
+  return Status::Ok();
+}
+
 }  // namespace cairn::store

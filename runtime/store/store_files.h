@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "cairn/status.h"
+
 namespace cairn::store {
 
 inline constexpr char kRocksSubdir[] = "db";
@@ -18,6 +20,11 @@ inline constexpr char kLockFileName[] = "cairn.lock";
 // Anything else (a file of the user's beside the lock file, or in db/) makes it not a store's
 // beginning: a create there is refused. False when the directory cannot be read.
 bool HoldsNoStoreFiles(const std::string &dir);
+
+// Makes what `path` names durable: an fsync of the file, or of the directory (its entries: files
+// created, renamed or removed in it). What `db recover` writes goes through it before it is
+// relied on (the copy of the logs before the cut, the cut before the open that replays).
+Status SyncToDisk(const std::string &path);
 
 }  // namespace cairn::store
 

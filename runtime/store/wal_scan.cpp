@@ -11,6 +11,7 @@
 
 #include "crc32c.h"
 #include "encoding.h"
+#include "store_files.h"
 
 namespace cairn::store {
 namespace fs = std::filesystem;
@@ -337,13 +338,17 @@ Status CutAtDamage(const WalScan &scan) {
                                         " that follows the damage: " + ec.message());
     }
   }
+  // The removals are on disk before the cut (a crash between must not leave the cut log followed
+  // by later ones), and the cut is before RocksDB replays what is left.
+  const std::string log_dir = fs::path(damaged->path).parent_path().string();
+  if (Status st = SyncToDisk(log_dir); !st.ok()) return st;
   fs::resize_file(damaged->path, damaged->batch_offset, ec);
   if (ec) {
     return Status(CAIRN_IO_ERROR, "cannot cut the damaged write-ahead log " + damaged->path +
                                       " at byte " + std::to_string(damaged->batch_offset) + ": " +
                                       ec.message());
   }
-  return Status::Ok();
+  return SyncToDisk(damaged->path);
 }
 
 }  // namespace cairn::store
