@@ -203,9 +203,10 @@ Session::~Session() {
   cairn_lang_set_outer_transaction_hook(nullptr, nullptr);
 }
 
-void Session::reportError(const std::string &message) {
+void Session::reportError(const std::string &message, const std::string &where) {
   endLine();
-  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::fprintf(stderr, "%s%serror: %s\n", where.c_str(), where.empty() ? "" : ": ",
+               message.c_str());
   std::fflush(stderr);
 }
 
@@ -289,7 +290,7 @@ bool Session::runCode(const Code &code) {
   std::string why;
   if (!validateClasses(*unit, &why)) {
     checker_->reject();
-    reportError(why);
+    reportError(why, name);
     ++failures_;
     return false;
   }

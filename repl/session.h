@@ -131,7 +131,8 @@ class Session {
   // `running` names what ran (an input's source name, or the command), for an error whose place
   // is not known: a fault error is raised by whichever load touched the page first.
   void reportRuntimeFailure(const struct RuntimeFailure &f, const std::string &running);
-  void reportError(const std::string &message);
+  // "error: MESSAGE", or "WHERE: error: MESSAGE" (an input's name: the error is about it whole).
+  void reportError(const std::string &message, const std::string &where = "");
   // True, with the error in *why, when no store is open and none is where one would be opened:
   // a database command then says so instead of making an empty store (:create makes one).
   bool noStore(const std::string &db_name, std::string *why) const;

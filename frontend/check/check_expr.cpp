@@ -7,6 +7,40 @@
 
 namespace cairn::front {
 
+namespace {
+
+// The first pair of distinct classes of one name at one place in `a` and `b`, two types written
+// the same (a class the REPL defined again with other fields, inside an array's element type,
+// a generic instance's type argument or a function type): {nullptr, nullptr} when none.
+std::pair<const ClassInfo *, const ClassInfo *> sameNamedClasses(const Type *a, const Type *b) {
+  if (a == nullptr || b == nullptr || a == b || a->kind != b->kind) return {nullptr, nullptr};
+  switch (a->kind) {
+    case TypeKind::Class:
+      if (a->cls == b->cls) return {nullptr, nullptr};
+      if (a->cls->type_args.size() == b->cls->type_args.size() && a->cls->decl != nullptr &&
+          a->cls->decl == b->cls->decl) {
+        for (size_t i = 0; i < a->cls->type_args.size(); ++i)
+          if (auto p = sameNamedClasses(a->cls->type_args[i], b->cls->type_args[i]); p.first)
+            return p;
+        return {nullptr, nullptr};
+      }
+      if (a->cls->name == b->cls->name && a->cls->decl != nullptr && b->cls->decl != nullptr)
+        return {a->cls, b->cls};
+      return {nullptr, nullptr};
+    case TypeKind::Array:
+      return sameNamedClasses(a->elem, b->elem);
+    case TypeKind::Fn:
+      if (a->params.size() != b->params.size()) return {nullptr, nullptr};
+      for (size_t i = 0; i < a->params.size(); ++i)
+        if (auto p = sameNamedClasses(a->params[i], b->params[i]); p.first) return p;
+      return sameNamedClasses(a->ret, b->ret);
+    default:
+      return {nullptr, nullptr};
+  }
+}
+
+}  // namespace
+
 sem::ExprPtr Checker::errorExpr(Span span) {
   auto e = std::make_unique<sem::Nil>();
   e->type = types_.error();
@@ -106,15 +140,20 @@ sem::ExprPtr Checker::coerce(FnCtx &, sem::ExprPtr e, const Type *to, Span span)
              typeName(to->cls->type_args[i]) + "); make it a " + typeName(to) +
              " where it is created, as in `new " + typeName(to) + " {}`";
     }());
-  else if (to->kind == TypeKind::Class && e->type->kind == TypeKind::Class &&
-           typeName(to) == typeName(e->type) && to->cls->decl && e->type->cls->decl) {
-    // Two classes of one name: a class the REPL redefined with other fields (a new type; the
-    // values made before keep the old one). Say which definition is which.
-    d.withNote(to->cls->decl->name.span, "the " + typeName(to) + " expected is this one");
-    d.withNote(e->type->cls->decl->name.span, "the value is of this " + typeName(to));
-    d.withHint(
-        "a class defined again with other fields is a new class: values made before "
-        "keep the old one");
+  else if (typeName(to) == typeName(e->type)) {
+    // Two classes of one name, themselves or inside the types ([P], Box[P]): a class the REPL
+    // redefined with other fields (a new type; the values made before keep the old one). Say
+    // which definition is which.
+    if (auto [want, got] = sameNamedClasses(to, e->type); want != nullptr) {
+      d.withNote(want->decl->name.span, "the " + want->name + " expected is this one");
+      d.withNote(got->decl->name.span,
+                 e->type->kind == TypeKind::Class && e->type->cls == got
+                     ? "the value is of this " + got->name
+                     : "the " + got->name + " in the value's type is this one");
+      d.withHint(
+          "a class defined again with other fields is a new class: values made before "
+          "keep the old one");
+    }
   }
   e->type = types_.error();
   return e;
