@@ -624,6 +624,9 @@ bool Session::typesOf(const std::string &db_name) {
   }
   std::sort(lines.begin(), lines.end());
   for (const std::string &l : lines) std::printf("%s\n", l.c_str());
+  // A database whose root is nil, a text or an array of values stores no class: said, not
+  // nothing printed.
+  if (lines.empty()) std::printf("(no classes stored in '%s')\n", db_name.c_str());
   return true;
 }
 

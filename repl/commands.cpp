@@ -295,11 +295,26 @@ bool Session::runCommand(const std::string &text) {
       code.quiet = true;
       if (!runCode(code)) return true;
     }
-    if (bind)
+    if (bind) {
       std::printf("%s database '%s' as %s\n", create ? "created" : "opened", arg.c_str(),
                   arg.c_str());
-    else
-      std::printf("%s database '%s'\n", create ? "created" : "opened", arg.c_str());
+    } else {
+      // Why it has no name in the session, and how to reach it.
+      std::string why = "'" + arg + "' names something else in the session";
+      if (!isIdentifier(arg))
+        why = "its name is no identifier";
+      else if (front::isBuiltinName(arg) || arg == "new")
+        why = "'" + arg + "' is a built-in name";
+      else if (checker_->findGlobal(arg) != nullptr)
+        why = "'" + arg + "' is a variable of the session";
+      else if (checker_->findClass(arg) != nullptr || checker_->hasGenericClass(arg))
+        why = "'" + arg + "' is a class of the session";
+      else if (checker_->hasFunction(arg))
+        why = "'" + arg + "' is a function of the session";
+      std::printf("%s database '%s' (not bound to a name: %s; `Database.open(%s)` reaches it)\n",
+                  create ? "created" : "opened", arg.c_str(), why.c_str(),
+                  textLiteral(arg).c_str());
+    }
     return true;
   }
   if (name == ":root") {
