@@ -445,6 +445,36 @@ std::vector<std::string> Session::complete(const std::string &line, size_t curso
     if (c.compare(0, word.size(), word) == 0 && std::find(out.begin(), out.end(), c) == out.end())
       out.push_back(c);
   };
+  // A database's name after :open, :root and :types (names of the store, which need not be
+  // identifiers: `oo7-small-3`).
+  {
+    const size_t cmd = line.find_first_not_of(" \t");
+    if (cmd != std::string::npos && line[cmd] == ':') {
+      const size_t cmd_end = line.find_first_of(" \t", cmd);
+      const std::string c =
+          line.substr(cmd, cmd_end == std::string::npos ? std::string::npos : cmd_end - cmd);
+      if (cmd_end != std::string::npos && cmd_end < cursor &&
+          (c == ":open" || c == ":root" || c == ":types")) {
+        const size_t arg = line.find_first_not_of(" \t", cmd_end);
+        const size_t from = arg == std::string::npos || arg > cursor ? cursor : arg;
+        const std::string typed = line.substr(from, cursor - from);
+        *start = from;
+        std::vector<std::string> names;
+        if (typed.find_first_of(" \t") == std::string::npos &&
+            (cairn_store_dir() != nullptr ||
+             cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir("")))) {
+          auto add = [](const char *n, void *ctx) {
+            static_cast<std::vector<std::string> *>(ctx)->push_back(n);
+          };
+          if (cairn_db_list(add, &names) != CAIRN_OK) names.clear();
+        }
+        for (const std::string &n : names)
+          if (n.compare(0, typed.size(), typed) == 0) out.push_back(n);
+        std::sort(out.begin(), out.end());
+        return out;
+      }
+    }
+  }
   if (b > 0 && line[b - 1] == ':' && line.find_first_not_of(" \t") == b - 1) {
     *start = b - 1;
     for (const CommandInfo &c : kCommands)

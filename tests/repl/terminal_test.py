@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives `cairn repl` through a pseudo-terminal: the real line editor (llvm::LineEditor over
-libedit), its prompts, Tab completion of names in scope, of fields after '.', and of commands,
-history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
+libedit), its prompts, Tab completion of names in scope, of fields after '.', of commands and of
+database names, history kept across sessions in $CAIRN_HISTORY (the Up arrow in a second session recalls the
 last line of the first), and Ctrl-C: it ends a loop that never ends with the runtime error
 "interrupted" (the session and its variables remain), and a recursion without loops too; at a
 prompt it drops what was typed.
@@ -142,6 +142,14 @@ def main():
         s.type(b"\r")
         s.read_until(b":quit", "the help text")
         s.read_until(b"cairn> ", "the prompt after :help")
+        # ... a database's name after :open, :root and :types (it completed identifiers).
+        s.type(b":create tab-db\r")
+        s.read_until(b"cairn> ", "the prompt after :create")
+        s.type(b":types tab-\t")
+        s.read_until(b"db", "the completion of a database's name")
+        s.type(b"\r")
+        s.read_until(b"no classes stored in 'tab-db'", "the types of the completed database")
+        s.read_until(b"cairn> ", "the prompt after :types")
         # Ctrl-C ends a running loop, not the session; the loop's work up to it stays.
         s.type(b"var spins = 0\r")
         s.read_until(b"cairn> ", "the prompt after a var")
