@@ -202,10 +202,14 @@ bool Session::callFunction(const std::string &arg) {
         call);
   }
   const front::FuncInfo *f = checker_->findFunction(front::toNfc(words[0]));  // as the lexer
-  if (f == nullptr)
-    return fail("no function '" + words[0] +
-                "' in the session (:call needs one "
-                "that is not generic)");
+  if (f == nullptr) {
+    if (checker_->hasFunction(front::toNfc(words[0])))
+      return fail("'" + words[0] +
+                  "' is a generic function, which :call cannot call (its instances are made "
+                  "by calls in code): type the call itself, as in " +
+                  words[0] + "(...)");
+    return fail("no function '" + words[0] + "' in the session");
+  }
   const size_t n = words.size() - 1;
   if (n != f->params.size())
     return fail("'" + f->name + "' takes " + std::to_string(f->params.size()) + " argument" +

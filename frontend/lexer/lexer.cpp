@@ -932,12 +932,16 @@ class Lexer::Impl {
           char hex[8];
           std::snprintf(hex, sizeof hex, "%02X", b);
           Diagnostic &d = diags_.report(DiagId::TextNotUtf8, span(pos_, pos_ + 1), {hex});
+          // A REPL input (`<input 3>`) is no file: what sent it is not UTF-8.
+          const std::string fix = file_.path().starts_with("<")
+                                      ? "the input is not UTF-8: set the terminal (or what "
+                                        "feeds the session) to UTF-8"
+                                      : "the file is not saved as UTF-8: save it as UTF-8";
           if (b >= 0xA0)
-            d.withHint(std::string("the file is not saved as UTF-8: save it as UTF-8 (if it is "
-                                   "Latin-1, this byte is U+00") +
-                       hex + ", written \\u{" + hex + "})");
+            d.withHint(fix + " (if it is Latin-1, this byte is U+00" + hex + ", written \\u{" +
+                       hex + "})");
           else
-            d.withHint("the file is not saved as UTF-8: save it as UTF-8");
+            d.withHint(fix);
         }
         const size_t take = n == 0 ? 1 : static_cast<size_t>(n);
         value.append(src_.substr(pos_, take));

@@ -263,6 +263,11 @@ printf 'fn main() { let d = Database.open("inventory") }\n' >"$TMP/open_missing.
 env -u CAIRN_STORE "$CAIRN" run --store "$TMP/no-such-store" "$TMP/open_missing.cairn" >"$TMP/out" 2>"$TMP/err"
 grep -q "(named by --store or \$CAIRN_STORE): is the store's path right?" "$TMP/err" ||
   fail "cairn run's missing --store: $(cat "$TMP/err")"
+# A byte that is not UTF-8 typed into the REPL: the hint speaks of the input, not of a file
+# (it said to save the file as UTF-8).
+printf 'let s = "\xe9"\n' | "$CAIRN" repl --store "$TMP/utf8-store" >"$TMP/out" 2>"$TMP/err"
+grep -q "hint: the input is not UTF-8: set the terminal (or what feeds the session) to UTF-8 (if it is Latin-1, this byte is U+00E9" "$TMP/err" ||
+  fail "the REPL's hint for a byte that is not UTF-8: $(cat "$TMP/err")"
 # A function or a class of a module this one does not import (but another does): the hint
 # names the module to import (for functions it suggested a near name of another function).
 mkdir -p "$TMP/notimported"
