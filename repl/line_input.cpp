@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "cairn/lang.h"
+#include "output.h"
 
 namespace cairn::repl {
 namespace {
@@ -20,6 +21,7 @@ volatile sig_atomic_t interrupted = 0;  // Ctrl-C since the last read began
 // (the handler is installed without SA_RESTART, so libedit's read returns).
 void onInterrupt(int) {
   interrupted = 1;
+  noteTerminalEcho();  // the terminal shows `^C` where the cursor is (a prompt prints its own)
   cairn_interrupt();
 }
 

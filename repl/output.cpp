@@ -4,12 +4,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 
 namespace cairn::repl {
 namespace {
 
-bool line_open = false;  // the last byte written to file descriptor 1 was not a line break
+// The last byte written to file descriptor 1 was not a line break, or the terminal echoed a
+// Ctrl-C there since (noteTerminalEcho, from a signal handler).
+volatile sig_atomic_t line_open = 0;
 
 ssize_t writeOut(void *, const char *bytes, size_t n) {
   size_t done = 0;
@@ -36,6 +39,8 @@ void trackStdout() {
   std::fflush(stdout);
   stdout = tracked;
 }
+
+void noteTerminalEcho() { line_open = 1; }
 
 void endLine() {
   std::fflush(stdout);

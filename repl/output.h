@@ -14,6 +14,11 @@ namespace cairn::repl {
 // Call once, after the line editor is made and before anything runs.
 void trackStdout();
 
+// The terminal echoed a control character (`^C`) at the cursor while an input ran: the line is
+// open, so that the error or value printed next starts on a line of its own (it was joined:
+// `^C<input 2>:1:1: runtime error: interrupted`). Async-signal-safe.
+void noteTerminalEcho();
+
 // Flushes standard output, then writes a line break if what was written last did not end
 // with one.
 void endLine();

@@ -66,7 +66,13 @@ class Session:
         """Ctrl-C while an input runs: the runtime error `interrupted`, then the prompt."""
         time.sleep(0.5)
         self.type(b"\x03")
+        start = self.pos
         self.read_until(b"runtime error: interrupted", what + " interrupted")
+        # The terminal's echo of Ctrl-C ends its line: the error starts a line of its own (it
+        # was joined to the echo, "^C<input 2>:1:1: ...").
+        shown = self.out[start:self.pos]
+        if b"^C<" in shown:
+            raise AssertionError(what + ": the error joined the ^C echo: " + repr(shown))
         self.read_until(b"cairn> ", "the prompt after Ctrl-C in " + what)
 
     def end(self):
