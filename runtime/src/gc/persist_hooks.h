@@ -94,7 +94,8 @@ class PersistHooks {
   // Checks the persistent frames' bookkeeping against the page table (D1, D7, D10 of
   // persist/persistence.h); prints the first max_report problems (0: all), returns how many.
   virtual size_t VerifyFrames(size_t max_report) = 0;
-  // The name of an open database, for messages.
+  // An open database as messages name it: "database 'shop'", and for one the program dropped
+  // while open (D20) "the dropped database 'shop'" (a new database may have its name since).
   virtual std::string DatabaseName(uint8_t db) = 0;
   // The identity hash of the persistent object at payload offset `offset` of the page (or large
   // object's run) at frame `head` (gc/identity_hash.h). Reads nothing of the page itself.

@@ -256,10 +256,9 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref,
                     there = hooks_->DatabaseName(OwnerOf(index, ref));
   // The object may be new: reached from both databases in this commit, it is the one's that
   // reached it first (which the program did not choose), and the message says so.
-  const std::string what = "an object " +
-                           (t != nullptr ? "of type '" + std::string(t->name) + "' " : "") +
-                           "of database '" + there + "' (stored there, or new and reached from '" +
-                           there + "' first in this commit)";
+  const std::string what =
+      "an object " + (t != nullptr ? "of type '" + std::string(t->name) + "' " : "") + "of " +
+      there + " (stored there, or new and reached from " + there + " first in this commit)";
   // A text is copied unless it is longer than a page's room, so a text refused is a long one;
   // an object whose type is not known (its page not read) may be one.
   const bool text = t != nullptr && (t->flags & CAIRN_TYPE_TEXT) != 0;
@@ -267,9 +266,9 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref,
       "copy such a text first, with std.text's Builder (b.add(t), then b.text(); slice(t, 0, "
       "len(t)) and t + \"\" are t itself)";
   const std::string apart =
-      tracing_root_ ? "give '" + here + "' a root of its own, or a copy made field by field"
-                    : "keep each database's objects apart: give '" + here +
-                          "' a copy of its own, made field by field";
+      tracing_root_ ? "give " + here + " a root of its own, or a copy made field by field"
+                    : "keep each database's objects apart: give " + here +
+                          " a copy of its own, made field by field";
   const std::string advice =
       text ? "a text of another database is copied, unless it is longer than 4,080 bytes, as "
              "this one is: " +
@@ -279,14 +278,13 @@ void Collector::RefuseCrossDatabase(uint8_t db, size_t index, const void *ref,
                            "; a text of another database is copied instead, unless it is "
                            "longer than 4,080 bytes: " +
                            builder;
-  outcome_->status =
-      Status(CAIRN_INVALID_ARGUMENT,
-             (tracing_root_ ? "the root of database '" + here + "' is "
-                            : "an object of database '" + here + "' refers to ") +
-                 what +
-                 "; references between databases are not supported: the commit is refused and "
-                 "nothing of it was written (" +
-                 advice + ")");
+  outcome_->status = Status(
+      CAIRN_INVALID_ARGUMENT,
+      (tracing_root_ ? "the root of " + here + " is " : "an object of " + here + " refers to ") +
+          what +
+          "; references between databases are not supported: the commit is refused and "
+          "nothing of it was written (" +
+          advice + ")");
 }
 
 }  // namespace cairn::gc

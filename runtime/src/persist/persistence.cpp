@@ -371,7 +371,9 @@ Status Persistence::LoadForRead(const void *p, size_t n) {
 }
 
 std::string Persistence::DatabaseName(uint8_t db) {
-  return db >= 1 && db <= dbs_.size() && dbs_[db - 1] ? dbs_[db - 1]->name : "?";
+  if (db < 1 || db > dbs_.size() || !dbs_[db - 1]) return "database '?'";
+  const auto &d = *dbs_[db - 1];
+  return (d.dropped ? "the dropped database '" : "database '") + d.name + "'";
 }
 
 void Persistence::GetStats(cairn_persist_stats *out) const {
