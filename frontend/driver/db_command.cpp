@@ -130,6 +130,15 @@ int Check(Store &s, std::vector<std::string> names) {
             r.clean() ? ": garbage, which 'cairn db gc " : "", r.clean() ? name.c_str() : "",
             r.clean() ? "' frees" : "");
       graph = line;
+      if (r.dead_objects > 0 && r.clean()) {
+        // Kept with their pages: a program reading such a page must define their types.
+        std::string types;
+        for (const std::string &t : r.dead_types) types += (types.empty() ? "'" : ", '") + t + "'";
+        if (r.dead_types.size() == 5) types += ", ...";  // perhaps more
+        graph += "; " + std::to_string(r.dead_objects) +
+                 " dead objects share pages with live ones (of types " + types +
+                 "), which 'cairn db gc " + name + "' makes fillers";
+      }
     }
     if (r.clean()) {
       std::printf("%s: ok (%" PRIu64 " pages: %" PRIu64 " read and verified, %" PRIu64
@@ -238,9 +247,10 @@ int Gc(Store &s, const std::string &name) {
               name.c_str(), r.pages_reached, r.objects_reached, r.pages_freed, r.free_pages,
               r.page_count);
   if (r.pages_rewritten > 0)
-    std::printf("%s: %" PRIu64
-                " kept page(s) rewritten: their dead objects' references to freed pages cleared\n",
-                name.c_str(), r.pages_rewritten);
+    std::printf("%s: %" PRIu64 " dead object(s) on %" PRIu64
+                " kept page(s) replaced by fillers (nothing refers to them: their references and "
+                "types are gone)\n",
+                name.c_str(), r.objects_filled, r.pages_rewritten);
   return kExitOk;
 }
 

@@ -161,6 +161,27 @@ run --store "$STORE" db gc
 expect "gc without a name" 2 "" "db gc needs a NAME"
 run --store "$STORE" db gc nothere
 expect "gc of a missing database" 1 "" "there is no database 'nothere'"
+# A class deleted from the program once its objects are garbage (campaign J): a dead object of it
+# shares a page with live ones, and a program that no longer defines it is refused that page
+# (the error says to run db gc); db gc makes the dead objects fillers, and then it reads.
+run_program tempmk.cairn 'import std.list\nclass Note { t: text }\nclass Temp { x: int }\nclass Top { notes: List[Note]; temps: any }\nfn main() { let d = Database.create("classgone")\n atomic { let r = new Top { notes: new List[Note] {} }\n let ts = new List[Temp] {}\n for i in 0..5 { r.notes.push(new Note { t: "n" + str(i) })\n ts.push(new Temp { x: i }) }\n r.temps = ts\n d.root = r }\n atomic { (d.root as Top).temps = nil } }\n'
+expect "a database whose Temps became garbage" 0 "" ""
+TEMPLESS='import std.list\nclass Note { t: text }\nclass Top { notes: List[Note]; temps: any }\nfn main() { let d = Database.open("classgone")\n atomic { let r = d.root as Top\n var s = ""\n for n in r.notes { s = s + n.t }\n println(s) } }\n'
+run_program templess.cairn "$TEMPLESS"
+expect "a program without the garbage's class, before db gc" 70 "" "which this program does not define"
+[[ "$ERR" == *"\`cairn db gc classgone\` makes the dead ones fillers"* ]] || fail "the refusal does not point at db gc"
+run --store "$STORE" db check classgone
+expect "check names the dead objects and their types" 0 "7 dead objects share pages with live ones (of types 'List[Temp]', 'Temp', '[Temp]'), which 'cairn db gc classgone' makes fillers" ""
+run --store "$STORE" db gc classgone
+expect "db gc of a page with dead objects" 0 "7 dead object(s) on 1 kept page(s) replaced by fillers" ""
+run_program templess.cairn "$TEMPLESS"
+expect "a program without the garbage's class, after db gc" 0 "n0n1n2n3n4" ""
+run --store "$STORE" db check classgone
+expect "check after fillers" 0 "ok" ""
+[[ "$OUT" != *"dead objects"* ]] || fail "check after db gc still finds dead objects: $OUT"
+run --store "$STORE" db gc classgone
+expect "a second db gc fills nothing" 0 "classgone: " ""
+[[ "$OUT" != *"replaced by fillers"* ]] || fail "a second db gc filled again: $OUT"
 
 # Damage a page behind the store's back: check reports it and fails.
 "$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"

@@ -173,13 +173,16 @@ struct CheckReport {
   /* The object graph, from cairn::persist::CheckObjectGraph (cairn/graph_check.h); all zero
    * from Store::Check alone. */
   bool graph_checked = false;
-  uint64_t objects = 0;           /* objects on the pages in use, fillers not counted */
-  uint64_t fillers = 0;           /* fillers on them: the places of dead objects */
-  uint64_t references = 0;        /* references (not nil) checked, the root included */
-  uint64_t pages_in_use = 0;      /* pages holding objects (a large object's run counts whole) */
-  uint64_t pages_unreached = 0;   /* of those, pages nothing the root reaches is on: garbage */
-  uint64_t unverifiable_refs = 0; /* references into damaged pages, or on them, which could not
-                                     be checked */
+  uint64_t objects = 0;         /* objects on the pages in use, fillers not counted */
+  uint64_t fillers = 0;         /* fillers on them: the places of dead objects */
+  uint64_t references = 0;      /* references (not nil) checked, the root included */
+  uint64_t pages_in_use = 0;    /* pages holding objects (a large object's run counts whole) */
+  uint64_t pages_unreached = 0; /* of those, pages nothing the root reaches is on: garbage */
+  uint64_t dead_objects = 0;    /* objects the root does not reach on pages it does reach
+                                   (cairn db gc makes them fillers) */
+  std::vector<std::string> dead_types; /* their types' names, the first 5 distinct */
+  uint64_t unverifiable_refs = 0;      /* references into damaged pages, or on them, which could not
+                                          be checked */
   bool clean() const { return problem_count == 0; }
   /* Records a problem (keeping the first 100 in `problems`). */
   void Add(std::string problem) {

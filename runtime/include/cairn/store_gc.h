@@ -6,11 +6,12 @@
  * types, whose layouts in the type table say where the references are; a reference names a page,
  * an offset and, for a large object, its run): only objects something reached are read for
  * references, so a dead object on a page kept for a live one keeps nothing else alive (the
- * reachability `cairn db check` reports); the references such dead objects hold to pages it
- * frees are cleared, since those pages may be reused. It frees every other page in use, with its
- * identity hash entries, in one store transaction: a crash or kill at any point leaves the database
- * as it was before or as it is after, never in between (S5 of cairn/store.h). Freed pages are
- * reused by later allocations.
+ * reachability `cairn db check` reports). Dead objects on the pages it keeps become fillers of
+ * their size: their references to pages it frees go (those pages may be reused), and so do
+ * their types (a page holding a dead object of a class no program defines any more is readable
+ * again). It frees every other page in use, with its identity hash entries, in one store
+ * transaction: a crash or kill at any point leaves the database as it was before or as it is after,
+ * never in between (S5 of cairn/store.h). Freed pages are reused by later allocations.
  *
  * It must not run on a database that a process using persistence has open: that process may
  * hold references to objects on pages the root no longer reaches. One process owns a store at a
@@ -37,8 +38,8 @@ struct GcReport {
   uint64_t pages_freed = 0;     /* in use, reached by nothing: freed */
   uint64_t free_pages = 0;      /* free after the collection */
   uint64_t objects_reached = 0; /* objects the root reaches */
-  uint64_t pages_rewritten = 0; /* kept pages whose dead objects' references to freed pages
-                                   were cleared (a reused page must not be referred to) */
+  uint64_t pages_rewritten = 0; /* kept pages whose dead objects became fillers */
+  uint64_t objects_filled = 0;  /* those dead objects */
 };
 
 /* Frees every page of database `name` that its root does not reach (see above). Errors:

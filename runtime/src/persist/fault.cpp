@@ -618,7 +618,10 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
                          "type's fingerprint covers its name and its fields' names, kinds and "
                          "order); build the program with the definition the database was "
                          "written with" +
-                         hint);
+                         hint +
+                         ". If no object of that type is reachable any more (its class was "
+                         "deleted or renamed), `cairn db gc " +
+                         db.name + "` makes the dead ones fillers, and then the page is read");
   }
   s = CheckLayout(layout, local, "");  // PageError names the database
   if (s.ok())

@@ -412,6 +412,17 @@ void GraphAuditor::Reach() {
     report_->pages_in_use++;
     if (!page_reached[p]) report_->pages_unreached++;
   }
+  // Dead objects that share a page with live ones: kept with the page (a program reading it
+  // must define their types) until `cairn db gc` makes them fillers.
+  for (size_t o = 0; o < objects_.size(); o++) {
+    if (reached[o] || !page_reached[objects_[o].page]) continue;
+    if (objects_[o].type < filler_.size() && filler_[objects_[o].type]) continue;
+    report_->dead_objects++;
+    const std::string name = TypeName(objects_[o].type);
+    auto &names = report_->dead_types;
+    if (names.size() < 5 && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
 }
 
 Status GraphAuditor::Run() {

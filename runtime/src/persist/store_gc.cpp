@@ -13,6 +13,7 @@
 #include "heap/object.h"
 #include "persist/ref_codec.h"
 #include "persist/type_layout.h"
+#include "types/type_registry.h"
 
 namespace cairn::store {
 
@@ -96,11 +97,17 @@ class Marker {
   uint64_t objects_reached() const { return objects_; }
   bool reached(uint64_t page) const { return reached_[page]; }
 
-  // A dead object on a page that stays (it shares the page with a live one) may refer to a page
-  // about to be freed, which a later allocation may reuse: a program that loads the page would
-  // take that reference for the new page's (its frame map would hold the page twice). Such
-  // references are cleared, in the same store transaction; nothing reads a dead object.
-  Status ClearDeadReferences(uint64_t *pages_rewritten) {
+  // A dead object on a page that stays (it shares the page with a live one) becomes a filler of
+  // its size (P8 of heap/page_info.h, as the collector makes of dead objects on pinned pages):
+  //   - it may refer to a page about to be freed, which a later allocation may reuse: a program
+  //     that loads the page would take that reference for the new page's (its frame map would
+  //     hold the page twice);
+  //   - its type may be one no program defines any more (a class deleted, or renamed by a
+  //     migration that copied its objects): a program would be refused the whole page, live
+  //     objects and all, for a type it cannot define (campaign J).
+  // Nothing reads a dead object; the page's other objects stay where they are. Written in the
+  // same store transaction as the frees.
+  Status FillDeadObjects(uint64_t *pages_rewritten, uint64_t *objects_filled) {
     for (uint64_t page : small_pages_) {
       const Image *image = nullptr;
       Status s = Read(page, 1, false, &image);
@@ -108,16 +115,20 @@ class Marker {
       std::vector<char> bytes;
       for (size_t i = 0; i < image->starts.size(); i++) {
         if (seen_.count(page * kPageSize + image->starts[i])) continue;
+        const cairn_type *t = image->types[i];
+        if (types::TypeRegistry::IsFiller(t)) continue;
         const char *src = image->bytes.data();
-        void *ref = const_cast<char *>(src) + image->starts[i];
-        heap::ForEachRefSlot(image->types[i], ref, [&](void **slot) {
-          const uint64_t pref = reinterpret_cast<uint64_t>(*slot);
-          if (pref == 0) return;
-          const persist::PersistentRef r = persist::DecodeRef(pref);
-          if (persist::WellFormed(r) && r.page <= info_.page_count && reached_[r.page]) return;
-          if (bytes.empty()) bytes = image->bytes;
-          std::memset(bytes.data() + (reinterpret_cast<char *>(slot) - src), 0, sizeof pref);
-        });
+        const size_t object_bytes =
+            heap::ObjectBytes(t, const_cast<char *>(src) + image->starts[i]);
+        uint32_t filler = 0;
+        s = FillerIndex(object_bytes - heap::kWordSize, &filler);
+        if (!s.ok()) return s;
+        if (bytes.empty()) bytes = image->bytes;
+        char *header = bytes.data() + image->starts[i] - heap::kWordSize;
+        const uint64_t word = filler;
+        std::memcpy(header, &word, sizeof word);
+        std::memset(header + heap::kWordSize, 0, object_bytes - heap::kWordSize);
+        ++*objects_filled;
       }
       if (bytes.empty()) continue;
       s = txn_.WritePage(info_.id, page, bytes.data());
@@ -128,6 +139,20 @@ class Marker {
   }
 
  private:
+  // The type table's index of the filler of `payload` bytes, added to the table if it is not
+  // there (an object's header holds its type's index).
+  Status FillerIndex(size_t payload, uint32_t *index) {
+    if (auto it = filler_index_.find(payload); it != filler_index_.end()) {
+      *index = it->second;
+      return Status::Ok();
+    }
+    const cairn_type *t = types::TypeRegistry::Get().FillerType(payload);
+    Status s = txn_.PutType(info_.id, t->fingerprint, persist::EncodeLayout(t), index);
+    if (!s.ok()) return s;
+    filler_index_[payload] = *index;
+    return Status::Ok();
+  }
+
   struct Pending {
     uint64_t n = 1;
     bool large = false;  // one large object over the run (its references say so: run != 0)
@@ -223,6 +248,7 @@ class Marker {
   std::unordered_map<uint64_t, Pending> pending_;
   std::vector<uint64_t> work_;  // pages (run heads) with objects to scan
   std::unordered_map<uint64_t, std::unique_ptr<Image>> cache_;
+  std::unordered_map<size_t, uint32_t> filler_index_;  // by payload bytes
   size_t cached_pages_ = 0;
   uint64_t pages_reached_ = 0, objects_ = 0;
 };
@@ -245,8 +271,8 @@ Status CollectGarbage(Store &store, std::string_view name, GcReport *report) {
   if (s.ok()) s = marker.LoadTypes();
   if (s.ok()) s = marker.Reach(info.root, 0);
   if (s.ok()) s = marker.Drain();
-  uint64_t rewritten = 0;
-  if (s.ok()) s = marker.ClearDeadReferences(&rewritten);
+  uint64_t rewritten = 0, filled = 0;
+  if (s.ok()) s = marker.FillDeadObjects(&rewritten, &filled);
   // Sweep: every page in use that nothing reached is freed (FreePage drops its identity hashes).
   uint64_t freed = 0, already_free = 0;
   for (PageNo p = 1; s.ok() && p <= info.page_count; p++) {
@@ -269,6 +295,7 @@ Status CollectGarbage(Store &store, std::string_view name, GcReport *report) {
   report->pages_reached = marker.pages_reached();
   report->objects_reached = marker.objects_reached();
   report->pages_rewritten = rewritten;
+  report->objects_filled = filled;
   report->pages_freed = freed;
   report->free_pages = already_free + freed;
   return Status::Ok();
