@@ -78,6 +78,14 @@ typedef struct cairn_persist_options {
                                    open.
                                    With no options (the language's programs), the environment
                                    variable CAIRN_STORE_READ_ONLY=1 sets it. */
+  uint64_t max_frames;          /* frames (heap pages of address space) for persistent pages at
+                                   most: those loaded and those reserved for the pages the
+                                   loaded ones refer to. Past three quarters of it, a
+                                   collection (at an allocation, or at the end of a commit)
+                                   evicts half the clean pages and releases the frames nothing
+                                   refers to; a program that reads past it without allocating
+                                   or committing gets CAIRN_OUT_OF_MEMORY. Default, and at most:
+                                   the persistent arena (half the heap's reservation) */
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,
@@ -275,7 +283,8 @@ typedef struct cairn_persist_stats {
   uint64_t pages_large;     /* pages of large objects made persistent in place */
   uint64_t objects_made_persistent;
   uint64_t bytes_made_persistent;
-  uint64_t pages_evicted;      /* clean pages unloaded to stay within max_resident_pages */
+  uint64_t pages_evicted;      /* clean pages unloaded to stay within max_resident_pages, or
+                                  to relieve the arena (max_frames) */
   uint64_t frames_released;    /* frames of unreached clean pages given up (Figure 4) */
   uint64_t resident_pages;     /* now: persistent pages loaded */
   uint64_t reserved_frames;    /* now: frames for persistent pages not loaded */

@@ -249,10 +249,10 @@ void GcHeap::CollectFrom(const void *stack_top, Pending *p) {
   uint64_t t0 = NowNs();
   const size_t was = mutator_.page;
   mutator_.Retire(pages_);
-  CollectionResult r =
-      p->outcome
-          ? collector_.Stabilize(stack_top, p->roots, p->outcome)
-          : collector_.Collect(stack_top, persist_hooks_ && persist_hooks_->ReleaseFramesNow());
+  const bool release = !p->outcome && persist_hooks_ && persist_hooks_->ReleaseFramesNow();
+  if (release) persist_hooks_->PrepareRelease();
+  CollectionResult r = p->outcome ? collector_.Stabilize(stack_top, p->roots, p->outcome)
+                                  : collector_.Collect(stack_top, release);
   ChooseAllocationPage(r, was, p->outcome);
   p->pause = NowNs() - t0;
   collecting_ = false;

@@ -41,6 +41,8 @@ class PageHeap {
 
   char *base() const { return base_; }
   size_t capacity() const { return capacity_; }  // pages reserved
+  // Frames of the persistent arena (the upper part of the reservation), in use or not.
+  size_t persistent_frames() const { return arenas_[1].end - arenas_[1].start; }
   uint64_t reserved_bytes() const { return uint64_t(capacity_) * kPageSize; }
   uint64_t requested_bytes() const { return requested_bytes_; }  // what Reserve was asked for
   // The most bytes one object can take: the transient arena's pages, all of them (half the

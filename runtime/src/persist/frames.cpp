@@ -210,11 +210,23 @@ void Persistence::DirtyRunPage(size_t head, size_t k) {
 Status Persistence::ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large,
                                   size_t *frame) {
   heap::PageHeap &pages = heap_->pages();
-  size_t f = pages.TakeReservedFrames(n, large);  // protection none, as kReserved has
+  const uint64_t in_use = in_state_[size_t(FrameState::kReserved)] +
+                          in_state_[size_t(FrameState::kClean)] +
+                          in_state_[size_t(FrameState::kModified)];
+  // A cap below the arena's size (cairn_persist_options.max_frames) is kept by counting; the
+  // arena's own end by TakeReservedFrames (protection none, as kReserved has).
+  const bool capped =
+      options_.max_frames < pages.persistent_frames() && in_use + n > options_.max_frames;
+  size_t f = capped ? heap::kNoPage : pages.TakeReservedFrames(n, large);
   if (f == heap::kNoPage)
-    return PageError(db, first, CAIRN_OUT_OF_MEMORY,
-                     "the heap's persistent arena has no room for " + std::to_string(n) +
-                         " more frame(s); set CAIRN_HEAP_RESERVE_MB higher");
+    return PageError(
+        db, first, CAIRN_OUT_OF_MEMORY,
+        "the heap's persistent arena has no room for " + std::to_string(n) +
+            " more frame(s): its " + std::to_string(options_.max_frames) +
+            " frames hold the pages loaded and those they refer to, and a program that reads "
+            "on without allocating or committing gives no collection the chance to release "
+            "the ones it is done with. Set CAIRN_HEAP_RESERVE_MB higher (the arena is half the "
+            "reservation), or commit (or checkpoint) now and then as it reads");
   for (size_t k = 0; k < n; k++) {
     pages.Info(f + k).db = db.index;
     pages.PageId(f + k) = first + k;
@@ -978,9 +990,13 @@ bool Persistence::ReleaseFramesNow() {
   uint64_t in_use =
       in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
   // Past half the arena, again only once more frames are in use than after the last one (one
-  // that released nothing would otherwise run again at every commit).
-  return in_use >= next_release_ || (in_use > heap_->pages().capacity() / 4 &&
-                                     in_use >= in_use_at_release_ + kReleaseGrowth / 8);
+  // that released nothing would otherwise run again at every commit): by a sixteenth of the
+  // arena at most; past three quarters (PrepareRelease evicts first), by any.
+  const uint64_t step =
+      std::max<uint64_t>(1, std::min<uint64_t>(kReleaseGrowth / 8, options_.max_frames / 16));
+  return in_use >= next_release_ ||
+         (in_use > options_.max_frames / 2 && in_use >= in_use_at_release_ + step) ||
+         (in_use > options_.max_frames / 4 * 3 && in_use > in_use_at_release_);
 }
 
 void Persistence::FramesReleased() {
@@ -1001,12 +1017,21 @@ bool Persistence::IsRecent(size_t head) const {
   return false;
 }
 
-void Persistence::EnforceBudgets() {
+void Persistence::PrepareRelease() {
+  const uint64_t clean = in_state_[size_t(FrameState::kClean)];
+  const uint64_t in_use = in_state_[size_t(FrameState::kReserved)] + clean;
+  // D10's pressure rule: past three quarters of the persistent arena, the frames the clean
+  // pages refer to may be most of what is reserved (a page of B-tree nodes refers to hundreds
+  // of pages), and a release frees only frames nothing refers to: a reader that keeps to the
+  // residency budget would fill the arena all the same. Half the clean pages go first.
+  if (in_use <= options_.max_frames / 4 * 3) return;
+  const uint64_t target = clean / 2;
+  EvictWhile([&] { return in_state_[size_t(FrameState::kClean)] > target; });
+}
+
+template <class Over>
+void Persistence::EvictWhile(const Over &over) {
   heap::PageHeap &pages = heap_->pages();
-  auto over = [&] {
-    return in_state_[size_t(FrameState::kClean)] + kept_.size() > options_.max_resident_pages ||
-           pages.protection_boundaries() > options_.max_protection_runs;
-  };
   // Two turns of the hand clear every bit and then find it clear; pages touched by the current
   // instruction (the most recent few) are never taken.
   size_t steps = 2 * clock_.size() + 1;
@@ -1023,6 +1048,14 @@ void Persistence::EnforceBudgets() {
       Evict(f);  // its place in the ring now holds another page: the hand stays
     }
   }
+}
+
+void Persistence::EnforceBudgets() {
+  heap::PageHeap &pages = heap_->pages();
+  EvictWhile([&] {
+    return in_state_[size_t(FrameState::kClean)] + kept_.size() > options_.max_resident_pages ||
+           pages.protection_boundaries() > options_.max_protection_runs;
+  });
   if (pages.protection_boundaries() > options_.max_protection_runs + 1000)
     Fatal(
         "the heap's memory mapping is split in %zu pieces, over the budget of %llu "

@@ -66,6 +66,8 @@ Status Persistence::Open(const cairn_persist_options *opts) {
   if (!p->options_.max_resident_pages)
     p->options_.max_resident_pages = p->heap_->pages().capacity() / 4;
   if (!p->options_.max_protection_runs) p->options_.max_protection_runs = 30000;
+  const uint64_t arena = p->heap_->pages().persistent_frames();
+  if (!p->options_.max_frames || p->options_.max_frames > arena) p->options_.max_frames = arena;
   s = InstallFaultHandler();
   if (!s.ok()) return s;
   p->heap_->SetPersistHooks(p.get());

@@ -46,7 +46,9 @@
 //       releases frames (Figure 4) follows these lists instead, and runs only when the frames
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena: at the collection an allocation starts, or at the
-//       end of a commit (a stabilization resets the allocation trigger). For a clean run
+//       end of a commit (a stabilization resets the allocation trigger). Past three quarters
+//       of the arena, half the clean pages are evicted first (PrepareRelease): what they refer
+//       to would otherwise keep most frames reserved, and the arena would fill. For a clean run
 //       (unshared), run_page_refs_ holds the same per page of the run, and refs_ their union
 //       only from when a collection asks for it (References) until the lists change: a commit
 //       that changed a few pages of a big run costs no pass over all of its lists. A run leaving
@@ -298,6 +300,7 @@ class Persistence final : public gc::PersistHooks {
   void PruneStrayPages() override;
   bool ReleaseFramesNow() override;
   void FramesReleased() override;
+  void PrepareRelease() override;
   std::string DatabaseName(uint8_t db) override;
   size_t VerifyFrames(size_t max_report) override;
   uint64_t IdentityHash(size_t head, uint32_t offset) override;
@@ -384,6 +387,10 @@ class Persistence final : public gc::PersistHooks {
   void NoteRecent(size_t head);
   bool IsRecent(size_t head) const;
   void EnforceBudgets();
+  // Evicts clean pages by CLOCK (never the recent ones, nor tenants' pages) while `over()`, two
+  // turns of the hand at most.
+  template <class Over>
+  void EvictWhile(const Over &over);
   // The open transaction, or a new read-only one in *temp.
   Status ReadTransaction(std::unique_ptr<store::Transaction> *temp, store::Transaction **out);
 
