@@ -272,6 +272,42 @@ class Lexer::Impl {
     saw_newline_ = true;
   }
 
+  // A byte at pos_ that starts no valid UTF-8 sequence (a file saved as Latin-1 or
+  // Windows-1252): the error, with what to do. `escape`: the hint shows the character's escape
+  // (in a text literal; a comment has none).
+  void reportBadByte(DiagId id, bool escape) {
+    const auto b = static_cast<unsigned char>(peekc());
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "%02X", b);
+    Diagnostic &d = diags_.report(id, span(pos_, pos_ + 1), {hex});
+    // A REPL input (`<input 3>`) is no file: what sent it is not UTF-8.
+    const std::string fix = file_.path().starts_with("<")
+                                ? "the input is not UTF-8: set the terminal (or what "
+                                  "feeds the session) to UTF-8"
+                                : "the file is not saved as UTF-8: save it as UTF-8";
+    if (b >= 0xA0)
+      d.withHint(fix + " (if it is Latin-1, this byte is U+00" + hex +
+                 (escape ? std::string(", written \\u{") + hex + "})" : std::string(")")));
+    else
+      d.withHint(fix);
+  }
+
+  // Steps over one character of a comment at pos_ (a byte, or a UTF-8 sequence whole); a byte
+  // that is not UTF-8 is an error, once per comment (*reported).
+  void skipCommentChar(bool *reported) {
+    if (static_cast<unsigned char>(peekc()) < 0x80) {
+      ++pos_;
+      return;
+    }
+    uint32_t cp = 0;
+    const int n = utf8Sequence(src_, pos_, &cp);
+    if (n == 0 && !*reported) {
+      *reported = true;
+      reportBadByte(DiagId::CommentNotUtf8, false);
+    }
+    pos_ += n == 0 ? 1 : static_cast<size_t>(n);
+  }
+
   void skipTrivia() {
     while (has()) {
       const char c = peekc();
@@ -281,7 +317,8 @@ class Lexer::Impl {
       } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
         ++pos_;
       } else if (c == '/' && peekc(1) == '/') {
-        while (has() && peekc() != '\n') ++pos_;
+        bool reported = false;
+        while (has() && peekc() != '\n') skipCommentChar(&reported);
       } else if (c == '/' && peekc(1) == '*') {
         skipBlockComment();
       } else {
@@ -294,6 +331,7 @@ class Lexer::Impl {
     const size_t start = pos_;
     pos_ += 2;
     int depth = 1;
+    bool reported = false;
     while (has() && depth > 0) {
       if (peekc() == '/' && peekc(1) == '*') {
         ++depth;
@@ -303,7 +341,7 @@ class Lexer::Impl {
         pos_ += 2;
       } else {
         if (peekc() == '\n') noteNewline(pos_);
-        ++pos_;
+        skipCommentChar(&reported);
       }
     }
     if (depth > 0) {
@@ -928,20 +966,7 @@ class Lexer::Impl {
         const int n = utf8Sequence(src_, pos_, &cp);
         if (n == 0 && !bad_byte) {
           bad_byte = true;
-          const auto b = static_cast<unsigned char>(c);
-          char hex[8];
-          std::snprintf(hex, sizeof hex, "%02X", b);
-          Diagnostic &d = diags_.report(DiagId::TextNotUtf8, span(pos_, pos_ + 1), {hex});
-          // A REPL input (`<input 3>`) is no file: what sent it is not UTF-8.
-          const std::string fix = file_.path().starts_with("<")
-                                      ? "the input is not UTF-8: set the terminal (or what "
-                                        "feeds the session) to UTF-8"
-                                      : "the file is not saved as UTF-8: save it as UTF-8";
-          if (b >= 0xA0)
-            d.withHint(fix + " (if it is Latin-1, this byte is U+00" + hex + ", written \\u{" +
-                       hex + "})");
-          else
-            d.withHint(fix);
+          reportBadByte(DiagId::TextNotUtf8, true);
         }
         const size_t take = n == 0 ? 1 : static_cast<size_t>(n);
         value.append(src_.substr(pos_, take));
