@@ -141,15 +141,34 @@ ExprPtr Parser::parseComparison() {
   DepthScope scope(*this);
   ExprPtr lhs = parseAdditive();
   int count = 0;
+  TokenKind first = TokenKind::Eof;
+  Span first_span;
+  std::string first_name;  // the name before the first comparison, if it is one
   while (true) {
     BinaryOp op = BinaryOp::Eq;
     const bool is_test = at(TokenKind::KwIs);
     if (!is_test && !comparisonOp(kind(), &op)) break;
     if (!deeper()) break;
     const Span op_span = peek().span;
+    if (count == 0) {
+      first = kind();
+      first_span = op_span;
+      if (lhs && lhs->kind == ExprKind::Name) first_name = lhs->as<NameExpr>()->name.name;
+    }
     if (count++ == 1) {
-      softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))})
-          .withHint("comparisons do not chain: write `a < b and b < c`, or parenthesize one");
+      Diagnostic &d =
+          softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))});
+      // `id<int>(3)`: another language's type arguments.
+      if (first == TokenKind::Lt && kind() == TokenKind::Gt && !first_name.empty() &&
+          this->kind(1) == TokenKind::LParen) {
+        std::string args(file_.text().substr(first_span.end, op_span.begin - first_span.end));
+        while (!args.empty() && args.front() == ' ') args.erase(0, 1);
+        while (!args.empty() && args.back() == ' ') args.pop_back();
+        d.withHint("type arguments are written in brackets: `" + first_name + "[" + args +
+                   "](...)`, not `" + first_name + "<" + args + ">(...)`");
+      } else {
+        d.withHint("comparisons do not chain: write `a < b and b < c`, or parenthesize one");
+      }
     }
     advance();
     if (is_test) {

@@ -708,6 +708,12 @@ std::unique_ptr<FnDecl> Parser::parseFnDecl(bool is_method) {
   const Span start = advance().span;  // fn
   if (!expectIdent(&fn->name, is_method ? "a method name" : "a function name")) return nullptr;
   if (at(TokenKind::LBracket)) parseTypeParams(&fn->type_params);
+  if (at(TokenKind::Lt)) {
+    // `fn f<T>(...)`: another language's type parameters.
+    errorAtToken(DiagId::ExpectedToken, {"'('"})
+        .withHint("type parameters are written in brackets: `fn " + fn->name.name + "[T](...)`");
+    return nullptr;
+  }
   if (!needs_sync_) parseParams(&fn->params);
   if (!needs_sync_ && accept(TokenKind::Arrow)) fn->ret = parseType();
   if (!needs_sync_ && !fn->ret && at(TokenKind::Colon))
@@ -786,6 +792,9 @@ std::unique_ptr<ClassDecl> Parser::parseClass() {
       if (!cls->super && t.kind == TokenKind::Ident &&
           (t.text == "extends" || t.text == "implements" || t.text == "inherits"))
         d.withHint("the base class follows a ':', as in 'class " + cls->name.name + " : Base'");
+      else if (t.kind == TokenKind::Lt && cls->type_params.empty())
+        d.withHint("type parameters are written in brackets: `class " + cls->name.name +
+                   "[T] { ... }`");
     }
     if (!recoverTo(TokenKind::LBrace)) {
       cls->span = from(start);

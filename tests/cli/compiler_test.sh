@@ -794,6 +794,12 @@ expect_hints "elif|fn main() { if true { } elif false { } }|write 'else if'" \
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
+            "angle_call|fn id[T](x: T) -> T { return x }
+fn main() { let y = id<int>(3) }|type arguments are written in brackets: \`id[int](...)\`, not \`id<int>(...)\`" \
+            "angle_fn|fn f<T>(x: T) -> T { return x }
+fn main() {}|type parameters are written in brackets: \`fn f[T](...)\`" \
+            "angle_class|class Box<T> { v: T }
+fn main() {}|type parameters are written in brackets: \`class Box[T] { ... }\`" \
             "brackets|fn main() { let a: int[] = [1] }|an array type is written with the element type inside the brackets: '[int]'" \
             "quotes|fn main() { let c = 'a' }|text literals are written in double quotes" \
             "range|fn main() { for i in range(0, 3) { } }|a range is written 'lo..hi'" \
