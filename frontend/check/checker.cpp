@@ -849,8 +849,15 @@ void Checker::resolveClass(ClassInfo *cls) {
     FuncInfo *base = cls->super ? cls->super->findMethod(name) : nullptr;
     if (base) {
       if (!md->is_override) {
-        error(DiagId::MissingOverride, md->name.span, {name, base->owner->name})
-            .withHint("write 'override fn " + name + "(...)'");
+        Diagnostic &d = error(DiagId::MissingOverride, md->name.span, {name, base->owner->name});
+        if (base->fnType == fi->fnType || fi->fnType->mentionsError())
+          d.withHint("write 'override fn " + name + "(...)'");
+        else
+          // Marking it would be the next error: an override keeps the signature.
+          d.withHint("'" + base->owner->name + "." + name + "' is " + typeName(base->fnType) +
+                     " and this one " + typeName(fi->fnType) +
+                     ": to override it, write 'override fn " + name +
+                     "' with its signature; for another method, choose another name");
       } else if (base->fnType != fi->fnType) {
         error(DiagId::OverrideSignature, md->name.span,
               {name, typeName(base->fnType), typeName(fi->fnType)});

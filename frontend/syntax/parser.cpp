@@ -398,6 +398,10 @@ void Parser::finishItem(SyncMode mode) {
     if (mode == SyncMode::Member && accept(TokenKind::Comma)) return;
     if (at(TokenKind::RBrace) && mode != SyncMode::Decl) return;
     if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::RBrace) return;  // `if c { } return`
+    // `import a.` at the end of its line (reported): the '.' kept the line break from ending it.
+    if (pos_ > 0 && tokenAt(pos_ - 1).kind == TokenKind::Dot && peek().newline_before &&
+        (atDeclStart() || at(TokenKind::Eof)))
+      return;
     std::string hint;
     if (pos_ > 0) {
       const Token &prev = tokenAt(pos_ - 1);
@@ -615,9 +619,20 @@ DeclPtr Parser::parseImport() {
   }
   if (!expectIdent(&part, "a module name")) return nullptr;
   decl->path.push_back(std::move(part));
-  while (accept(TokenKind::Dot)) {
+  while (at(TokenKind::Dot)) {
+    const Span dot = advance().span;
     // A malformed path imports nothing: its prefix would be another module, not found (a
     // second error about the same line).
+    if (peek().newline_before && (atDeclStart() || at(TokenKind::Eof))) {
+      // `import a.` at the end of its line, a declaration on the next: said at the '.', not of
+      // the declaration's first word (a path may go on over the line: `import a.\n b`).
+      std::string so_far;
+      for (const Ident &p : decl->path) so_far += (so_far.empty() ? "" : ".") + p.name;
+      softError(DiagId::ExpectedToken, dot, {"a module name after '.'", "the end of the line"})
+          .withHint("a module's path is names joined by '.', with no '.' at its end: `import " +
+                    so_far + "`, or `import " + so_far + ".name`");
+      return nullptr;
+    }
     if (!expectIdent(&part, "a module name")) return nullptr;
     decl->path.push_back(std::move(part));
   }

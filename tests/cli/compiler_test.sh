@@ -794,6 +794,11 @@ expect_hints "elif|fn main() { if true { } elif false { } }|write 'else if'" \
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
+            "import_dot|import std.
+fn main() {}|a module's path is names joined by '.', with no '.' at its end: \`import std\`, or \`import std.name\`" \
+            "override_other_signature|class A { fn m(a: int) {} }
+class B : A { fn m(a: text) {} }
+fn main() {}|'A.m' is fn(int) and this one fn(text): to override it, write 'override fn m' with its signature; for another method, choose another name" \
             "angle_call|fn id[T](x: T) -> T { return x }
 fn main() { let y = id<int>(3) }|type arguments are written in brackets: \`id[int](...)\`, not \`id<int>(...)\`" \
             "angle_fn|fn f<T>(x: T) -> T { return x }
