@@ -58,7 +58,8 @@ Status Busy(const std::string &dir, long pid) {
   if (pid <= 0) {
     return Status(CAIRN_BUSY, "store " + dir +
                                   " is in use by another process, which is reading it (wait "
-                                  "for it to finish, or use another store)");
+                                  "for it to finish, or use another store; a program that only "
+                                  "reads may share it: set CAIRN_STORE_READ_ONLY=1)");
   }
   return Status(CAIRN_BUSY, "store " + dir + " is in use by process " + std::to_string(pid) +
                                 " (wait for it to finish, or use another store)");

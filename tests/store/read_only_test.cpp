@@ -135,6 +135,11 @@ TEST_F(ReadOnlyTest, ReadersShareTheStoreButNeverWithAWriter) {
   EXPECT_EQ(st.code(), CAIRN_BUSY);
   EXPECT_TRUE(Contains(st.message(), "in use by another process, which is reading it"))
       << st.message();
+  // ... and what a program that only reads would do.
+  EXPECT_TRUE(Contains(st.message(),
+                       "a program that only reads may share it: set "
+                       "CAIRN_STORE_READ_ONLY=1"))
+      << st.message();
   reader1.reset();
   reader2.reset();
   ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &writer).ok());
