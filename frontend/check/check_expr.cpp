@@ -167,7 +167,11 @@ sem::ExprPtr Checker::checkValue(FnCtx &cx, const ast::Expr &e, const Type *expe
       what = "'" + r->as<sem::CallDirect>()->func->name + "'";
     else if (r->kind == sem::ExprKind::CallVirtual)
       what = "'" + r->as<sem::CallVirtual>()->method->name + "'";
-    error(DiagId::VoidInExpression, e.span, {what});
+    Diagnostic &d = error(DiagId::VoidInExpression, e.span, {what});
+    if (&e == cx.init_on_next_line)
+      d.withHint(
+          "the '=' at the end of the line before carries the declaration on to this line: give "
+          "the variable its value there, after the '='");
     r->type = types_.error();
   }
   return r;

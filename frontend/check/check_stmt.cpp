@@ -259,7 +259,12 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
       if (l->init) {
         const std::string *outer_init = cx.initializing_local;
         cx.initializing_local = &l->name.name;
+        // `let x =` with nothing after it on its line: the '=' carries the statement on to the
+        // next line, whose call may be no value (checkValue says so in its hint).
+        const ast::Expr *outer_next_line = cx.init_on_next_line;
+        cx.init_on_next_line = onLaterLine(l->name.span, l->init->span) ? l->init.get() : nullptr;
         out->init = checkValue(cx, *l->init, declared);
+        cx.init_on_next_line = outer_next_line;
         cx.initializing_local = outer_init;
         if (declared) out->init = coerce(cx, std::move(out->init), declared, l->init->span);
         if (!t) t = out->init->type;

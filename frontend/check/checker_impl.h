@@ -39,6 +39,9 @@ struct FnCtx {
   FnCtx *outer = nullptr;  // a function literal's enclosing function (captures)
   // The local whose initializer is being checked (`let f = ...`): not in scope in it yet.
   const std::string *initializing_local = nullptr;
+  // A local's initializer that starts on the line after its `=` (`let x =` then a call that is
+  // no value: the hint says what the '=' did).
+  const ast::Expr *init_on_next_line = nullptr;
   std::vector<std::map<std::string, LocalVar *>> scopes;
   int loop_depth = 0;
   // Generic instances report errors at the place that made the instance (InstanceError).

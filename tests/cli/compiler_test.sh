@@ -794,6 +794,10 @@ expect_hints "elif|fn main() { if true { } elif false { } }|write 'else if'" \
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "ternary|fn main() { let x = true ? 1 : 2 }|there is no '?:' operator" \
+            "let_eq_eol|fn main() {
+  let x =
+  println(1)
+}|the '=' at the end of the line before carries the declaration on to this line: give the variable its value there, after the '='" \
             "import_dot|import std.
 fn main() {}|a module's path is names joined by '.', with no '.' at its end: \`import std\`, or \`import std.name\`" \
             "override_other_signature|class A { fn m(a: int) {} }
