@@ -62,7 +62,11 @@ class Loader {
       std::string path = find(*imp, &looked);
       if (path.empty()) {
         Diagnostic &d = diags_.report(DiagId::ModuleNotFound, imp->span, {dotted, looked});
-        if (!isStdImport(*imp)) {
+        if (imp->path.size() > 1 && imp->path.back().name == "cairn") {
+          // `import a.cairn`: the file's name, not the module's.
+          const std::string name = dotted.substr(0, dotted.size() - 6);
+          d.withHint("a module is named without the file's extension: `import " + name + "`");
+        } else if (!isStdImport(*imp)) {
           d.withHint("put it under the program's folder, or name its root with --path DIR");
         } else {
           std::vector<std::string> modules = stdlibModules();

@@ -798,6 +798,8 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
   let x =
   println(1)
 }|the '=' at the end of the line before carries the declaration on to this line: give the variable its value there, after the '='" \
+            "import_ext|import helpers.cairn
+fn main() {}|a module is named without the file's extension: \`import helpers\`" \
             "import_dot|import std.
 fn main() {}|a module's path is names joined by '.', with no '.' at its end: \`import std\`, or \`import std.name\`" \
             "override_other_signature|class A { fn m(a: int) {} }
