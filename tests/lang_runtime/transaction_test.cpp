@@ -132,21 +132,27 @@ TEST_F(TransactionTest, MisusedHandles) {
       ErrorAt(kLoc2, began +
                          "transactions do not nest; inside an atomic block, do this work in its "
                          "transaction");
-  const std::string not_open = ErrorAt(kLoc2, "transaction is not open");
+  // A handle whose transaction ended says how and where it ended (it said only "not open").
+  auto ended = [](const char *how) {
+    return ErrorAt(kLoc2, std::string("transaction is not open: it was ") + how +
+                              " at t.cairn:3:7; a handle's transaction, once ended, stays ended: "
+                              "begin another with Transaction.begin()");
+  };
+  const std::string not_begun = ErrorAt(kLoc2, "transaction is not open");
   const std::pair<const char *, std::string> cases[] = {
       {"begin twice", begin_again},
       {"atomic in transaction", atomic_again},
       {"begin in atomic", begin_in_atomic},
-      {"stale handle", not_open},
-      {"never begun", not_open},
-      {"commit after commit", not_open},
-      {"abort after commit", not_open},
-      {"chain after commit", not_open},
-      {"checkpoint after commit", not_open},
-      {"commit after abort", not_open},
-      {"abort after abort", not_open},
-      {"chain after abort", not_open},
-      {"checkpoint after abort", not_open},
+      {"stale handle", ended("committed")},
+      {"never begun", not_begun},
+      {"commit after commit", ended("committed")},
+      {"abort after commit", ended("committed")},
+      {"chain after commit", ended("committed")},
+      {"checkpoint after commit", ended("committed")},
+      {"commit after abort", ended("aborted")},
+      {"abort after abort", ended("aborted")},
+      {"chain after abort", ended("aborted")},
+      {"checkpoint after abort", ended("aborted")},
   };
   for (const auto &[what, message] : cases) {
     ChildResult r = Run("Misuse", {what});

@@ -26,6 +26,9 @@ std::string written_at;       // where `current` last wrote its changes (a check
 bool began_by_chain = false;  // `current` is the one a chain() began (at began_at)
 bool storeless = false;       // `current` began with no store, and the runtime has none open
                               // (NoStore in transaction.h)
+int64_t ended = 0;            // the handle whose transaction a commit() or abort() ended last
+std::string ended_how;        // "committed" or "aborted"
+std::string ended_at;         // where ("file:line:col")
 
 int (*outer_hook)(void *) = nullptr;  // cairn_lang_set_outer_transaction_hook
 void *outer_ctx = nullptr;
@@ -79,8 +82,28 @@ void Begin(const cairn_loc *loc, bool atomic) {
   written_at.clear();
 }
 
+// A handle's transaction ended by commit() or abort() (the one a chain() ends goes on in the
+// same handle), for the message of a later use of the handle.
+void NoteEnded(const cairn_loc *loc, int64_t txn, const char *how) {
+  ended = txn;
+  ended_how = how;
+  ended_at = LocText(loc);
+}
+
 void RequireOpen(const cairn_loc *loc, int64_t txn) {
-  if (!cairn_lang_txn_is_open(txn)) RuntimeError(loc, "transaction is not open");
+  if (cairn_lang_txn_is_open(txn)) return;
+  std::string message = "transaction is not open";
+  if (txn == 0)
+    message +=
+        ": the handle holds none (a Transaction variable without a value is nil); begin "
+        "one with Transaction.begin()";
+  else if (txn == ended && !ended_at.empty())
+    message += ": it was " + ended_how + " at " + ended_at +
+               "; a handle's transaction, once ended, stays ended: begin another with "
+               "Transaction.begin()";
+  else if (txn > 0 && txn <= last_handle)
+    message += ": it has ended; begin another with Transaction.begin()";
+  RuntimeError(loc, message);
 }
 
 }  // namespace
@@ -139,6 +162,7 @@ __attribute__((visibility("hidden"), used)) void cairn_lang_txn_commit_scrubbed(
     const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
   if (!storeless && cairn_txn_commit() != CAIRN_OK) DatabaseError(loc);
+  NoteEnded(loc, txn, "committed");
   current = 0;
   storeless = false;
 }
@@ -255,6 +279,7 @@ int64_t cairn_lang_txn_begin(const cairn_loc *loc) {
 void cairn_lang_txn_abort(const cairn_loc *loc, int64_t txn) {
   RequireOpen(loc, txn);
   if (!storeless && cairn_txn_abort() != CAIRN_OK) DatabaseError(loc);
+  NoteEnded(loc, txn, "aborted");
   current = 0;
   storeless = false;
 }
