@@ -400,6 +400,22 @@ sem::ExprPtr Checker::checkName(FnCtx &cx, const ast::NameExpr &e, const Type *e
                    "initializer is done");
       return errorExpr(e.span);
     }
+  // Declared by a later statement of a block around it: a local is in scope from its `let` on.
+  for (auto it = cx.open_blocks.rbegin(); it != cx.open_blocks.rend(); ++it) {
+    const auto &[block, at] = *it;
+    for (size_t i = at + 1; i < block->stmts.size(); ++i) {
+      if (block->stmts[i]->kind != ast::StmtKind::Let) continue;
+      const auto *later = block->stmts[i]->as<ast::LetStmt>();
+      if (later->name.name != name) continue;
+      d.withHint(
+          "'" + name + "' is declared later, by the `" + (later->is_var ? "var" : "let") +
+          "` at line " +
+          std::to_string(
+              diags_.sources().file(later->name.span.file).lineCol(later->name.span.begin).line) +
+          ": a local is in scope only after its declaration; move the declaration up");
+      return errorExpr(e.span);
+    }
+  }
   if (name == "super") {
     d.withHint(
         "Cairn has no 'super': an overriding method cannot call the method it overrides; put "

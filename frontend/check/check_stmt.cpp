@@ -131,7 +131,13 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
   out->span = b.span;
   if (new_scope) cx.scopes.emplace_back();
   bool warned = false;
+  cx.open_blocks.emplace_back(&b, 0);
+  struct Closing {
+    FnCtx &cx;
+    ~Closing() { cx.open_blocks.pop_back(); }
+  } closing{cx};
   for (size_t i = 0; i < b.stmts.size(); ++i) {
+    cx.open_blocks.back().second = i;
     const ast::Stmt &s = *b.stmts[i];
     // `return` with its value on the next line: the line break ended the return, and the value
     // became a statement of its own. One error, at the return, says so.

@@ -42,6 +42,9 @@ struct FnCtx {
   // A local's initializer that starts on the line after its `=` (`let x =` then a call that is
   // no value: the hint says what the '=' did).
   const ast::Expr *init_on_next_line = nullptr;
+  // The blocks being checked, innermost last, each with the index of its statement being
+  // checked: a name not in scope that a later `let` of one of them declares gets a hint.
+  std::vector<std::pair<const ast::Block *, size_t>> open_blocks;
   std::vector<std::map<std::string, LocalVar *>> scopes;
   int loop_depth = 0;
   // Generic instances report errors at the place that made the instance (InstanceError).

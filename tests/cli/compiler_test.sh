@@ -798,6 +798,16 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
   let x =
   println(1)
 }|the '=' at the end of the line before carries the declaration on to this line: give the variable its value there, after the '='" \
+            "local_later|fn main() {
+  println(y)
+  let y = 2
+}|'y' is declared later, by the \`let\` at line 3: a local is in scope only after its declaration; move the declaration up" \
+            "local_later_outer|fn main() {
+  if true {
+    println(total + 1)
+  }
+  var total = 0
+}|'total' is declared later, by the \`var\` at line 5: a local is in scope only after its declaration; move the declaration up" \
             "import_ext|import helpers.cairn
 fn main() {}|a module is named without the file's extension: \`import helpers\`" \
             "import_dot|import std.
