@@ -14,6 +14,7 @@
 #include "check/checker.h"
 #include "guard.h"
 #include "lexer/name_chars.h"
+#include "lexer/token.h"
 #include "output.h"
 #include "printer.h"
 #include "session.h"
@@ -301,7 +302,9 @@ bool Session::runCommand(const std::string &text) {
     } else {
       // Why it has no name in the session, and how to reach it.
       std::string why = "'" + arg + "' names something else in the session";
-      if (!isIdentifier(arg))
+      if (front::keywordKind(arg) != front::TokenKind::Ident)
+        why = "'" + arg + "' is a keyword";
+      else if (!isIdentifier(arg))
         why = "its name is no identifier";
       else if (front::isBuiltinName(arg) || arg == "new")
         why = "'" + arg + "' is a built-in name";
@@ -459,10 +462,10 @@ std::vector<std::string> Session::complete(const std::string &line, size_t curso
         const size_t from = arg == std::string::npos || arg > cursor ? cursor : arg;
         const std::string typed = line.substr(from, cursor - from);
         *start = from;
+        // Only a store the session has open already: opening one would hold it (its lock) for
+        // the rest of the session, for a keystroke.
         std::vector<std::string> names;
-        if (typed.find_first_of(" \t") == std::string::npos &&
-            (cairn_store_dir() != nullptr ||
-             cairn::store::StoreFilesAt(cairn::store::ResolveStoreDir("")))) {
+        if (typed.find_first_of(" \t") == std::string::npos && cairn_store_dir() != nullptr) {
           auto add = [](const char *n, void *ctx) {
             static_cast<std::vector<std::string> *>(ctx)->push_back(n);
           };

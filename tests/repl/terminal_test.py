@@ -15,6 +15,7 @@ import os
 import pty
 import select
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -116,8 +117,21 @@ def main():
     history = os.path.join(tmp, "history")
     store = os.path.join(tmp, "store")
     try:
+        # A store with a database, made before the session: a session that has not opened the
+        # store yet completes no database name after Tab (opening it would hold the store for the
+        # rest of the session, for a keystroke), and another process can still use the store.
+        subprocess.run([cairn, "--store", store, "db", "create", "pre-db"], check=True,
+                       stdout=subprocess.DEVNULL)
         s = Session(cairn, store, history)
         s.read_until(b"cairn> ", "the first prompt")
+        s.type(b":types pre\t")
+        time.sleep(0.5)
+        other = subprocess.run([cairn, "--store", store, "db", "list"], capture_output=True)
+        if other.returncode != 0 or b"pre-db" not in other.stdout:
+            raise AssertionError("Tab completion held the store: " + repr(other.stderr))
+        s.type(b"-db\r")
+        s.read_until(b"no classes stored in 'pre-db'", "the types of pre-db")
+        s.read_until(b"cairn> ", "the prompt after :types")
         s.type(b"let answer_value = 42\r")
         s.read_until(b"cairn> ", "the prompt after a declaration")
         # An input over two lines: the continuation prompt.
