@@ -84,6 +84,25 @@ PERSIST_CHILD(FramePressure_Read) {
   return 0;
 }
 
+// Reads every leaf in one transaction, with max_frames a fraction of the pages read: no
+// collection ends a commit, so the frames fill, and the fault is the error saying what to do.
+PERSIST_CHILD(FramePressure_ReadInOneTransaction) {
+  cairn_persist_options opts{};
+  opts.max_frames = MaxFrames();
+  OpenStore(args, opts);
+  cairn_db *db = OpenDb("tree");
+  CK_OK(cairn_txn_begin());
+  for (int64_t g = 0; g < Groups(); g++) {
+    void *group = ArrayData<void *>(Root(db))[g];
+    for (int64_t l = 0; l < kPerGroup; l++) {
+      const void *leaf = ArrayData<void *>(group)[l];
+      CK_EQ(ArrayData<int64_t>(leaf)[0], LeafValue(g * kPerGroup + l, 0));
+    }
+  }
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
 class PersistFramePressure : public PersistTest {};
 
 TEST_F(PersistFramePressure, AReaderCommittingAsItGoesReadsADatabaseLargerThanItsFrames) {
@@ -91,4 +110,17 @@ TEST_F(PersistFramePressure, AReaderCommittingAsItGoesReadsADatabaseLargerThanIt
   ChildResult r = Run("FramePressure_Read");
   std::printf("%s", r.out.c_str());
   ASSERT_CHILD_OK(r);
+}
+
+TEST_F(PersistFramePressure, AReaderThatNeverCommitsIsToldWhatFillsTheFrames) {
+  ASSERT_CHILD_OK(Run("FramePressure_Write"));
+  ChildResult r = Run("FramePressure_ReadInOneTransaction");
+  EXPECT_FALSE(r.ok()) << r.Describe();
+  const std::string expect = "no room for 1 more frame(s) among the " +
+                             std::to_string(MaxFrames()) +
+                             " frames cairn_persist_options.max_frames allows";
+  EXPECT_NE(r.err.find(expect), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Commit (or checkpoint) now and then as it reads, or raise max_frames"),
+            std::string::npos)
+      << r.err;
 }

@@ -79,13 +79,14 @@ typedef struct cairn_persist_options {
                                    With no options (the language's programs), the environment
                                    variable CAIRN_STORE_READ_ONLY=1 sets it. */
   uint64_t max_frames;          /* frames (heap pages of address space) for persistent pages at
-                                   most: those loaded and those reserved for the pages the
-                                   loaded ones refer to. Past three quarters of it, a
-                                   collection (at an allocation, or at the end of a commit)
-                                   evicts half the clean pages and releases the frames nothing
-                                   refers to; a program that reads past it without allocating
-                                   or committing gets CAIRN_OUT_OF_MEMORY. Default, and at most:
-                                   the persistent arena (half the heap's reservation) */
+                                   most: those loaded clean and those reserved for the pages the
+                                   loaded ones refer to (the open transaction's modified pages
+                                   are not counted). Past three quarters of it, the collection
+                                   at the end of a commit evicts half the clean pages and
+                                   releases the frames nothing refers to; a program that reads
+                                   past it without committing gets CAIRN_OUT_OF_MEMORY. Default,
+                                   and at most: the persistent arena (half the heap's
+                                   reservation) */
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,

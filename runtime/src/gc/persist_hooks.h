@@ -91,8 +91,9 @@ class PersistHooks {
   // release them (Figure 4), and, after one that did, that it is done.
   virtual bool ReleaseFramesNow() = 0;
   virtual void FramesReleased() = 0;
-  // Called before a collection that releases frames: under pressure on the persistent arena,
-  // evicts clean pages, so that the frames only they refer to (D10) can be released.
+  // Called before a collection that releases frames: at the end of a commit, under pressure on
+  // the persistent arena, evicts clean pages, so that the frames only they refer to (D10) can
+  // be released.
   virtual void PrepareRelease() = 0;
   // Checks the persistent frames' bookkeeping against the page table (D1, D7, D10 of
   // persist/persistence.h); prints the first max_report problems (0: all), returns how many.

@@ -414,7 +414,11 @@ Status Persistence::WriteCommit(bool stay_open) {
   // A stabilization is a collection that resets the allocation trigger, so a program that
   // commits often may never run an ordinary one, and so never one that releases frames (D10):
   // the frames of the pages it made garbage would fill the arena. It runs here when due.
-  if (ReleaseFramesNow()) heap_->CollectNow();
+  if (ReleaseFramesNow()) {
+    relieve_ = true;  // PrepareRelease may evict: nothing is made resident for a system call now
+    heap_->CollectNow();
+    relieve_ = false;
+  }
   return Status::Ok();
 }
 

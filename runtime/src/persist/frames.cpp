@@ -210,23 +210,28 @@ void Persistence::DirtyRunPage(size_t head, size_t k) {
 Status Persistence::ReserveFrames(cairn_db &db, uint64_t first, size_t n, bool large,
                                   size_t *frame) {
   heap::PageHeap &pages = heap_->pages();
-  const uint64_t in_use = in_state_[size_t(FrameState::kReserved)] +
-                          in_state_[size_t(FrameState::kClean)] +
-                          in_state_[size_t(FrameState::kModified)];
+  // Counted as ReleaseFramesNow and PrepareRelease count: reserved and clean frames.
+  const uint64_t in_use =
+      in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
   // A cap below the arena's size (cairn_persist_options.max_frames) is kept by counting; the
   // arena's own end by TakeReservedFrames (protection none, as kReserved has).
   const bool capped =
       options_.max_frames < pages.persistent_frames() && in_use + n > options_.max_frames;
   size_t f = capped ? heap::kNoPage : pages.TakeReservedFrames(n, large);
-  if (f == heap::kNoPage)
-    return PageError(
-        db, first, CAIRN_OUT_OF_MEMORY,
-        "the heap's persistent arena has no room for " + std::to_string(n) +
-            " more frame(s): its " + std::to_string(options_.max_frames) +
-            " frames hold the pages loaded and those they refer to, and a program that reads "
-            "on without allocating or committing gives no collection the chance to release "
-            "the ones it is done with. Set CAIRN_HEAP_RESERVE_MB higher (the arena is half the "
-            "reservation), or commit (or checkpoint) now and then as it reads");
+  if (f == heap::kNoPage) {
+    const std::string where = capped ? "among the " + std::to_string(options_.max_frames) +
+                                           " frames cairn_persist_options.max_frames allows"
+                                     : "in the heap's persistent arena (" +
+                                           std::to_string(pages.persistent_frames()) +
+                                           " frames, half the reservation)";
+    return PageError(db, first, CAIRN_OUT_OF_MEMORY,
+                     "no room for " + std::to_string(n) + " more frame(s) " + where +
+                         ": the frames hold the pages loaded and those they refer to, and only "
+                         "the collection at the end of a commit gives up those the program is "
+                         "done with. Commit (or checkpoint) now and then as it reads, or " +
+                         (capped ? std::string("raise max_frames")
+                                 : std::string("set CAIRN_HEAP_RESERVE_MB higher")));
+  }
   for (size_t k = 0; k < n; k++) {
     pages.Info(f + k).db = db.index;
     pages.PageId(f + k) = first + k;
@@ -991,12 +996,11 @@ bool Persistence::ReleaseFramesNow() {
       in_state_[size_t(FrameState::kReserved)] + in_state_[size_t(FrameState::kClean)];
   // Past half the arena, again only once more frames are in use than after the last one (one
   // that released nothing would otherwise run again at every commit): by a sixteenth of the
-  // arena at most; past three quarters (PrepareRelease evicts first), by any.
+  // arena at most.
   const uint64_t step =
       std::max<uint64_t>(1, std::min<uint64_t>(kReleaseGrowth / 8, options_.max_frames / 16));
   return in_use >= next_release_ ||
-         (in_use > options_.max_frames / 2 && in_use >= in_use_at_release_ + step) ||
-         (in_use > options_.max_frames / 4 * 3 && in_use > in_use_at_release_);
+         (in_use > options_.max_frames / 2 && in_use >= in_use_at_release_ + step);
 }
 
 void Persistence::FramesReleased() {
@@ -1023,8 +1027,10 @@ void Persistence::PrepareRelease() {
   // D10's pressure rule: past three quarters of the persistent arena, the frames the clean
   // pages refer to may be most of what is reserved (a page of B-tree nodes refers to hundreds
   // of pages), and a release frees only frames nothing refers to: a reader that keeps to the
-  // residency budget would fill the arena all the same. Half the clean pages go first.
-  if (in_use <= options_.max_frames / 4 * 3) return;
+  // residency budget would fill the arena all the same. Half the clean pages go first; only at
+  // the end of a commit (relieve_), never in a collection an allocation starts, which must not
+  // evict a page the program made resident for the kernel to read (OpenTail).
+  if (!relieve_ || in_use <= options_.max_frames / 4 * 3) return;
   const uint64_t target = clean / 2;
   EvictWhile([&] { return in_state_[size_t(FrameState::kClean)] > target; });
 }

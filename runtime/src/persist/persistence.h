@@ -47,8 +47,9 @@
 //       in use (reserved and clean) have doubled since the last one, by kReleaseGrowth at least,
 //       or fill half the persistent arena: at the collection an allocation starts, or at the
 //       end of a commit (a stabilization resets the allocation trigger). Past three quarters
-//       of the arena, half the clean pages are evicted first (PrepareRelease): what they refer
-//       to would otherwise keep most frames reserved, and the arena would fill. For a clean run
+//       of the arena, the one at the end of a commit first evicts half the clean pages
+//       (PrepareRelease): what they refer to would otherwise keep most frames reserved, and the
+//       arena would fill. For a clean run
 //       (unshared), run_page_refs_ holds the same per page of the run, and refs_ their union
 //       only from when a collection asks for it (References) until the lists change: a commit
 //       that changed a few pages of a big run costs no pass over all of its lists. A run leaving
@@ -593,6 +594,7 @@ class Persistence final : public gc::PersistHooks {
   // A collection releases unreached frames (Figure 4) once the frames in use reach this.
   static constexpr uint64_t kReleaseGrowth = 4096;
   uint64_t next_release_ = kReleaseGrowth;
+  bool relieve_ = false;  // the collection at the end of a commit runs: PrepareRelease may evict
   uint64_t in_use_at_release_ = 0;  // frames in use after the last releasing collection
   size_t hand_ = 0;
   // The pages touched last (loaded, written first, touched again): never evicted, so that an
