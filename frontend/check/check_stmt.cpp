@@ -268,7 +268,10 @@ sem::StmtPtr Checker::checkStmt(FnCtx &cx, const ast::Stmt &s) {
         // `let x =` with nothing after it on its line: the '=' carries the statement on to the
         // next line, whose call may be no value (checkValue says so in its hint).
         const ast::Expr *outer_next_line = cx.init_on_next_line;
-        cx.init_on_next_line = onLaterLine(l->name.span, l->init->span) ? l->init.get() : nullptr;
+        // (After the type when there is one: `let x: Box[\n int] = f()` has no '=' at a line end.)
+        cx.init_on_next_line = onLaterLine(l->type ? l->type->span : l->name.span, l->init->span)
+                                   ? l->init.get()
+                                   : nullptr;
         out->init = checkValue(cx, *l->init, declared);
         cx.init_on_next_line = outer_next_line;
         cx.initializing_local = outer_init;

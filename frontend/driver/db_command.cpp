@@ -134,10 +134,13 @@ int Check(Store &s, std::vector<std::string> names) {
         // Kept with their pages: a program reading such a page must define their types.
         std::string types;
         for (const std::string &t : r.dead_types) types += (types.empty() ? "'" : ", '") + t + "'";
-        if (r.dead_types.size() == 5) types += ", ...";  // perhaps more
+        if (r.dead_types_more) types += ", ...";
+        const bool one = r.dead_objects == 1;
         graph += "; " + std::to_string(r.dead_objects) +
-                 " dead objects share pages with live ones (of types " + types +
-                 "), which 'cairn db gc " + name + "' makes fillers";
+                 (one ? " dead object shares a page with live ones (of type "
+                      : " dead objects share pages with live ones (of types ") +
+                 types + "), which 'cairn db gc " + name + "' makes " +
+                 (one ? "a filler" : "fillers");
       }
     }
     if (r.clean()) {

@@ -164,8 +164,10 @@ ExprPtr Parser::parseComparison() {
         std::string args(file_.text().substr(first_span.end, op_span.begin - first_span.end));
         while (!args.empty() && args.front() == ' ') args.erase(0, 1);
         while (!args.empty() && args.back() == ' ') args.pop_back();
-        d.withHint("type arguments are written in brackets: `" + first_name + "[" + args +
-                   "](...)`, not `" + first_name + "<" + args + ">(...)`");
+        d.withHint("if '" + first_name +
+                   "' is a generic function, its type arguments are written in brackets: `" +
+                   first_name + "[" + args + "](...)`, not `" + first_name + "<" + args +
+                   ">(...)`; else comparisons do not chain: write `a < b and b > c`");
       } else {
         d.withHint("comparisons do not chain: write `a < b and b < c`, or parenthesize one");
       }

@@ -341,7 +341,11 @@ Status CutAtDamage(const WalScan &scan) {
   // The removals are on disk before the cut (a crash between must not leave the cut log followed
   // by later ones), and the cut is before RocksDB replays what is left.
   const std::string log_dir = fs::path(damaged->path).parent_path().string();
-  if (Status st = SyncToDisk(log_dir); !st.ok()) return st;
+  if (Status st = SyncToDisk(log_dir); !st.ok())
+    return Status(st.code(), st.message() +
+                                 " (the logs after the damaged one were removed, and it is not "
+                                 "cut yet: run `cairn db recover` again; its copy of the logs "
+                                 "is kept)");
   fs::resize_file(damaged->path, damaged->batch_offset, ec);
   if (ec) {
     return Status(CAIRN_IO_ERROR, "cannot cut the damaged write-ahead log " + damaged->path +

@@ -816,7 +816,7 @@ fn main() {}|a module's path is names joined by '.', with no '.' at its end: \`i
 class B : A { fn m(a: text) {} }
 fn main() {}|'A.m' is fn(int) and this one fn(text): to override it, write 'override fn m' with its signature; for another method, choose another name" \
             "angle_call|fn id[T](x: T) -> T { return x }
-fn main() { let y = id<int>(3) }|type arguments are written in brackets: \`id[int](...)\`, not \`id<int>(...)\`" \
+fn main() { let y = id<int>(3) }|if 'id' is a generic function, its type arguments are written in brackets: \`id[int](...)\`, not \`id<int>(...)\`; else comparisons do not chain: write \`a < b and b > c\`" \
             "angle_fn|fn f<T>(x: T) -> T { return x }
 fn main() {}|type parameters are written in brackets: \`fn f[T](...)\`" \
             "angle_class|class Box<T> { v: T }

@@ -172,6 +172,10 @@ expect "a program without the garbage's class, before db gc" 70 "" "which this p
 [[ "$ERR" == *"\`cairn db gc classgone\` makes the dead ones fillers"* ]] || fail "the refusal does not point at db gc"
 run --store "$STORE" db check classgone
 expect "check names the dead objects and their types" 0 "7 dead objects share pages with live ones (of types 'List[Temp]', 'Temp', '[Temp]'), which 'cairn db gc classgone' makes fillers" ""
+run_program onedead.cairn 'class Note { t: text }\nclass Temp { x: int }\nclass Top { keep: Note; gone: any }\nfn main() { let d = Database.create("onedead")\n atomic { d.root = new Top { keep: new Note { t: "k" }, gone: new Temp { x: 1 } } }\n atomic { (d.root as Top).gone = nil } }\n'
+expect "a database with one dead object" 0 "" ""
+run --store "$STORE" db check onedead
+expect "check names one dead object in the singular" 0 "1 dead object shares a page with live ones (of type 'Temp'), which 'cairn db gc onedead' makes a filler" ""
 run --store "$STORE" db gc classgone
 expect "db gc of a page with dead objects" 0 "7 dead object(s) on 1 kept page(s) replaced by fillers" ""
 run_program templess.cairn "$TEMPLESS"

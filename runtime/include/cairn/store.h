@@ -181,6 +181,7 @@ struct CheckReport {
   uint64_t dead_objects = 0;    /* objects the root does not reach on pages it does reach
                                    (cairn db gc makes them fillers) */
   std::vector<std::string> dead_types; /* their types' names, the first 5 distinct */
+  bool dead_types_more = false;        /* ... and they have more types than those */
   uint64_t unverifiable_refs = 0;      /* references into damaged pages, or on them, which could not
                                           be checked */
   bool clean() const { return problem_count == 0; }

@@ -420,8 +420,11 @@ void GraphAuditor::Reach() {
     report_->dead_objects++;
     const std::string name = TypeName(objects_[o].type);
     auto &names = report_->dead_types;
-    if (names.size() < 5 && std::find(names.begin(), names.end(), name) == names.end())
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    if (names.size() < 5)
       names.push_back(name);
+    else
+      report_->dead_types_more = true;
   }
 }
 
