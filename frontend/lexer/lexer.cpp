@@ -200,6 +200,7 @@ class Lexer::Impl {
     eof_.kind = TokenKind::Eof;
     eof_.span = span(at, at);
     eof_.newline_before = saw_newline_;
+    eof_.unterminated = comment_open_at_end_;
     ready_.push_back(eof_);
     done_ = true;
   }
@@ -212,8 +213,9 @@ class Lexer::Impl {
   // (a few at a time), not a deque, which allocated and freed a block every six tokens.
   std::vector<Token> ready_;
   size_t ready_head_ = 0;
-  TokenKind last_ = TokenKind::Eof;  // the kind of the last token made (Eof: none yet)
-  bool last_new_ = false;            // the last token made is the name `new` (rule 3a)
+  TokenKind last_ = TokenKind::Eof;   // the kind of the last token made (Eof: none yet)
+  bool comment_open_at_end_ = false;  // a '/*' comment ran to the end of the file
+  bool last_new_ = false;             // the last token made is the name `new` (rule 3a)
   Token eof_;
   bool done_ = false;
   std::vector<TokenKind> brackets_;  // the open ( [ { from the outermost in
@@ -345,6 +347,7 @@ class Lexer::Impl {
       }
     }
     if (depth > 0) {
+      comment_open_at_end_ = true;
       diags_.report(DiagId::UnterminatedComment, span(start, start + 2))
           .withHint("a '/*' comment ends at its matching '*/'; comments nest");
     }

@@ -111,6 +111,8 @@ struct Token {
   bool hex = false;        // Int: written in hex (0x...)
   // Text: left open, so it ran to the end of its line (reported as unterminated): the parser
   // reports nothing more on that line (what it lacks, a ')' say, is inside the literal).
+  // Eof: a '/*' comment left open ran to it (reported): what the parser lacks there (a '}')
+  // is inside the comment, and not reported again.
   bool unterminated = false;
 };
 

@@ -533,6 +533,8 @@ ExprPtr Parser::parsePrimary() {
         d.withHint(
             "Cairn has no '===' or '!==': '==' and '!=' compare ints, floats and texts by value, "
             "other objects by identity");
+      else if (kind == TokenKind::Slash && before == TokenKind::Star)
+        d.withHint("'*/' ends a '/*' comment, and no comment is open here");
       else if (kind == TokenKind::Dot && before == TokenKind::DotDot)
         d.withHint("a range is `lo..hi`, with two dots: from lo up to hi, hi not included");
       else if (kind == TokenKind::Assign && before == TokenKind::DotDot)

@@ -106,8 +106,10 @@ Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
   // A text literal left open took the rest of its line (the lexer reported it): what is missing
   // after it on that line is inside it, so it is not reported again.
   const bool after_open_text =
-      pos_ > 0 && tokenAt(pos_ - 1).unterminated &&
-      (found.newline_before || found.kind == TokenKind::Newline || found.kind == TokenKind::Eof);
+      (pos_ > 0 && tokenAt(pos_ - 1).unterminated &&
+       (found.newline_before || found.kind == TokenKind::Newline ||
+        found.kind == TokenKind::Eof)) ||
+      (found.kind == TokenKind::Eof && found.unterminated);  // inside a comment left open
   if (found.kind == TokenKind::Invalid || after_open_text) {
     // Already reported by the lexer; what follows it is still out of place.
     if (speculating_) {
@@ -872,6 +874,8 @@ void Parser::parseMember(ClassDecl *cls) {
         d.withHint(
             "a class has no static members: declare a module-level `fn` (or `let`, `var`) "
             "beside the class");
+      else if (at(TokenKind::LParen))
+        d.withHint("a method is declared with `fn`: `fn " + word + "(...) { ... }`");
       return;
     }
     field.type = parseType();

@@ -798,6 +798,17 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
   let x =
   println(1)
 }|the '=' at the end of the line before carries the declaration on to this line: give the variable its value there, after the '='" \
+            "method_without_fn|class A {
+  m() { }
+}
+fn main() {}|a method is declared with \`fn\`: \`fn m(...) { ... }\`" \
+            "stray_comment_end|fn main() {
+  let x = 1 */ 2
+}|'*/' ends a '/*' comment, and no comment is open here" \
+            "comment_left_open|fn main() {
+  let x = 1
+  /* open
+}|a '/*' comment ends at its matching '*/'; comments nest" \
             "local_later|fn main() {
   println(y)
   let y = 2
