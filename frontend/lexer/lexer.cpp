@@ -685,6 +685,7 @@ class Lexer::Impl {
             .withHint("type the keyword in Latin letters");
         t.kind = keyword;
         t.text.clear();
+        t.lookalike = true;
       }
     }
     push(std::move(t));

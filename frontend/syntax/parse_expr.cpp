@@ -156,21 +156,22 @@ ExprPtr Parser::parseComparison() {
       if (lhs && lhs->kind == ExprKind::Name) first_name = lhs->as<NameExpr>()->name.name;
     }
     if (count++ == 1) {
-      Diagnostic &d =
-          softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))});
+      // The hint is made before the report: peek(1) may lex the next token, which may report
+      // an error of its own, and a report moves the diagnostics (a Diagnostic & would dangle).
+      std::string hint = "comparisons do not chain: write `a < b and b < c`, or parenthesize one";
       // `id<int>(3)`: another language's type arguments.
       if (first == TokenKind::Lt && kind() == TokenKind::Gt && !first_name.empty() &&
           this->kind(1) == TokenKind::LParen) {
         std::string args(file_.text().substr(first_span.end, op_span.begin - first_span.end));
         while (!args.empty() && args.front() == ' ') args.erase(0, 1);
         while (!args.empty() && args.back() == ' ') args.pop_back();
-        d.withHint("if '" + first_name +
-                   "' is a generic function, its type arguments are written in brackets: `" +
-                   first_name + "[" + args + "](...)`, not `" + first_name + "<" + args +
-                   ">(...)`; else comparisons do not chain: write `a < b and b > c`");
-      } else {
-        d.withHint("comparisons do not chain: write `a < b and b < c`, or parenthesize one");
+        hint = "if '" + first_name +
+               "' is a generic function, its type arguments are written in brackets: `" +
+               first_name + "[" + args + "](...)`, not `" + first_name + "<" + args +
+               ">(...)`; else comparisons do not chain: write `a < b and b > c`";
       }
+      softError(DiagId::ChainedComparison, op_span, {std::string(tokenSpelling(kind()))})
+          .withHint(std::move(hint));
     }
     advance();
     if (is_test) {

@@ -109,7 +109,8 @@ Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
       (pos_ > 0 && tokenAt(pos_ - 1).unterminated &&
        (found.newline_before || found.kind == TokenKind::Newline ||
         found.kind == TokenKind::Eof)) ||
-      (found.kind == TokenKind::Eof && found.unterminated);  // inside a comment left open
+      (found.kind == TokenKind::Eof && found.unterminated) ||  // inside a comment left open
+      found.lookalike;                                         // the lexer said what it is
   if (found.kind == TokenKind::Invalid || after_open_text) {
     // Already reported by the lexer; what follows it is still out of place.
     if (speculating_) {
