@@ -798,6 +798,9 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
   let x =
   println(1)
 }|the '=' at the end of the line before carries the declaration on to this line: give the variable its value there, after the '='" \
+            "lookalike_as_name|fn main() {
+  let lеt = 1
+}|type the keyword in Latin letters" \
             "method_without_fn|class A {
   m() { }
 }
