@@ -685,7 +685,7 @@ class Lexer::Impl {
             .withHint("type the keyword in Latin letters");
         t.kind = keyword;
         t.text.clear();
-        t.lookalike = true;
+        t.reported = true;
       }
     }
     push(std::move(t));
@@ -836,6 +836,7 @@ class Lexer::Impl {
       }
       digits.push_back(c);
     }
+    t.reported = reported;
     if (is_float) {
       t.kind = TokenKind::Float;
       if (!reported) t.float_value = floatValue(digits, t.span, t.text);

@@ -114,9 +114,10 @@ struct Token {
   // Eof: a '/*' comment left open ran to it (reported): what the parser lacks there (a '}')
   // is inside the comment, and not reported again.
   bool unterminated = false;
-  // A keyword written with a look-alike letter (`lеt`, Cyrillic е), read as the keyword and
-  // reported by the lexer: the parser reports nothing more at it (one error per mistake).
-  bool lookalike = false;
+  // The lexer reported an error at this token (a keyword written with a look-alike letter,
+  // `lеt` with a Cyrillic е, read as the keyword; a number with a bad suffix or digits, `1x`):
+  // the parser reports nothing more at it (one error per mistake).
+  bool reported = false;
 };
 
 // The source spelling of a keyword or punctuation token ("else", "+="); "" for other kinds.

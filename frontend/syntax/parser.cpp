@@ -110,7 +110,7 @@ Diagnostic &Parser::errorAtToken(DiagId id, std::vector<std::string> args) {
        (found.newline_before || found.kind == TokenKind::Newline ||
         found.kind == TokenKind::Eof)) ||
       (found.kind == TokenKind::Eof && found.unterminated) ||  // inside a comment left open
-      found.lookalike;                                         // the lexer said what it is
+      found.reported;                                          // the lexer said what is wrong
   if (found.kind == TokenKind::Invalid || after_open_text) {
     // Already reported by the lexer; what follows it is still out of place.
     if (speculating_) {

@@ -801,6 +801,9 @@ fn main() {}|the base class follows a ':', as in 'class B : Base'" \
             "lookalike_as_name|fn main() {
   let lеt = 1
 }|type the keyword in Latin letters" \
+            "number_as_name|fn main() {
+  let 1x = 3
+}|NOT: expected a name" \
             "method_without_fn|class A {
   m() { }
 }
