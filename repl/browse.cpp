@@ -285,6 +285,7 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
   for (const auto &[fp, t] : stored) {
     if (cairn_find_type(fp) != nullptr || (t.flags & CAIRN_TYPE_TEXT)) continue;
     if (isRuntimeBlock(t)) continue;
+    if (t.name.ends_with(CAIRN_REPLACED_BY_UPGRADE)) continue;  // what an upgrade converted
     if (!isPlain(t)) {
       if (t.in_table) arrays.push_back(&t);
       continue;

@@ -126,6 +126,7 @@ class Scan {
             facts.opens_store = true;
             break;
           case sem::Builtin::DbOpen:
+          case sem::Builtin::DbUpgrade:
           case sem::Builtin::DbDrop:
             facts.opens_store = true;
             break;

@@ -322,8 +322,10 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
   const std::string &m = member.name;
   std::vector<const Type *> params;
   if (cls == "Database") {
-    if (m == "create" || m == "open") {
-      r->builtin = m == "create" ? sem::Builtin::DbCreate : sem::Builtin::DbOpen;
+    if (m == "create" || m == "open" || m == "upgrade") {
+      r->builtin = m == "create" ? sem::Builtin::DbCreate
+                   : m == "open" ? sem::Builtin::DbOpen
+                                 : sem::Builtin::DbUpgrade;
       params = {types_.textType()};
       r->type = types_.databaseType();
     } else if (m == "exists") {
@@ -339,7 +341,8 @@ sem::ExprPtr Checker::checkStaticCall(FnCtx &cx, const std::string &cls, const a
       r->type = arrayType(types_.textType());
     } else {
       Diagnostic &d = error(DiagId::NoStaticMember, member.span, {cls, m});
-      const std::string hint = didYouMean(m, {"create", "open", "exists", "drop", "names"});
+      const std::string hint =
+          didYouMean(m, {"create", "open", "upgrade", "exists", "drop", "names"});
       if (!hint.empty()) d.withHint(hint);
       return errorExpr(e.span);
     }

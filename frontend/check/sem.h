@@ -82,6 +82,7 @@ enum class Builtin {
   FloatOfInt,  // float(i)
   DbCreate,
   DbOpen,
+  DbUpgrade,
   DbExists,
   DbDrop,
   DbNames,

@@ -555,12 +555,14 @@ llvm::Value *Lowering::lowerBuiltin(const sem::BuiltinCall &c) {
     case sem::Builtin::FloatOfInt:
       return b_.CreateSIToFP(arg(0), f64_);
     case sem::Builtin::DbCreate:
-    case sem::Builtin::DbOpen: {
+    case sem::Builtin::DbOpen:
+    case sem::Builtin::DbUpgrade: {
       llvm::Value *v = arg(0);
       setLoc(span);
-      return b_.CreateCall(
-          rt(c.builtin == sem::Builtin::DbCreate ? "cairn_lang_db_create" : "cairn_lang_db_open"),
-          {loc(span), v});
+      return b_.CreateCall(rt(c.builtin == sem::Builtin::DbCreate ? "cairn_lang_db_create"
+                              : c.builtin == sem::Builtin::DbOpen ? "cairn_lang_db_open"
+                                                                  : "cairn_lang_db_upgrade"),
+                           {loc(span), v});
     }
     case sem::Builtin::DbExists: {
       llvm::Value *v = arg(0);

@@ -245,6 +245,7 @@ constexpr RuntimeEntry kRuntime[] = {
     {"cairn_rt_interrupted", "vp", true},
     {"cairn_lang_db_create", "ppr", false},
     {"cairn_lang_db_open", "ppr", false},
+    {"cairn_lang_db_upgrade", "ppr", false},
     {"cairn_lang_db_exists", "ipr", false},
     {"cairn_lang_db_drop", "vpr", false},
     {"cairn_lang_db_names_count", "lp", false},

@@ -85,6 +85,25 @@ Status Transaction::PutType(DatabaseId id, uint64_t fingerprint, std::string_vie
   return Status::Ok();
 }
 
+Status Transaction::ReplaceTypeLayout(DatabaseId id, uint64_t fingerprint,
+                                      std::string_view layout) {
+  Impl &t = *impl_;
+  if (Status w = t.GuardWrite("replacing a type's layout"); !w.ok()) return w;
+  TypeEntry entry;
+  Status s = GetType(id, fingerprint, &entry);
+  if (!s.ok()) return s;
+  rocksdb::Status rs = t.txn->Put(TypeKey(id, fingerprint), EncodeTypeEntry(entry.index, layout));
+  if (!rs.ok()) {
+    TouchedDatabase *db = nullptr;
+    s = t.Enter(id, &db);
+    return t.Fail(FromRocks(
+        rs,
+        "replacing " + TypeName(fingerprint) + (s.ok() ? " in " + Quoted(db->name) : std::string()),
+        t.store->options.lock_timeout_ms));
+  }
+  return Status::Ok();
+}
+
 Status Transaction::GetType(DatabaseId id, uint64_t fingerprint, TypeEntry *entry) {
   Impl &t = *impl_;
   TouchedDatabase *db = nullptr;

@@ -187,6 +187,21 @@ run --store "$STORE" db gc classgone
 expect "a second db gc fills nothing" 0 "classgone: " ""
 [[ "$OUT" != *"replaced by fillers"* ]] || fail "a second db gc filled again: $OUT"
 
+# A class changed since the database was written (docs/persistence.md, "Changing a class"): a
+# compiled program's Database.open is refused, saying to use Database.upgrade, which converts
+# the objects (1,000 of them, which grow and move); the database checks clean after it.
+run_program upv1.cairn 'import std.list\nclass Rec { id: int; label: text }\nfn main() { let d = Database.create("recs")\n atomic { let l = new List[Rec] {}\n for i in 0..1000 { l.push(new Rec { id: i, label: "r" + str(i) }) }\n d.root = l } }\n'
+expect "a database of Recs" 0 "" ""
+UPV2='import std.list\nclass Rec { label: text; weight: float; id: int }\nfn main() { let d = Database.OPEN("recs")\n atomic { let l = d.root as List[Rec]\n var s = 0\n for r in l { s = s + r.id }\n println(str(len(l)) + " " + str(s) + " " + l.get(999).label + " " + str(l.get(3).weight)) } }\n'
+run_program upopen.cairn "${UPV2/OPEN/open}"
+expect "a program with a changed class, opening" 70 "" "open it with Database.upgrade(\"recs\")"
+run_program upgrade.cairn "${UPV2/OPEN/upgrade}"
+expect "the same program, upgrading" 0 "1000 499500 r999 0.0" ""
+run_program upopen.cairn "${UPV2/OPEN/open}"
+expect "the changed program, opening after the upgrade" 0 "1000 499500 r999 0.0" ""
+run --store "$STORE" db check recs
+expect "check after an upgrade" 0 "recs: ok" ""
+
 # Damage a page behind the store's back: check reports it and fails.
 "$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"
 run --store "$STORE" db check oo7

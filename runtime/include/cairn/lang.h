@@ -268,6 +268,9 @@ void cairn_rt_interrupted(const cairn_loc *loc) __attribute__((noreturn));
 
 cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text);
 cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text);
+/* Database.upgrade: opens, first converting objects of classes the program defines differently
+ * (cairn_db_upgrade). */
+cairn_db *cairn_lang_db_upgrade(const cairn_loc *loc, void *name_text);
 int cairn_lang_db_exists(const cairn_loc *loc, void *name_text);
 void cairn_lang_db_drop(const cairn_loc *loc, void *name_text);
 /* The names, in order: the count, then each name as heap text (the generated code builds the

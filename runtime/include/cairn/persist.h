@@ -115,6 +115,32 @@ cairn_status cairn_db_create(const char *name, cairn_db **out);
  * layout); the database then stays closed. A stored type the program lacks entirely is no error
  * here, only when an object of it is faulted in (docs/persistence.md, "Types"). */
 cairn_status cairn_db_open(const char *name, cairn_db **out);
+/* What cairn_db_upgrade converted. */
+typedef struct cairn_upgrade_report {
+  uint64_t types_converted;   /* stored types the program defines differently, converted */
+  uint64_t objects_converted; /* objects of them the root reaches */
+  uint64_t objects_moved;     /* of those, the ones whose size changed (moved to new pages) */
+  uint64_t pages_written;     /* pages written: converted in place, references rewritten, new */
+  uint64_t pages_freed;       /* pages left with no live object by the moves */
+} cairn_upgrade_report;
+/* Opens a database as cairn_db_open does, first converting, in one store transaction, its
+ * objects of types this program defines differently (a type of the same name, another
+ * fingerprint) to the program's definitions: fields are matched by name, through base classes;
+ * a field the program adds starts as zero (0, 0.0, false, nil), one it removed is dropped; an
+ * object whose size changes moves to a new page and every reference to it is rewritten (its
+ * identity hash goes with it). Only objects the root reaches are converted; dead objects of a
+ * converted type on the pages written become fillers. A field of both definitions with another
+ * kind or declared type is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is
+ * written; so is an array type whose elements are laid out differently. A crash leaves the
+ * database as it was or upgraded (persist/upgrade.h, U1-U5). Nothing to convert: nothing is
+ * written. A database this process has open already is returned as it is. Not inside a
+ * transaction that failed (CAIRN_MISUSE); inside an open one, the conversion commits at once
+ * (an abort does not undo it). A read-only store: CAIRN_MISUSE if anything needs converting.
+ * `report` may be NULL. */
+cairn_status cairn_db_upgrade(const char *name, cairn_db **out, cairn_upgrade_report *report);
+/* What an upgrade appends to the name of a definition it converted, in the type table (the
+ * entry stays for pages no root reaches; it names no type a program defines). */
+#define CAIRN_REPLACED_BY_UPGRADE " (replaced by an upgrade)"
 /* *exists = 1 if a database by that name exists. */
 cairn_status cairn_db_exists(const char *name, int *exists);
 /* Deletes a database and everything in it, at once (inside a transaction too: an abort does not

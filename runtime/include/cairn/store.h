@@ -355,6 +355,10 @@ class Transaction {
    * fingerprint with a different layout is CAIRN_TYPE_MISMATCH. Locks the catalogue when it
    * adds. */
   Status PutType(DatabaseId db, uint64_t fingerprint, std::string_view layout, uint32_t *index);
+  /* Replaces the layout of the type `fingerprint`, keeping its index (CAIRN_NOT_FOUND if the
+   * table lacks it): the upgrade of a database (persist/upgrade.h, U6) renames a definition
+   * whose objects it converted, so that the table holds one definition of each name again. */
+  Status ReplaceTypeLayout(DatabaseId db, uint64_t fingerprint, std::string_view layout);
   /* CAIRN_NOT_FOUND if the fingerprint or index is not in the table. */
   Status GetType(DatabaseId db, uint64_t fingerprint, TypeEntry *entry);
   Status GetTypeByIndex(DatabaseId db, uint32_t index, TypeEntry *entry);

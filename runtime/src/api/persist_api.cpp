@@ -51,6 +51,12 @@ cairn_status cairn_db_open(const char *name, cairn_db **out) {
   return Report(p->OpenDb(name, out));
 }
 
+cairn_status cairn_db_upgrade(const char *name, cairn_db **out, cairn_upgrade_report *report) {
+  Persistence *p;
+  if (cairn_status s = Get("cairn_db_upgrade", &p)) return s;
+  return Report(p->UpgradeDb(name, out, report));
+}
+
 cairn_status cairn_db_exists(const char *name, int *exists) {
   Persistence *p;
   if (cairn_status s = Get("cairn_db_exists", &p)) return s;

@@ -107,6 +107,16 @@ cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
   return db;
 }
 
+cairn_db *cairn_lang_db_upgrade(const cairn_loc *loc, void *name_text) {
+  cairn_db *db = nullptr;
+  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
+    NoStoreError(loc, name_text);
+  if (cairn_db_upgrade(NameOf(loc, name_text).c_str(), &db, nullptr) != CAIRN_OK)
+    DatabaseError(loc);
+  StoreMade(loc);
+  return db;
+}
+
 int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
   if (name_text == nullptr) cairn_rt_nil(loc, "database name");
   // A name no database can have ("../etc", "", a NUL byte) names none: false, not an error

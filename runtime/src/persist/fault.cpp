@@ -599,6 +599,10 @@ Status Persistence::TypeForIndex(cairn_db &db, uint32_t index, uint64_t page,
              "the class '" + short_name + "' of one of its modules (or of the library) when " +
              "another of its modules declares a class '" + short_name +
              "' too: only a program with the same classes reads it";
+    else if (!types::TypeRegistry::Get().FindByName(layout.name).empty())
+      hint = "; this program defines '" + layout.name +
+             "' with other fields: open the database with Database.upgrade(\"" + db.name +
+             "\") to convert its objects to this program's definition";
     else if (instance && !missing_args.empty())
       hint = "; its type arguments name " + missing_args +
              ", which this program does not define: define them as the program that stored "

@@ -7,6 +7,7 @@
 #include "heap/object.h"
 #include "persist/fault_signal.h"
 #include "persist/type_layout.h"
+#include "persist/upgrade.h"
 #include "util/fatal.h"
 
 namespace cairn::persist {
@@ -207,6 +208,35 @@ Status Persistence::OpenDb(const char *name, cairn_db **out) {
   }
   *out = db;
   return Status::Ok();
+}
+
+Status Persistence::UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_report *report) {
+  cairn_upgrade_report ignored;
+  if (!report) report = &ignored;
+  *report = cairn_upgrade_report{};
+  if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_upgrade was given no name");
+  Status s = store::ValidateDatabaseName(name);
+  if (!s.ok()) return s;
+  for (auto &d : dbs_)
+    if (d && !d->dropped && d->name == name) return OpenDb(name, out);  // checked when opened
+  if (open_ && failed_)
+    return Misuse("upgrading database '" + std::string(name) + "' in a failed transaction (" +
+                  failure_.message() + "): abort it first");
+  s = UpgradeDatabase(*store_, name, report);
+  if (!s.ok()) return ReadOnlyRefusal(s, "database '" + std::string(name) + "' was not upgraded");
+  // Committed at once, also inside a transaction (as CreateDb): the open store transaction has
+  // only read (D3), so it is begun again, and sees the upgraded pages.
+  if (open_ && report->types_converted) {
+    txn_->Abort();
+    txn_.reset();
+    s = store_->BeginTransaction(&txn_);
+    if (!s.ok()) {
+      failed_ = true;
+      failure_ = s;
+      return s;
+    }
+  }
+  return OpenDb(name, out);
 }
 
 Status Persistence::Exists(const char *name, int *exists) {

@@ -226,6 +226,7 @@ class Persistence final : public gc::PersistHooks {
 
   Status CreateDb(const char *name, cairn_db **out);
   Status OpenDb(const char *name, cairn_db **out);
+  Status UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_report *report);  // upgrade.h
   Status Exists(const char *name, int *exists);
   Status Drop(const char *name);
   Status Dropped(const char *what, const cairn_db *db) const;  // D20's refusal

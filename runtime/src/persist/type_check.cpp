@@ -63,6 +63,19 @@ Status Persistence::CheckTypes(cairn_db &db) {
     const StoredLayout &layout = layouts[i];
     if (IsRuntimeAtomic(layout)) continue;
     if (const cairn_type *local = registry.Find(e.fingerprint)) {
+      if (ReplacedByUpgrade(layout.name)) {
+        // This program's definition is one an upgrade replaced (upgrade.h, U6).
+        const std::string name =
+            layout.name.substr(0, layout.name.size() - kReplacedByUpgrade.size());
+        return Status(CAIRN_TYPE_MISMATCH,
+                      "database '" + db.name + "' was upgraded to another definition of type '" +
+                          name + "' than this program's (fingerprint " + Hex(e.fingerprint) +
+                          "), whose objects it converted: build the program with the "
+                          "definition it was upgraded to, or open it with Database.upgrade(\"" +
+                          db.name +
+                          "\") (cairn_db_upgrade) to convert them back to this "
+                          "program's");
+      }
       s = CheckLayout(layout, local, db.name);
       if (!s.ok()) return s;
       // D4: known good, so faulting needs no check for it.
@@ -88,8 +101,12 @@ Status Persistence::CheckTypes(cairn_db &db) {
                       "' is defined differently by this program (fingerprint " +
                       Hex(e.fingerprint) + " in the database, " + Hex(local->fingerprint) +
                       " here): " + what +
-                      ". Build the program with the definition the database was written with, or "
-                      "give this program's type another name");
+                      ". To convert the database's objects to this program's definition "
+                      "(fields matched by name; a new field starts as 0, 0.0, false or nil), "
+                      "open it with Database.upgrade(\"" +
+                      db.name +
+                      "\") (cairn_db_upgrade); else build the program with the definition "
+                      "the database was written with");
   }
   return Status::Ok();
 }

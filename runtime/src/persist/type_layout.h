@@ -17,10 +17,17 @@
 #include <string_view>
 #include <vector>
 
+#include "cairn/persist.h"
 #include "cairn/status.h"
 #include "cairn/type.h"
 
 namespace cairn::persist {
+
+// What the upgrade of a database (upgrade.h, U6) appends to the name of a definition whose
+// objects it converted: the entry stays (old pages no root reaches may hold its objects) but
+// names no type a program defines.
+inline constexpr std::string_view kReplacedByUpgrade = CAIRN_REPLACED_BY_UPGRADE;
+inline bool ReplacedByUpgrade(std::string_view name) { return name.ends_with(kReplacedByUpgrade); }
 
 // The encoding EncodeLayout writes; DecodeLayout reads it and every earlier one.
 inline constexpr uint8_t kLayoutVersion = 2;

@@ -1,0 +1,501 @@
+// The upgrade of a database to this program's types (upgrade.h, U1-U5).
+#include "persist/upgrade.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gc/identity_hash.h"
+#include "heap/object.h"
+#include "persist/ref_codec.h"
+#include "persist/stored_graph.h"
+#include "persist/type_layout.h"
+#include "types/type_registry.h"
+
+namespace cairn::persist {
+
+namespace {
+
+using store::kPageSize;
+
+// A scalar field (or fixed array of scalars) of a type, its base classes flattened (U2).
+struct Leaf {
+  std::string name;
+  uint32_t offset = 0;  // in the payload
+  uint16_t kind = 0;
+  uint32_t count = 0;
+  std::string type;  // declared type, "" if unknown
+  uint32_t bytes() const { return cairn_kind_size(kind) * count; }
+};
+
+void FlattenLocal(const cairn_type *t, uint32_t base, std::vector<Leaf> *out) {
+  for (uint32_t i = 0; i < t->nfields; i++) {
+    const cairn_field &f = t->fields[i];
+    if (f.kind == CAIRN_KIND_STRUCT && f.nested) {
+      // (A fixed array of structs is not in the language: its first element is flattened.)
+      FlattenLocal(f.nested, base + f.offset, out);
+      continue;
+    }
+    out->push_back(
+        Leaf{f.name ? f.name : "", base + f.offset, f.kind, f.count, f.type ? f.type : ""});
+  }
+}
+
+// False if a STRUCT field's layout is unknown (a version 1 entry).
+bool FlattenStored(const StoredLayout &l, uint32_t base, std::vector<Leaf> *out) {
+  for (const StoredLayout::Field &f : l.fields) {
+    if (f.kind == CAIRN_KIND_STRUCT) {
+      if (!f.nested || !FlattenStored(*f.nested, base + f.offset, out)) return false;
+      continue;
+    }
+    out->push_back(Leaf{f.name, base + f.offset, f.kind, f.count, f.type});
+  }
+  return true;
+}
+
+// How the objects of one stored type become the program's.
+struct Conversion {
+  const cairn_type *from = nullptr;  // the stored layout, as a descriptor
+  const cairn_type *to = nullptr;    // the program's canonical descriptor
+  uint32_t index = 0;                // `to`'s type table index
+  struct Copy {
+    uint32_t from, to, bytes;
+  };
+  std::vector<Copy> copies;  // payload bytes that keep their values (plain types)
+  bool moves = false;        // the object's size changes (plain types)
+};
+
+std::string Quote(const std::string &s) { return "'" + s + "'"; }
+
+std::string KindName(uint16_t kind) {
+  switch (kind) {
+    case CAIRN_KIND_BOOL:
+      return "bool";
+    case CAIRN_KIND_I8:
+      return "i8";
+    case CAIRN_KIND_I16:
+      return "i16";
+    case CAIRN_KIND_I32:
+      return "i32";
+    case CAIRN_KIND_I64:
+      return "int";
+    case CAIRN_KIND_F32:
+      return "f32";
+    case CAIRN_KIND_F64:
+      return "float";
+    case CAIRN_KIND_REF:
+      return "a reference";
+    case CAIRN_KIND_RAW:
+      return "an address";
+    default:
+      return "kind " + std::to_string(kind);
+  }
+}
+
+std::string Declared(const Leaf &l) { return l.type.empty() ? KindName(l.kind) : l.type; }
+
+class Upgrader {
+ public:
+  Upgrader(store::Transaction &txn, const store::DatabaseInfo &info, cairn_upgrade_report *report)
+      : txn_(txn), info_(info), graph_(txn, info, "nothing was converted"), report_(report) {}
+
+  // U1, U2: the conversions, or the error that one type cannot be converted.
+  Status Plan() {
+    Status s = graph_.LoadTypes();
+    if (!s.ok()) return s;
+    types::TypeRegistry &registry = types::TypeRegistry::Get();
+    std::map<uint32_t, const StoredGraph::StoredType *> by_index;  // in table order
+    for (const auto &[index, stored] : graph_.types()) by_index[index] = stored.get();
+    std::vector<store::TypeEntry> entries;
+    s = txn_.ListTypes(info_.id, &entries);
+    if (!s.ok()) return s;
+    std::unordered_map<uint32_t, uint64_t> fingerprint_of;
+    for (const store::TypeEntry &e : entries) fingerprint_of[e.index] = e.fingerprint;
+    for (const auto &[index, stored] : by_index) {
+      const StoredLayout &layout = stored->layout;
+      if (types::TypeRegistry::PlainKindOf(layout.name) != types::TypeRegistry::kNotPlain &&
+          layout.refs.empty() && layout.fields.empty())
+        continue;
+      if (registry.Find(fingerprint_of[index])) continue;
+      std::vector<const cairn_type *> named = registry.FindByName(layout.name);
+      if (named.empty()) continue;  // a type the program lacks: left as it is
+      Conversion c;
+      c.from = stored->image->type();
+      c.to = named.back();
+      s = Match(layout, &c);
+      if (!s.ok()) return s;
+      s = Enter(c.to, entries, &c.index);
+      if (!s.ok()) return s;
+      // U6: the converted definition is renamed in the table.
+      cairn_type renamed = *c.from;
+      const std::string name = layout.name + std::string(kReplacedByUpgrade);
+      renamed.name = name.c_str();
+      s = txn_.ReplaceTypeLayout(info_.id, fingerprint_of[index], EncodeLayout(&renamed));
+      if (!s.ok()) return s;
+      conversions_[index] = std::move(c);
+      report_->types_converted++;
+    }
+    return Status::Ok();
+  }
+
+  bool needed() const { return !conversions_.empty(); }
+
+  Status Walk() {
+    Status s = graph_.Reach(info_.root, 0);
+    if (s.ok()) s = graph_.Drain();
+    return s;
+  }
+
+  // U3: a place in a new page (or run, for an object of more than heap::kLargeObjectBytes) for
+  // every reached object whose size changes.
+  Status PlaceMovers() {
+    for (uint64_t page : graph_.small_pages()) {
+      const StoredGraph::Image *image = nullptr;
+      Status s = graph_.Read(page, 1, false, &image);
+      if (!s.ok()) return s;
+      for (size_t i = 0; i < image->starts.size(); i++) {
+        auto c = conversions_.find(image->indexes[i]);
+        if (c == conversions_.end() || !c->second.moves) continue;
+        if (!graph_.live(page, image->starts[i])) continue;
+        s = Allot(Key(page, image->starts[i]), c->second);
+        if (!s.ok()) return s;
+      }
+    }
+    for (const StoredGraph::Run &run : graph_.runs()) {
+      const StoredGraph::Image *image = nullptr;
+      Status s = graph_.Read(run.page, run.pages, true, &image);
+      if (!s.ok()) return s;
+      if (image->starts.empty()) continue;
+      auto c = conversions_.find(image->indexes[0]);
+      if (c == conversions_.end() || !c->second.moves) continue;
+      s = Allot(Key(run.page, image->starts[0]), c->second);
+      if (!s.ok()) return s;
+    }
+    return Status::Ok();
+  }
+
+  // U3, U4: every reached page with something to change, written; the new pages; the root.
+  Status Rewrite() {
+    for (uint64_t page : graph_.small_pages()) {
+      Status s = RewriteSmallPage(page);
+      if (!s.ok()) return s;
+    }
+    for (const StoredGraph::Run &run : graph_.runs()) {
+      Status s = RewriteRun(run);
+      if (!s.ok()) return s;
+    }
+    for (const NewPage &p : new_pages_)
+      for (uint64_t k = 0; k < std::max<uint64_t>(p.run, 1); k++) {
+        Status s = txn_.WritePage(info_.id, p.page + k, p.bytes.data() + k * kPageSize);
+        if (!s.ok()) return s;
+        report_->pages_written++;
+      }
+    const uint64_t root = Remap(info_.root);
+    if (root != info_.root) return txn_.SetRoot(info_.id, root);
+    return Status::Ok();
+  }
+
+ private:
+  struct Place {
+    size_t page;      // in new_pages_
+    uint32_t offset;  // of the payload
+  };
+  struct NewPage {
+    store::PageNo page;  // the first of its run
+    uint32_t run;        // 0: a page of small objects; else the pages of one large object
+    std::vector<char> bytes;
+  };
+
+  // Allots a place to the converted object now at `key`: packed with others on a new page, or alone
+  // at the start of a new run if large (P3 of heap/page_info.h).
+  Status Allot(uint64_t key, const Conversion &c) {
+    const size_t bytes = heap::PlainObjectBytes(c.to);
+    if (bytes > heap::kLargeObjectBytes) {
+      const uint64_t pages = (bytes + kPageSize - 1) / kPageSize;
+      if (pages > kMaxRun)
+        return Status(CAIRN_TYPE_MISMATCH,
+                      "database '" + info_.name + "': an object of type '" +
+                          std::string(c.to->name) + "' as this program defines it is too large (" +
+                          std::to_string(bytes) + " bytes): nothing was converted");
+      store::PageNo first = 0;
+      Status s = txn_.AllocatePageRun(info_.id, pages, &first);
+      if (!s.ok()) return s;
+      new_pages_.push_back(
+          NewPage{first, uint32_t(pages), std::vector<char>(pages * kPageSize, 0)});
+      moved_[key] = Place{new_pages_.size() - 1, uint32_t(heap::kWordSize)};
+      return Status::Ok();
+    }
+    if (small_page_ == SIZE_MAX || fill_ + bytes > kPageSize) {
+      store::PageNo p = 0;
+      Status s = txn_.AllocatePage(info_.id, &p);
+      if (!s.ok()) return s;
+      new_pages_.push_back(NewPage{p, 0, std::vector<char>(kPageSize, 0)});
+      small_page_ = new_pages_.size() - 1;
+      fill_ = 0;
+    }
+    moved_[key] = Place{small_page_, uint32_t(fill_ + heap::kWordSize)};
+    fill_ += bytes;
+    return Status::Ok();
+  }
+
+  static uint64_t Key(uint64_t page, uint32_t offset) { return page * kPageSize + offset; }
+
+  // The table index of the program's type `t`: its entry, added if it is not there, or given
+  // back its layout if an upgrade renamed it (a database upgraded and then upgraded back).
+  // (From the listed table: a lookup that finds nothing would fail the store transaction.)
+  Status Enter(const cairn_type *t, const std::vector<store::TypeEntry> &entries, uint32_t *index) {
+    const std::string layout = EncodeLayout(t);
+    for (const store::TypeEntry &e : entries) {
+      if (e.fingerprint != t->fingerprint) continue;
+      *index = e.index;
+      if (e.layout == layout) return Status::Ok();
+      return txn_.ReplaceTypeLayout(info_.id, t->fingerprint, layout);
+    }
+    return txn_.PutType(info_.id, t->fingerprint, layout, index);
+  }
+
+  Status Mismatch(const StoredLayout &layout, const std::string &what) const {
+    return Status(CAIRN_TYPE_MISMATCH, "type '" + layout.name + "' in database '" + info_.name +
+                                           "' cannot be upgraded to this program's definition: " +
+                                           what + ". Nothing was converted");
+  }
+
+  Status Match(const StoredLayout &layout, Conversion *c) const {
+    const cairn_type *to = c->to;
+    const bool stored_array = layout.flags & CAIRN_TYPE_ARRAY;
+    if (stored_array != bool(to->flags & CAIRN_TYPE_ARRAY))
+      return Mismatch(layout, stored_array ? "it is an array type there and a class here"
+                                           : "it is a class there and an array type here");
+    std::vector<Leaf> old_leaves, new_leaves;
+    if (!FlattenStored(layout, 0, &old_leaves))
+      return Mismatch(layout,
+                      "the database's entry for it does not record its base class's fields "
+                      "(written by an older version of Cairn)");
+    FlattenLocal(to, 0, &new_leaves);
+    if (stored_array) {
+      // U2: elements keep their bytes.
+      bool same = layout.elem_kind == to->elem_kind && layout.size == to->size &&
+                  layout.refs == std::vector<uint32_t>(to->refs, to->refs + to->nrefs) &&
+                  old_leaves.size() == new_leaves.size();
+      for (size_t i = 0; same && i < old_leaves.size(); i++)
+        same = old_leaves[i].offset == new_leaves[i].offset &&
+               old_leaves[i].kind == new_leaves[i].kind &&
+               old_leaves[i].count == new_leaves[i].count;
+      if (!same) return Mismatch(layout, "its elements are laid out differently here");
+      return Status::Ok();
+    }
+    std::unordered_map<std::string, const Leaf *> old_by_name;
+    for (const Leaf &l : old_leaves)
+      if (!old_by_name.emplace(l.name, &l).second)
+        return Mismatch(layout, "it has two fields named '" + l.name + "' in the database");
+    std::unordered_map<std::string, int> seen;
+    for (const Leaf &l : new_leaves) {
+      if (seen[l.name]++)
+        return Mismatch(layout, "this program's definition has two fields named '" + l.name + "'");
+      auto it = old_by_name.find(l.name);
+      if (it == old_by_name.end()) continue;  // added: starts as zero
+      const Leaf &o = *it->second;
+      const bool types_known = !o.type.empty() && !l.type.empty();
+      if (o.kind != l.kind || o.count != l.count || (types_known && o.type != l.type))
+        return Mismatch(layout, "field " + Quote(l.name) + " is " + Declared(o) +
+                                    " in the database and " + Declared(l) +
+                                    " here (an upgrade keeps a field's type: give the "
+                                    "field of the new type another name)");
+      c->copies.push_back(Conversion::Copy{o.offset, l.offset, l.bytes()});
+    }
+    c->moves = heap::PlainObjectBytes(c->from) != heap::PlainObjectBytes(to);
+    return Status::Ok();
+  }
+
+  uint64_t Remap(uint64_t pref) const {
+    if (pref == 0) return 0;
+    const PersistentRef r = DecodeRef(pref);
+    auto it = moved_.find(Key(r.page, r.offset));
+    if (it == moved_.end()) return pref;
+    const NewPage &to = new_pages_[it->second.page];
+    return EncodeRef(PersistentRef{to.page, it->second.offset, to.run});
+  }
+
+  // Rewrites every reference slot of the object at `payload` (of type t).
+  void RemapSlots(const cairn_type *t, char *payload) const {
+    heap::ForEachRefSlot(t, payload, [&](void **slot) {
+      uint64_t v = 0;
+      std::memcpy(&v, slot, sizeof v);
+      v = Remap(v);
+      std::memcpy(slot, &v, sizeof v);
+    });
+  }
+
+  // Writes the object of `c` made from the stored payload `from` at `payload` (whose header
+  // word is just before it), its references remapped.
+  void Convert(const Conversion &c, const char *from, char *payload) const {
+    const uint64_t header = c.index;
+    std::memcpy(payload - heap::kWordSize, &header, sizeof header);
+    if (!(c.to->flags & CAIRN_TYPE_ARRAY)) {
+      std::vector<char> old(from, from + heap::PlainObjectBytes(c.from) - heap::kWordSize);
+      std::memset(payload, 0, heap::PlainObjectBytes(c.to) - heap::kWordSize);
+      for (const Conversion::Copy &k : c.copies)
+        std::memcpy(payload + k.to, old.data() + k.from, k.bytes);
+    }
+    RemapSlots(c.to, payload);
+  }
+
+  Status Fill(char *bytes, uint32_t start, const cairn_type *t) {
+    const size_t object_bytes = heap::ObjectBytes(t, bytes + start);
+    uint32_t filler = 0;
+    Status s = graph_.FillerIndex(object_bytes - heap::kWordSize, &filler);
+    if (!s.ok()) return s;
+    const uint64_t word = filler;
+    std::memcpy(bytes + start - heap::kWordSize, &word, sizeof word);
+    std::memset(bytes + start, 0, object_bytes - heap::kWordSize);
+    return Status::Ok();
+  }
+
+  Status RewriteSmallPage(uint64_t page) {
+    const StoredGraph::Image *image = nullptr;
+    Status s = graph_.Read(page, 1, false, &image);
+    if (!s.ok()) return s;
+    std::vector<char> bytes = image->bytes;
+    // (Fill and FillerIndex read no page: `image` stays valid, G3.)
+    size_t live_left = 0;
+    bool moved_any = false;
+    for (size_t i = 0; i < image->starts.size(); i++) {
+      const uint32_t start = image->starts[i];
+      auto c = conversions_.find(image->indexes[i]);
+      const Conversion *conv = c == conversions_.end() ? nullptr : &c->second;
+      if (!graph_.live(page, start)) {
+        if (conv) s = Fill(bytes.data(), start, image->types[i]);  // U4
+        if (!s.ok()) return s;
+        continue;
+      }
+      report_->objects_converted += conv != nullptr;
+      if (conv && conv->moves) {
+        const Place &to = moved_.at(Key(page, start));
+        Convert(*conv, image->bytes.data() + start, new_pages_[to.page].bytes.data() + to.offset);
+        report_->objects_moved++;
+        moved_any = true;
+        s = Fill(bytes.data(), start, image->types[i]);
+        if (!s.ok()) return s;
+        continue;
+      }
+      live_left++;
+      if (conv)
+        Convert(*conv, image->bytes.data() + start, bytes.data() + start);
+      else
+        RemapSlots(image->types[i], bytes.data() + start);
+    }
+    if (moved_any) {
+      s = MoveIdentityHashes(page, *image);
+      if (!s.ok()) return s;
+    }
+    if (live_left == 0) {
+      report_->pages_freed++;
+      return txn_.FreePage(info_.id, page);
+    }
+    if (std::memcmp(bytes.data(), image->bytes.data(), kPageSize) == 0) return Status::Ok();
+    report_->pages_written++;
+    return txn_.WritePage(info_.id, page, bytes.data());
+  }
+
+  Status RewriteRun(const StoredGraph::Run &run) {
+    const StoredGraph::Image *image = nullptr;
+    Status s = graph_.Read(run.page, run.pages, true, &image);
+    if (!s.ok()) return s;
+    if (image->starts.empty()) return Status::Ok();
+    const uint32_t start = image->starts[0];
+    auto c = conversions_.find(image->indexes[0]);
+    if (c != conversions_.end() && c->second.moves) {
+      // U3: the object moves; its run is freed.
+      const Place &to = moved_.at(Key(run.page, start));
+      Convert(c->second, image->bytes.data() + start, new_pages_[to.page].bytes.data() + to.offset);
+      report_->objects_converted++;
+      report_->objects_moved++;
+      s = MoveIdentityHashes(run.page, *image);
+      for (uint64_t k = 0; s.ok() && k < run.pages; k++) s = txn_.FreePage(info_.id, run.page + k);
+      report_->pages_freed += run.pages;
+      return s;
+    }
+    std::vector<char> bytes = image->bytes;
+    if (c != conversions_.end()) {
+      report_->objects_converted++;
+      Convert(c->second, image->bytes.data() + start, bytes.data() + start);  // the same size
+    } else {
+      RemapSlots(image->types[0], bytes.data() + start);
+    }
+    for (uint64_t k = 0; k < run.pages; k++) {
+      const char *now = bytes.data() + k * kPageSize;
+      if (std::memcmp(now, image->bytes.data() + k * kPageSize, kPageSize) == 0) continue;
+      s = txn_.WritePage(info_.id, run.page + k, now);
+      if (!s.ok()) return s;
+      report_->pages_written++;
+    }
+    return Status::Ok();
+  }
+
+  // U3: a moved object keeps its identity hash: the one recorded for it, else the one its place
+  // gave it (gc/identity_hash.h), recorded at its new place. For the objects of `page` (a small
+  // page or a run's first) that move.
+  Status MoveIdentityHashes(uint64_t page, const StoredGraph::Image &image) {
+    std::vector<store::IdentityHashEntry> hashes;
+    Status s = txn_.ListIdentityHashes(info_.id, page, &hashes);
+    std::unordered_map<uint32_t, uint64_t> recorded;
+    for (const store::IdentityHashEntry &e : hashes) recorded[e.offset] = e.hash;
+    for (size_t i = 0; s.ok() && i < image.starts.size(); i++) {
+      auto it = moved_.find(Key(page, image.starts[i]));
+      if (it == moved_.end()) continue;
+      auto r = recorded.find(image.starts[i]);
+      const uint64_t hash =
+          r != recorded.end() ? r->second : gc::LocationHash(info_.id, page, image.starts[i]);
+      s = txn_.PutIdentityHash(info_.id, new_pages_[it->second.page].page, it->second.offset, hash);
+    }
+    return s;
+  }
+
+  store::Transaction &txn_;
+  const store::DatabaseInfo &info_;
+  StoredGraph graph_;
+  cairn_upgrade_report *report_;
+  std::unordered_map<uint32_t, Conversion> conversions_;  // by stored type index
+  std::unordered_map<uint64_t, Place> moved_;             // by Key of the stored object
+  std::vector<NewPage> new_pages_;
+  size_t small_page_ = SIZE_MAX;  // the page of new_pages_ being filled with small objects
+  size_t fill_ = 0;               // bytes used in it
+};
+
+}  // namespace
+
+Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report) {
+  *report = cairn_upgrade_report{};
+  store::DatabaseInfo info;
+  Status s = store.GetDatabaseInfo(name, &info);
+  if (!s.ok()) return s;
+  std::unique_ptr<store::Transaction> txn;
+  s = store.BeginTransaction(&txn);
+  if (!s.ok()) return s;
+  // The root and page count as of this transaction's snapshot.
+  s = txn->GetRoot(info.id, &info.root);
+  if (s.ok()) s = txn->GetPageCount(info.id, &info.page_count);
+  Upgrader upgrader(*txn, info, report);
+  if (s.ok()) s = upgrader.Plan();
+  if (s.ok() && !upgrader.needed()) {
+    txn->Abort();  // nothing to convert: nothing written
+    return Status::Ok();
+  }
+  if (s.ok()) s = upgrader.Walk();
+  if (s.ok()) s = upgrader.PlaceMovers();
+  if (s.ok()) s = upgrader.Rewrite();
+  if (s.ok()) s = txn->Commit();
+  if (!s.ok()) {
+    txn->Abort();
+    *report = cairn_upgrade_report{};
+    return s;
+  }
+  return Status::Ok();
+}
+
+}  // namespace cairn::persist
