@@ -352,7 +352,7 @@ bool Session::callFunction(const std::string &arg) {
     ++failures_;
   }
   endImplicit(ok);
-  if (own_transactions) settleOutside(ok);
+  if (own_transactions || yielded_) settleOutside(ok);
   return true;
 }
 

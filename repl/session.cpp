@@ -792,6 +792,7 @@ std::string Session::lastOpened() {
 
 bool Session::beginImplicit() {
   implicit_txn_ = false;
+  yielded_ = false;
   if (explicit_txn_ || cairn_store_dir() == nullptr || cairn_txn_is_open()) return true;
   if (cairn_txn_begin() != CAIRN_OK) {
     reportError(std::string("the input's transaction could not begin: ") + cairn_last_error());
@@ -813,6 +814,7 @@ int Session::YieldImplicit(void *session) {
   auto *s = static_cast<Session *>(session);
   if (!s->implicit_txn_ || s->explicit_txn_) return 0;
   s->implicit_txn_ = false;
+  s->yielded_ = true;  // the rest of the input runs outside one: settled at its end
   // A failed commit leaves the transaction failed: the runtime error it becomes aborts it.
   return cairn_txn_commit() == CAIRN_OK ? 1 : -1;
 }
@@ -942,7 +944,7 @@ bool Session::runInput(front::InputUnit &unit, const std::shared_ptr<Unit> &run_
     }
   }
   endImplicit(ok);
-  if (own_transactions) settleOutside(ok);
+  if (own_transactions || yielded_) settleOutside(ok);
   llvm::consumeError(jit_->remove(*run_unit));
   return ok;
 }

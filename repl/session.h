@@ -170,9 +170,10 @@ class Session {
   std::unique_ptr<Jit> jit_;
   int inputs_ = 0;
   int failures_ = 0;
-  int depth_ = 1;                        // printing depth (:show changes it for one value)
-  bool explicit_txn_ = false;            // :begin
-  bool implicit_txn_ = false;            // this input's own transaction is open (S2)
+  int depth_ = 1;              // printing depth (:show changes it for one value)
+  bool explicit_txn_ = false;  // :begin
+  bool implicit_txn_ = false;  // this input's own transaction is open (S2)
+  bool yielded_ = false;       // code this input ran began a transaction, so its own one committed
   std::set<std::string> types_defined_;  // databases whose stored types :open/:root defined
   std::vector<std::shared_ptr<Unit>> permanent_;                  // never removed
   std::map<std::string, std::shared_ptr<Unit>> stub_target_;      // stub -> unit of its body
