@@ -150,9 +150,12 @@ std::unique_ptr<sem::Block> Checker::checkBlock(FnCtx &cx, const ast::Block &b, 
     const bool split = &s == split_return_;
     sem::StmtPtr st = checkStmt(cx, s);
     if (split) split_return_ = nullptr;  // used (a later node may reuse the address)
+    // (In a function that returns nothing a bare `return` is whole: the next line is not its
+    // value, and the return check let go of it.)
+    const bool split_error = split && split_value_ != nullptr;
     // A statement after one that always leaves the block is never run: a warning, once per
     // block (not after a split `return`, whose value was reported as an error already).
-    if (st && !split && i + 1 < b.stmts.size()) {
+    if (st && !split_error && i + 1 < b.stmts.size()) {
       const char *after = nullptr;
       switch (st->kind) {
         case sem::StmtKind::Return:

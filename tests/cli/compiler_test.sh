@@ -1194,6 +1194,12 @@ grep -q ': error: ' "$TMP/err" && fail "dead.cairn: an error: $(cat "$TMP/err")"
 "$CAIRN" run "$TMP/dead.cairn" >"$TMP/out" 2>"$TMP/err" || fail "dead.cairn: run fails: $(cat "$TMP/err")"
 [ "$(cat "$TMP/out")" = "4" ] || fail "dead.cairn printed: $(cat "$TMP/out")"
 grep -qF "dead.cairn:11:9: warning: unreachable code" "$TMP/err" || fail "dead.cairn: run shows no warning: $(cat "$TMP/err")"
+# A bare `return` in a function that returns nothing is whole: what follows it on the next line
+# is unreachable, not its value (campaign K: no warning at all).
+printf 'fn main() {\n    println("a")\n    return\n    println("never")\n}\n' >"$TMP/bare.cairn"
+"$CAIRN" check "$TMP/bare.cairn" >"$TMP/out" 2>"$TMP/err" || fail "bare.cairn: check fails: $(cat "$TMP/err")"
+grep -qF "bare.cairn:4:5: warning: unreachable code: it comes after a 'return'" "$TMP/err" ||
+  fail "bare.cairn: no unreachable-code warning after a bare return: $(cat "$TMP/err")"
 
 # A store opened read-only: with CAIRN_STORE_READ_ONLY=1, and when the process cannot write the
 # store's directory (then it is not refused: a program that only reads it runs). Reading works;
