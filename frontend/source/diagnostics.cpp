@@ -69,12 +69,13 @@ size_t utf8Length(std::string_view s, size_t i) {
 }
 
 // Whether the UTF-8 sequence of n bytes at s[i] is a C1 control (U+0080 to U+009F) or a
-// bidirectional control (U+061C, U+202A to U+202E, U+2066 to U+2069): invisible characters
-// that a terminal acts on, or that reorder the line around them.
+// bidirectional control or mark (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069):
+// invisible characters that a terminal acts on, or that reorder the line around them.
 bool isInvisibleControl(std::string_view s, size_t i, size_t n) {
   const auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
   if (n == 2) return (b(0) == 0xC2 && b(1) <= 0x9F) || (b(0) == 0xD8 && b(1) == 0x9C);
-  if (n == 3 && b(0) == 0xE2 && b(1) == 0x80) return b(2) >= 0xAA && b(2) <= 0xAE;
+  if (n == 3 && b(0) == 0xE2 && b(1) == 0x80)
+    return (b(2) >= 0xAA && b(2) <= 0xAE) || b(2) == 0x8E || b(2) == 0x8F;
   if (n == 3 && b(0) == 0xE2 && b(1) == 0x81) return b(2) >= 0xA6 && b(2) <= 0xA9;
   return false;
 }

@@ -194,6 +194,20 @@ TEST(Diagnostics, RenderInvisibleControlsAsQuestionMarks) {
                 std::string("     | ") + std::string(9, ' ') + "^\n");
 }
 
+// The direction marks U+200E and U+200F reorder the line as the controls do (campaign K).
+TEST(Diagnostics, RenderDirectionMarksAsQuestionMarks) {
+  SourceManager sm;
+  sm.add("marks.cairn", std::string("a\xE2\x80\x8E"
+                                    "b\xE2\x80\x8F"
+                                    "c @\n"));
+  Diagnostics diags(sm);
+  diags.report(DiagId::UnexpectedChar, Span{0, 10, 11}, {"'@'"});
+  EXPECT_EQ(diags.render(diags.all()[0], false),
+            "marks.cairn:1:7: error: unexpected character '@'\n"
+            "   1 | a?b?c @\n" +
+                std::string("     | ") + std::string(6, ' ') + "^\n");
+}
+
 TEST(Diagnostics, RenderWithoutPosition) {
   SourceManager sm;
   Diagnostics diags(sm);

@@ -20,6 +20,12 @@ TEST(Quote, EscapesAsALiteral) {
   EXPECT_EQ(QuoteText("\xc2\x9b\xc2\x80\xc2\xa0"), "\"\\u{9b}\\u{80}\xc2\xa0\"");
   EXPECT_EQ(QuoteText("\xe2\x80\xa9\xe2\x80\xaa\xe2\x81\xa7\xe2\x80\xaf"),
             "\"\\u{2029}\\u{202a}\\u{2067}\xe2\x80\xaf\"");
+  // The direction marks and the other invisible characters (campaign K: U+200E, U+200F and
+  // U+061C were printed raw); U+2065 (unassigned) and U+FEFE are text.
+  EXPECT_EQ(
+      QuoteText("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c\xef\xbb\xbf\xc2\xad\xe2\x80\x8b\xe2\x81\xa0"),
+      "\"\\u{200e}\\u{200f}\\u{61c}\\u{feff}\\u{ad}\\u{200b}\\u{2060}\"");
+  EXPECT_EQ(QuoteText("\xe2\x81\xa5\xef\xbb\xbe"), "\"\xe2\x81\xa5\xef\xbb\xbe\"");
   EXPECT_EQ(QuoteText("\xc2"), "\"\xc2\"");  // a lead byte at the end: as it is
 }
 

@@ -4,10 +4,12 @@
  * Escaped as in a literal: `"` and `\` (\" \\), newline, tab, carriage return and NUL (\n \t \r
  * \0), the other C0 controls and DEL (\u{1b}, \u{7f}), the C1 controls U+0080 to U+009F (which
  * some terminals obey: U+009B starts a control sequence), and the characters that are invisible
- * or reorder what follows: the line and paragraph separators U+2028 and U+2029 and the
- * bidirectional controls U+202A to U+202E and U+2066 to U+2069. Every other byte is written as
- * it is (UTF-8, and bytes that are not UTF-8). Header-only: the compiler does not link the
- * runtime.
+ * or reorder what follows: the soft hyphen U+00AD, the Arabic letter mark U+061C, the zero-width
+ * characters and direction marks U+200B to U+200F, the line and paragraph separators U+2028 and
+ * U+2029, the bidirectional controls U+202A to U+202E and U+2066 to U+2069, the invisible
+ * operators U+2060 to U+2064 and the zero-width no-break space (byte order mark) U+FEFF. Every
+ * other byte is written as it is (UTF-8, and bytes that are not UTF-8). Header-only: the
+ * compiler does not link the runtime.
  */
 #ifndef CAIRN_TEXT_LITERAL_HPP
 #define CAIRN_TEXT_LITERAL_HPP
@@ -61,24 +63,39 @@ inline void AppendEscapedText(std::string *out, std::string_view text) {
       escape(c);
       continue;
     }
-    // U+0080..U+009F: C2 80..C2 9F.
+    // U+0080..U+009F: C2 80..C2 9F; U+00AD: C2 AD.
     if (c == 0xC2 && i + 1 < text.size()) {
       const auto c1 = static_cast<unsigned char>(text[i + 1]);
-      if (c1 >= 0x80 && c1 <= 0x9F) {
+      if ((c1 >= 0x80 && c1 <= 0x9F) || c1 == 0xAD) {
         escape(c1);
         i += 1;
         continue;
       }
     }
-    // U+2028..U+202E: E2 80 A8..AE; U+2066..U+2069: E2 81 A6..A9.
+    // U+061C: D8 9C.
+    if (c == 0xD8 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x9C) {
+      escape(0x061C);
+      i += 1;
+      continue;
+    }
+    // U+200B..U+200F: E2 80 8B..8F; U+2028..U+202E: E2 80 A8..AE; U+2060..U+2064: E2 81
+    // A0..A4; U+2066..U+2069: E2 81 A6..A9.
     if (c == 0xE2 && i + 2 < text.size()) {
       const auto b1 = static_cast<unsigned char>(text[i + 1]);
       const auto b2 = static_cast<unsigned char>(text[i + 2]);
-      if ((b1 == 0x80 && b2 >= 0xA8 && b2 <= 0xAE) || (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9)) {
+      if ((b1 == 0x80 && ((b2 >= 0x8B && b2 <= 0x8F) || (b2 >= 0xA8 && b2 <= 0xAE))) ||
+          (b1 == 0x81 && ((b2 >= 0xA0 && b2 <= 0xA4) || (b2 >= 0xA6 && b2 <= 0xA9)))) {
         escape(0x2000u + ((b1 & 0x3Fu) << 6) + (b2 & 0x3Fu));
         i += 2;
         continue;
       }
+    }
+    // U+FEFF: EF BB BF.
+    if (c == 0xEF && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xBB &&
+        static_cast<unsigned char>(text[i + 2]) == 0xBF) {
+      escape(0xFEFF);
+      i += 2;
+      continue;
     }
     out->push_back(static_cast<char>(c));
   }
