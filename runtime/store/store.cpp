@@ -384,9 +384,13 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
       return Status(CAIRN_IO_ERROR, "cannot create store directory " + dir + ": " + ec.message());
     }
     if (!HoldsNoStoreFiles(dir)) {
-      return Status(CAIRN_INVALID_ARGUMENT, "directory " + dir +
-                                                " is not empty and is not a Cairn store; choose "
-                                                "an empty or new directory");
+      // (Also what a program that only asks, Database.exists or an empty atomic, is told: the
+      // folder named is not a store, whatever it wanted of it.)
+      return Status(CAIRN_INVALID_ARGUMENT,
+                    "directory " + dir + " is not empty and is not a Cairn store (it holds other " +
+                        "files, and no " + kRocksSubdir +
+                        "/CURRENT): is --store or $CAIRN_STORE right? A new store needs an empty "
+                        "or new directory");
     }
   }
   if (is_store && !options.read_only) {

@@ -299,6 +299,18 @@ run --store "$TMP/plain" db list
 expect "a directory that is not a store" 1 "" "holds no Cairn store"
 run --store "$TMP/plain" db create x
 expect "create in a non-empty directory" 1 "" "is not empty and is not a Cairn store"
+# A name no database can have is refused before the store is opened: create, open, upgrade and
+# drop of it leave no store behind (campaign L: create and drop made one).
+for call in create open upgrade drop; do
+  run_program badname.cairn "fn main() { Database.$call(\"../etc\") }\n" "$TMP/nostore-$call"
+  expect "Database.$call of an invalid name" 70 "" "'../etc' is not a valid database name"
+  [ ! -e "$TMP/nostore-$call" ] && echo "ok: Database.$call of an invalid name made no store" ||
+    fail "Database.$call of an invalid name made a store"
+done
+# A program that only asks is told the folder is not a store, and asked whether it is the right
+# one (campaign L: it was told to choose an empty directory, as for a create).
+run_program askplain.cairn 'fn main() { println(Database.exists("x")) }\n' "$TMP/plain"
+expect "Database.exists in a directory that is not a store" 70 "" "is not a Cairn store (it holds other files, and no db/CURRENT): is --store or \$CAIRN_STORE right?"
 
 # No writes into a directory that is not a store: a plain one, or one with another program's
 # RocksDB database in db/.

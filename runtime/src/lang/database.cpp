@@ -58,6 +58,17 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
   RuntimeError(loc, message);
 }
 
+// A name no database can have is that error first, store or not (language.md), and before the
+// store is opened: an open makes a store that is not there, which a refused name must not leave
+// behind (campaign L: Database.create("../etc") did).
+void CheckName(const cairn_loc *loc, void *name_text) {
+  const cairn::Status s = cairn::store::ValidateDatabaseName(NameOf(loc, name_text));
+  if (s.ok()) return;
+  static std::string message;  // a runtime error hook's jump leaves nothing to free
+  message = "database error: " + s.message();
+  RuntimeError(loc, message);
+}
+
 // `what`: the use, for the message ("nil dereference: Database in 'd.root'").
 cairn_db *Need(const cairn_loc *loc, cairn_db *db, const char *what) {
   if (db == nullptr) cairn_rt_nil(loc, what);
@@ -91,6 +102,7 @@ extern "C" {
 
 cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
+  CheckName(loc, name_text);
   // The name is gone before the error: a runtime error hook may jump out of this frame.
   if (cairn_db_create(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   StoreMade(loc);  // a transaction begun with no store has one now
@@ -99,9 +111,8 @@ cairn_db *cairn_lang_db_create(const cairn_loc *loc, void *name_text) {
 
 cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
-  // A name no database can have is that error first, store or not (language.md).
-  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
-    NoStoreError(loc, name_text);
+  CheckName(loc, name_text);
+  if (NoStore()) NoStoreError(loc, name_text);
   if (cairn_db_open(NameOf(loc, name_text).c_str(), &db) != CAIRN_OK) DatabaseError(loc);
   StoreMade(loc);  // (another process made it since a transaction began here with none)
   return db;
@@ -109,8 +120,8 @@ cairn_db *cairn_lang_db_open(const cairn_loc *loc, void *name_text) {
 
 cairn_db *cairn_lang_db_upgrade(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
-  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
-    NoStoreError(loc, name_text);
+  CheckName(loc, name_text);
+  if (NoStore()) NoStoreError(loc, name_text);
   if (cairn_db_upgrade(NameOf(loc, name_text).c_str(), &db, nullptr) != CAIRN_OK)
     DatabaseError(loc);
   StoreMade(loc);
@@ -131,9 +142,8 @@ int cairn_lang_db_exists(const cairn_loc *loc, void *name_text) {
 }
 
 void cairn_lang_db_drop(const cairn_loc *loc, void *name_text) {
-  // A name no database can have is that error first, store or not (language.md).
-  if (NoStore() && cairn::store::ValidateDatabaseName(NameOf(loc, name_text)).ok())
-    NoStoreError(loc, name_text);
+  CheckName(loc, name_text);
+  if (NoStore()) NoStoreError(loc, name_text);
   if (cairn_db_drop(NameOf(loc, name_text).c_str()) != CAIRN_OK) DatabaseError(loc);
 }
 
