@@ -162,7 +162,13 @@ StmtPtr Parser::parseIf(bool else_if) {
   // The block counts a level, as a while's does; an `else if` counts two units more (a chain
   // of them nests: parser_internal.h, Nesting).
   DepthScope scope(*this);
-  if (else_if && !deeper(2)) return nullptr;
+  // The chain's limit is kMaxDepth, not its slack: the slack is for the blocks and expressions
+  // of its last link, and an error inside one of those would leave the rest of the chain to
+  // be read as statements of their own (campaign K: "expected an expression, found 'else'").
+  if (else_if && !deeper(depth_ + 2 > kMaxDepth ? kMaxDepth + kSlack + 1 : 2)) {
+    skipIfChain();
+    return nullptr;
+  }
   const Span start = advance().span;  // if
   s->cond = parseExpr();
   s->then_block = expectBlock();
@@ -181,6 +187,21 @@ StmtPtr Parser::parseIf(bool else_if) {
   }
   s->span = from(start);
   return s;
+}
+
+void Parser::skipIfChain() {
+  for (;;) {
+    while (!at(TokenKind::Eof) && !at(TokenKind::LBrace)) advance();  // to the block
+    int depth = 0;
+    while (!at(TokenKind::Eof)) {
+      const TokenKind k = advance().kind;
+      if (k == TokenKind::LBrace) ++depth;
+      if (k == TokenKind::RBrace && --depth == 0) break;
+    }
+    if (!at(TokenKind::KwElse) && !(at(TokenKind::Newline) && kind(1) == TokenKind::KwElse)) return;
+    accept(TokenKind::Newline);
+    advance();  // else
+  }
 }
 
 StmtPtr Parser::parseWhile() {

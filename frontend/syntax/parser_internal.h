@@ -194,6 +194,9 @@ class Parser {
   bool braceOnNextLine();
   ast::StmtPtr parseStmt();
   ast::StmtPtr parseIf(bool else_if = false);
+  // Skips an `if`'s condition and block and every `else` of its chain (past the nesting limit,
+  // whose one error says it all).
+  void skipIfChain();
   ast::StmtPtr parseWhile();
   ast::StmtPtr parseFor();
   ast::StmtPtr parseReturn();

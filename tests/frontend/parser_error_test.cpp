@@ -2,6 +2,7 @@
 // independent errors in one file all reported, and one error (not a cascade) per mistake.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "frontend_test_support.h"
@@ -541,6 +542,16 @@ TEST(ParserErrors, NestingTooDeep) {
   EXPECT_EQ(bodyErrors(elifs), "");
   for (int i = 500; i < 600; ++i) elifs += " else if x == " + std::to_string(i) + " {\n}";
   EXPECT_NE(bodyErrors(elifs).find("nested too deeply"), std::string::npos);
+  // One error: the rest of the chain is skipped, not read as statements (campaign K: the else
+  // after the one too deep was "expected an expression, found 'else'"), also with blocks that
+  // hold statements and a final else.
+  std::string full = "let x = 1\nif x == 0 { println(0) }\n";
+  for (int i = 1; i < 600; ++i)
+    full += "else if x == " + std::to_string(i) + " { println(" + std::to_string(i) + ") }\n";
+  full += "else { println(-1) }\n";
+  const std::string errors = bodyErrors(full);
+  EXPECT_NE(errors.find("nested too deeply"), std::string::npos) << errors;
+  EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), 1) << errors;
 }
 
 }  // namespace
