@@ -639,6 +639,9 @@ ExprPtr Parser::parseNew() {
     return nullptr;
   }
   auto e = std::make_unique<NewExpr>();
+  // A line that ends in `new` goes on (the lexer's rule): a variable named `new` at the end of
+  // a line takes the next line for the type of an object (campaign K).
+  const bool type_on_next_line = peek().newline_before;
   e->type = parseType();
   if (e->type == nullptr) return nullptr;
   if (!at(TokenKind::LBrace)) {
@@ -646,7 +649,10 @@ ExprPtr Parser::parseNew() {
         at(TokenKind::Lt) && kind(1) == TokenKind::Ident && e->type->kind == ast::TypeKind::Named;
     const std::string arg = angle ? peek(1).text : "";
     Diagnostic &d = errorAtToken(DiagId::ExpectedToken, {"'{'"});
-    if (at(TokenKind::LParen)) d.withHint("an object is made with `new T { field: value, ... }`");
+    if (type_on_next_line)
+      d.withHint(kNewAtLineEndHint);  // a variable named new, ending its line
+    else if (at(TokenKind::LParen))
+      d.withHint("an object is made with `new T { field: value, ... }`");
     if (angle)
       d.withHint("type arguments go in brackets: `" + e->type->as<ast::NamedType>()->name.name +
                  "[" + arg + "]`");

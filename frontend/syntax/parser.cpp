@@ -440,6 +440,8 @@ void Parser::finishItem(SyncMode mode) {
         hint = "a call puts its arguments in parentheses: `" + prev.text + "(...)`";
       } else if (at(TokenKind::LBrace) && prev.kind == TokenKind::Ident) {
         hint = "an object is made with `new " + prev.text + " { field: value }`";
+      } else if (prev.kind == TokenKind::Ident && prev.text == "new" && peek().newline_before) {
+        hint = kNewAtLineEndHint;  // a variable named new, ending its line
       }
     }
     errorAtToken(DiagId::ExpectedToken,

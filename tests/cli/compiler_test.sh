@@ -790,6 +790,16 @@ expect_hints() {
 # Other languages' syntax gets a hint with Cairn's: elif, extends, ?:, int[], 'c', range(),
 # for (...).
 expect_hints "elif|fn main() { if true { } elif false { } }|write 'else if'" \
+            "new_eol_call|fn main() {
+  let new = 2
+  let copy = new
+  println(copy)
+}|the line ends in 'new', so the statement goes on to the next line" \
+            "new_eol_let|fn main() {
+  let new = 2
+  let copy = new
+  let z = 3
+}|the line ends in 'new', so the statement goes on to the next line (\`new\` makes an object of the type that follows); if 'new' is a variable here, write \`(new)\`" \
             "extends|class A {}
 class B extends A {}
 fn main() {}|the base class follows a ':', as in 'class B : Base'" \
