@@ -734,7 +734,13 @@ sem::ExprPtr Checker::checkCast(FnCtx &cx, const ast::Expr &value, const ast::Ty
   bool possible = vt->kind == TypeKind::Any || vt->kind == TypeKind::Nil ||
                   target->kind == TypeKind::Any || assignable(target, vt) || assignable(vt, target);
   if (!possible) {
-    error(DiagId::ImpossibleCast, span, {typeName(vt), typeName(target)});
+    Diagnostic &d = error(DiagId::ImpossibleCast, span, {typeName(vt), typeName(target)});
+    // Two classes of one name (a REPL session's class defined again: its earlier objects keep
+    // the earlier class; campaign L: "A can never be A").
+    if (typeName(vt) == typeName(target))
+      d.withHint("these are two different classes named '" + typeName(target) +
+                 "': the value's is an earlier definition (a class defined again is a new "
+                 "class, and the objects made before keep the earlier one)");
     return fail(std::move(v));
   }
   if (target->kind == TypeKind::Class) resolveClass(target->cls);
