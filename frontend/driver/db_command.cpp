@@ -93,6 +93,30 @@ int Info(Store &s, const std::string &name) {
   return kExitOk;
 }
 
+// A store whose damage stops the open (its catalogue cannot be read, its CURRENT is gone): the
+// error, without advice to run this very command (campaign L: it gave that, and ran no audit),
+// then the audit of its table files, which needs no open and names the damaged ones.
+int CheckUnopenable(const std::string &dir, const Status &why) {
+  std::string message = why.message();
+  const std::string circular = "run `cairn db check` and restore the store from a copy";
+  if (size_t at = message.find(circular); at != std::string::npos)
+    message.replace(at, circular.size(), "restore the store from a copy");
+  std::vector<std::string> problems;
+  uint64_t files = 0;
+  Status st = Store::CheckFilesAt(dir, &problems, &files);
+  if (st.ok() && problems.empty()) {
+    std::printf("store files: ok (%" PRIu64 " table file%s read whole)\n", files,
+                files == 1 ? "" : "s");
+  } else if (st.ok()) {
+    std::printf("store files: %zu of %" PRIu64 " table files damaged\n", problems.size(), files);
+    for (const auto &p : problems) std::printf("  %s\n", p.c_str());
+  }
+  std::fflush(stdout);  // the list first, also when both go to one file
+  std::fprintf(stderr, "cairn: %s\n", message.c_str());
+  if (!st.ok()) std::fprintf(stderr, "cairn: %s\n", st.message().c_str());
+  return kExitError;
+}
+
 int Check(Store &s, std::vector<std::string> names) {
   if (names.empty()) {
     Status st = s.ListDatabases(&names);
@@ -178,11 +202,18 @@ int Check(Store &s, std::vector<std::string> names) {
   } else {
     exit = kExitError;
     std::printf("store keys: damaged\n");
-    for (const auto &p : problems) std::printf("  %s\n", p.c_str());
+    bool unreadable = false;
+    for (const auto &p : problems) {
+      std::printf("  %s\n", p.c_str());
+      unreadable = unreadable || p.starts_with("the keys cannot all be read");
+    }
     std::fflush(stdout);
+    // Keys that could not be read are not data that no name leads to (campaign L).
     std::fprintf(stderr,
-                 "cairn: store %s holds data that no database name leads to (listed above); "
-                 "restore the store from a copy\n",
+                 unreadable ? "cairn: store %s: its keys cannot all be read (its files are "
+                              "damaged: listed above); restore the store from a copy\n"
+                            : "cairn: store %s holds data that no database name leads to (listed "
+                              "above); restore the store from a copy\n",
                  s.dir().c_str());
   }
   // The table files whole: damage where no page read goes (older versions, which compactions
@@ -329,6 +360,8 @@ int RunDbCommand(const GlobalOptions &options, const std::vector<std::string> &a
   if (cmd == "recover") return Recover(options);
   std::unique_ptr<Store> s;
   Status st = OpenStore(options, cmd == "create", reads_only, &s);
+  if (!st.ok() && cmd == "check" && st.code() == CAIRN_CORRUPTION)
+    return CheckUnopenable(store::ResolveStoreDir(options.store_flag), st);
   if (!st.ok()) return ReportError(st);
   if (cmd == "list") return List(*s);
   if (cmd == "create") return Create(*s, operands[0]);

@@ -136,6 +136,10 @@ Status Store::Impl::Check(std::string_view name, CheckReport *report) {
   uint64_t expect = 1;
   for (;;) {
     uint64_t p = current(pages.get(), page_prefix), f = current(frees.get(), free_prefix);
+    // An iterator stopped by a failed block checksum ends the merged walk: the other one would
+    // go on alone, and the pages between would be called missing (campaign L). The rest is read
+    // key by key, below.
+    if ((p == kEnd && !pages->status().ok()) || (f == kEnd && !frees->status().ok())) break;
     uint64_t next = std::min(p, f);
     if (next == kEnd) break;
     if (next == 0 || next > r.page_count) {

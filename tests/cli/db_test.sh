@@ -293,6 +293,19 @@ expect "drop a missing database" 1 "" "there is no database 'second'"
 run --store "$STORE" db list
 [[ "$OUT" != *second* ]] && echo "ok: dropped database is gone" || fail "dropped database listed"
 
+# A store whose catalogue's block is damaged cannot be opened: db check says so without telling
+# to run db check (campaign L: it did, and ran no audit), and its audit of the table files,
+# which needs no open, names the damaged file.
+CATSTORE="$TMP/catdamage"
+run --store "$CATSTORE" db create catalogued
+expect "a store to damage" 0 "" ""
+"$FIXTURE" "$CATSTORE" catalogued catalogue-damage >/dev/null || fail "fixture catalogue-damage"
+run --store "$CATSTORE" db check
+expect "check of a store whose catalogue is damaged" 1 "store files: 1 of " "of store $CATSTORE: the store's files are damaged"
+[[ "$OUT" == *"store files: 1 of "*" table files damaged"* && "$OUT$ERR" != *"run \`cairn db check\`"* ]] &&
+  echo "ok: the damaged catalogue's file is named, and db check does not send to itself" ||
+  fail "check of a damaged catalogue: $OUT"
+
 # Not a store.
 mkdir "$TMP/plain" && touch "$TMP/plain/file"
 run --store "$TMP/plain" db list

@@ -17,6 +17,9 @@
 //   cairn-store-fixture DIR NAME root R      set the root of NAME to the raw value R (through the
 //                                            store: a malformed reference, if R is one)
 //   cairn-store-fixture DIR wal-damage       flip one byte in the middle of the newest log
+//   cairn-store-fixture DIR NAME catalogue-damage
+//                                            flush the store into table files and flip a byte
+//                                            of the block that holds NAME's catalogue entry
 //   cairn-store-fixture DIR foreign          make DIR/db a RocksDB database of another program
 //   cairn-store-fixture DIR hold             open the store, print "ready PID", hold it until
 //                                            standard input closes
@@ -186,6 +189,32 @@ int WalDamage(const std::string &dir) {
   return 0;
 }
 
+int CatalogueDamage(const std::string &dir, const std::string &name) {
+  rocksdb::DB *raw = nullptr;
+  rocksdb::Status rs = rocksdb::DB::Open(rocksdb::Options(), dir + "/db", &raw);
+  if (rs.ok()) rs = raw->Flush(rocksdb::FlushOptions());
+  if (rs.ok()) rs = raw->Close();
+  delete raw;
+  if (!rs.ok()) {
+    std::fprintf(stderr, "fixture: %s\n", rs.ToString().c_str());
+    return 1;
+  }
+  for (const auto &e : fs::directory_iterator(dir + "/db")) {
+    if (e.path().extension() != ".sst") continue;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const size_t at = bytes.find(name);
+    if (at == std::string::npos) continue;
+    char c = static_cast<char>(bytes[at] ^ 0x20);
+    f.seekp(static_cast<std::streamoff>(at));
+    f.write(&c, 1);
+    std::printf("%s\n", e.path().c_str());
+    return 0;
+  }
+  std::fprintf(stderr, "fixture: no table file of %s/db holds '%s'\n", dir.c_str(), name.c_str());
+  return 1;
+}
+
 int Foreign(const std::string &dir) {
   rocksdb::Options o;
   o.create_if_missing = true;
@@ -220,6 +249,8 @@ int main(int argc, char **argv) {
   if (argc == 3 && std::strcmp(argv[2], "hold") == 0) return Hold(argv[1]);
   if (argc == 3 && std::strcmp(argv[2], "wal-damage") == 0) return WalDamage(argv[1]);
   if (argc == 3 && std::strcmp(argv[2], "foreign") == 0) return Foreign(argv[1]);
+  if (argc == 4 && std::strcmp(argv[3], "catalogue-damage") == 0)
+    return CatalogueDamage(argv[1], argv[2]);
   if (argc == 5 && std::strcmp(argv[3], "fill") == 0) {
     return Fill(argv[1], argv[2], std::atoi(argv[4]), false);
   }
@@ -241,7 +272,7 @@ int main(int argc, char **argv) {
   std::fprintf(
       stderr,
       "usage: %s DIR NAME fill|commits N | DIR NAME corrupt|misref|hash PAGE | DIR NAME root R | "
-      "DIR wal-damage | DIR foreign | DIR hold\n",
+      "DIR wal-damage | DIR NAME catalogue-damage | DIR foreign | DIR hold\n",
       argv[0]);
   return 2;
 }

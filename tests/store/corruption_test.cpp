@@ -327,6 +327,49 @@ TEST_F(CorruptionTest, CheckReportsAllTheDamageItCanRead) {
   EXPECT_EQ(r.pages_read, 3u);  // 1, 3 and 5
 }
 
+// Damage early in the pages while free pages come after it: the walk of the free list goes on
+// past where the walk of the pages stopped, and the pages between were called missing ("pages
+// 3 to 9 are missing", campaign L); they are read key by key instead, and only the damaged
+// one is reported.
+TEST_F(CorruptionTest, DamagedPagesBeforeFreeOnesAreNotCalledMissing) {
+  {
+    std::unique_ptr<Transaction> t;
+    ASSERT_TRUE(store_->BeginTransaction(&t).ok());
+    for (int i = 6; i <= 9; ++i) {
+      PageNo p = 0;
+      ASSERT_TRUE(t->AllocatePage(db_, &p).ok());
+      std::string contents(kPageSize, static_cast<char>(i));
+      ASSERT_TRUE(t->WritePage(db_, p, contents.data()).ok());
+    }
+    ASSERT_TRUE(t->FreePage(db_, 8).ok());
+    ASSERT_TRUE(t->FreePage(db_, 9).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+  BehindTheBack([&](rocksdb::DB *raw) { ASSERT_TRUE(raw->Flush(rocksdb::FlushOptions()).ok()); });
+  store_.reset();
+  int damaged = 0;
+  for (const auto &e : std::filesystem::directory_iterator(dir_ + "/db")) {
+    if (e.path().extension() != ".sst") continue;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    size_t at = bytes.find("MARK-PAGE-2");
+    if (at == std::string::npos) continue;
+    f.seekp(static_cast<std::streamoff>(at + 500));
+    char c = static_cast<char>(bytes[at + 500] ^ 0xff);
+    f.write(&c, 1);
+    damaged++;
+  }
+  ASSERT_EQ(damaged, 1) << "page 2's bytes were not found in a table file";
+  ASSERT_TRUE(Store::Open(dir_, StoreOptions(), &store_).ok());
+  CheckReport r = Check();
+  std::string all = AllProblems(r);
+  EXPECT_EQ(r.problem_count, 1u) << all;
+  EXPECT_TRUE(Contains(all, "page 2 cannot be read: the store's files are damaged there")) << all;
+  EXPECT_FALSE(Contains(all, "missing")) << all;
+  EXPECT_EQ(r.pages_read, 6u);  // 1, 3 to 7
+  EXPECT_EQ(r.free_pages, 2u);
+}
+
 // Damage in a table file where no read of a database goes (here a key of no database; in a
 // store, older versions of its header, rewritten at every open): each database checks clean, but
 // a compaction meets it and then every write fails (the crash campaign met this). CheckFiles

@@ -276,6 +276,11 @@ class Store {
    * damage there stops every write of the store). One problem per damaged file in `problems`
    * (naming it); `*files` counts the files read. */
   Status CheckFiles(std::vector<std::string> *problems, uint64_t *files);
+  /* The same for a store that cannot be opened (a damaged catalogue stops the open): every
+   * table file in DIR's db/ folder (the manifest is not read), for `cairn db check` to name the
+   * damaged ones. */
+  static Status CheckFilesAt(const std::string &dir, std::vector<std::string> *problems,
+                             uint64_t *files);
   /* Reads every key of the store from one snapshot: each must be the store's header or belong to
    * a database that exactly one name leads to (or that a process dropped while it had it open:
    * DetachDatabase). Check(name) reads only what a name leads to, so
