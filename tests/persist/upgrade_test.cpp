@@ -386,7 +386,7 @@ TEST_F(PersistUpgrade, AFieldOfAnotherTypeIsRefusedAndNothingIsWritten) {
   ChildResult b = Run("Upgrade_Bad");
   ASSERT_CHILD_OK(b);
   EXPECT_NE(b.out.find("type 'ptest.Up' in database 'up' cannot be upgraded to this program's "
-                       "definition: field 'id' is int in the database and float here"),
+                       "definition: field 'id' is i64 in the database and f64 here"),
             std::string::npos)
       << b.out;
   EXPECT_NE(b.out.find("Nothing was converted"), std::string::npos) << b.out;

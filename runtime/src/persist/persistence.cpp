@@ -160,6 +160,17 @@ Status Persistence::AddDatabase(const std::string &name, cairn_db **out) {
   return Status::Ok();
 }
 
+Status Persistence::BeginStoreTransactionAgain() {
+  txn_->Abort();
+  txn_.reset();
+  Status s = store_->BeginTransaction(&txn_);
+  if (!s.ok()) {
+    failed_ = true;
+    failure_ = s;
+  }
+  return s;
+}
+
 Status Persistence::CreateDb(const char *name, cairn_db **out) {
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_create was given no name");
   if (open_ && failed_)
@@ -175,14 +186,8 @@ Status Persistence::CreateDb(const char *name, cairn_db **out) {
   // transaction's snapshot predates the database; it has only read (a transaction writes at its
   // commit, D3), so it is begun again, and sees it.
   if (open_) {
-    txn_->Abort();
-    txn_.reset();
-    s = store_->BeginTransaction(&txn_);
-    if (!s.ok()) {
-      failed_ = true;
-      failure_ = s;
-      return s;
-    }
+    s = BeginStoreTransactionAgain();
+    if (!s.ok()) return s;
   }
   return AddDatabase(name, out);
 }
@@ -227,14 +232,8 @@ Status Persistence::UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_re
   // Committed at once, also inside a transaction (as CreateDb): the open store transaction has
   // only read (D3), so it is begun again, and sees the upgraded pages.
   if (open_ && report->types_converted) {
-    txn_->Abort();
-    txn_.reset();
-    s = store_->BeginTransaction(&txn_);
-    if (!s.ok()) {
-      failed_ = true;
-      failure_ = s;
-      return s;
-    }
+    s = BeginStoreTransactionAgain();
+    if (!s.ok()) return s;
   }
   return OpenDb(name, out);
 }

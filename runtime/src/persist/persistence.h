@@ -327,6 +327,10 @@ class Persistence final : public gc::PersistHooks {
   // The store's refusal to write because it is open read-only, as the program's error: `what`
   // was not done, why the store is read-only, what to do. Any other status is returned as is.
   Status ReadOnlyRefusal(const Status &s, const std::string &what) const;
+  // The open transaction's store transaction, begun again after a change committed beside it
+  // (a database created or upgraded): it has only read (D3), so nothing is lost, and it sees the
+  // change. A failure fails the transaction.
+  Status BeginStoreTransactionAgain();
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
   static constexpr size_t kMaxOpenDatabases = 255;  // PageInfo::db is a byte; 0 is transient

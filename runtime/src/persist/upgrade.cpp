@@ -15,6 +15,7 @@
 #include "persist/ref_codec.h"
 #include "persist/stored_graph.h"
 #include "persist/type_layout.h"
+#include "types/layout_diff.h"
 #include "types/type_registry.h"
 
 namespace cairn::persist {
@@ -72,32 +73,8 @@ struct Conversion {
 
 std::string Quote(const std::string &s) { return "'" + s + "'"; }
 
-std::string KindName(uint16_t kind) {
-  switch (kind) {
-    case CAIRN_KIND_BOOL:
-      return "bool";
-    case CAIRN_KIND_I8:
-      return "i8";
-    case CAIRN_KIND_I16:
-      return "i16";
-    case CAIRN_KIND_I32:
-      return "i32";
-    case CAIRN_KIND_I64:
-      return "int";
-    case CAIRN_KIND_F32:
-      return "f32";
-    case CAIRN_KIND_F64:
-      return "float";
-    case CAIRN_KIND_REF:
-      return "a reference";
-    case CAIRN_KIND_RAW:
-      return "an address";
-    default:
-      return "kind " + std::to_string(kind);
-  }
-}
-
-std::string Declared(const Leaf &l) { return l.type.empty() ? KindName(l.kind) : l.type; }
+// A field's declared type, or its kind where the database or the program did not record one.
+std::string Declared(const Leaf &l) { return l.type.empty() ? types::KindName(l.kind) : l.type; }
 
 class Upgrader {
  public:
