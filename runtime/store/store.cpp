@@ -152,7 +152,12 @@ Store::Impl::~Impl() {
   }
 }
 
-rocksdb::Transaction *Store::Impl::NewRocksTransaction() {
+rocksdb::Transaction *Store::Impl::NewRocksTransaction(bool exclusive) {
+  if (exclusive) {
+    rocksdb::TransactionOptions o = txn_options;
+    o.skip_concurrency_control = true;
+    return db->BeginTransaction(write_options, o);
+  }
   std::unique_ptr<rocksdb::Transaction> old;
   {
     std::lock_guard<std::mutex> g(mu);

@@ -84,7 +84,7 @@ class Store::Impl {
 
   // A RocksDB transaction, begun now, reusing an ended one when there is one (RocksDB lets an
   // ended transaction object be begun again, which saves its allocations).
-  rocksdb::Transaction *NewRocksTransaction();
+  rocksdb::Transaction *NewRocksTransaction(bool exclusive = false);
   // Takes back an ended (committed or rolled back) RocksDB transaction for reuse.
   void RecycleTransaction(std::unique_ptr<rocksdb::Transaction> txn);
 

@@ -214,12 +214,20 @@ Transaction::~Transaction() = default;
 Transaction::State Transaction::state() const { return impl_->state; }
 
 Status Store::BeginTransaction(std::unique_ptr<Transaction> *txn) {
+  return BeginTransactionOf(txn, false);
+}
+
+Status Store::BeginExclusiveTransaction(std::unique_ptr<Transaction> *txn) {
+  return BeginTransactionOf(txn, true);
+}
+
+Status Store::BeginTransactionOf(std::unique_ptr<Transaction> *txn, bool exclusive) {
   if (Status u = impl_->Usable(); !u.ok()) return u;
   if (impl_->options.read_only) {  // reads only, from a snapshot of the read-only database
     txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), nullptr)));
     return Status::Ok();
   }
-  rocksdb::Transaction *t = impl_->NewRocksTransaction();
+  rocksdb::Transaction *t = impl_->NewRocksTransaction(exclusive);
   if (t == nullptr) return Status(CAIRN_INTERNAL, "RocksDB could not begin a transaction");
   txn->reset(new Transaction(std::make_unique<Transaction::Impl>(impl_.get(), t)));
   return Status::Ok();

@@ -452,7 +452,9 @@ Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade
   Status s = store.GetDatabaseInfo(name, &info);
   if (!s.ok()) return s;
   std::unique_ptr<store::Transaction> txn;
-  s = store.BeginTransaction(&txn);
+  // Exclusive: no one has the database open (the process holds the store, and opens the
+  // database only after), and the process's own open transaction, if any, has only read (D3).
+  s = store.BeginExclusiveTransaction(&txn);
   if (!s.ok()) return s;
   // The root and page count as of this transaction's snapshot.
   s = txn->GetRoot(info.id, &info.root);
