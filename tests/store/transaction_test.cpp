@@ -478,6 +478,35 @@ TEST_F(TxnTest, LockTimeoutNamesDatabaseAndPage) {
   ASSERT_TRUE(a->Commit().ok());
 }
 
+// An exclusive transaction takes no key locks (the caller guarantees that nothing else touches
+// what it writes): a page it wrote can be written by another transaction at once, where an
+// ordinary one's write would hold it (the test above). Its own writes commit as usual.
+TEST_F(TxnTest, AnExclusiveTransactionTakesNoKeyLocks) {
+  StoreOptions o;
+  o.lock_timeout_ms = 100;
+  Open(o);
+  MakePages(3);
+  std::unique_ptr<Transaction> a;
+  ASSERT_TRUE(store_->BeginExclusiveTransaction(&a).ok());
+  ASSERT_TRUE(a->WritePage(db_, 3, Page(7).bytes).ok());
+  ASSERT_TRUE(a->PutIdentityHash(db_, 3, 8, 42).ok());
+  auto b = Begin();
+  ASSERT_TRUE(b->WritePage(db_, 2, Page(8).bytes).ok());
+  Status s = b->WritePage(db_, 3, Page(9).bytes);
+  EXPECT_TRUE(s.ok()) << s.message();
+  b->Abort();
+  ASSERT_TRUE(a->Commit().ok());
+  Page got;
+  auto r = Begin();
+  ASSERT_TRUE(r->ReadPage(db_, 3, got.bytes).ok());
+  EXPECT_TRUE(got == Page(7));
+  std::vector<IdentityHashEntry> hashes;
+  ASSERT_TRUE(r->ListIdentityHashes(db_, 3, &hashes).ok());
+  ASSERT_EQ(hashes.size(), 1u);
+  EXPECT_EQ(hashes[0].hash, 42u);
+  ExpectClean();
+}
+
 TEST_F(TxnTest, ZeroLockTimeoutFailsAtOnce) {
   StoreOptions o;
   o.lock_timeout_ms = 0;
