@@ -202,6 +202,44 @@ expect "the changed program, opening after the upgrade" 0 "1000 499500 r999 0.0"
 run --store "$STORE" db check recs
 expect "check after an upgrade" 0 "recs: ok" ""
 
+# What an upgrade refuses, writing nothing (campaign M): a class that no longer extends a class it
+# did (a reference declared as the base would read a field of another class: it crashed); a
+# field of a class kept as it is whose declared class changed (the other classes were converted
+# first, and the open after refused it: a removed field's values were lost); a class renamed.
+run_program upbase1.cairn 'class Base { id: int; name: text }\nclass Flat : Base { q: int }\nclass Top { one: Base }\nfn main() { let d = Database.create("upbase")\n atomic { d.root = new Top { one: new Flat { id: 1, name: "one", q: 7 } } } }\n'
+expect "a database of a class with a base" 0 "" ""
+run_program upbase2.cairn 'class Base { id: int; name: text }\nclass Flat { q: int; id: int; name: text }\nclass Top { one: Base }\nfn main() { let d = Database.upgrade("upbase") }\n'
+expect "an upgrade dropping a base class" 70 "" "type 'Flat' in database 'upbase' cannot be upgraded to this program's definition: it extended 'Base' in the database and does not here"
+run_program upbase3.cairn 'class Base { id: int; name: text }\nclass Flat : Base { q: int }\nclass Top { one: Base }\nfn main() { let d = Database.open("upbase")\n atomic { println((d.root as Top).one.name) } }\n'
+expect "the first program after the refused upgrade" 0 "one" ""
+run_program upkept1.cairn 'class K1 { a: int }\nclass K2 { a: int }\nclass Other { x: int; secret: int }\nclass Item { f: K1; o: Other }\nfn main() { let d = Database.create("upkept")\n atomic { d.root = new Item { f: new K1 { a: 1 }, o: new Other { x: 5, secret: 42 } } } }\n'
+expect "a database whose class refers to K1" 0 "" ""
+run_program upkept2.cairn 'class K1 { a: int }\nclass K2 { a: int }\nclass Other { x: int }\nclass Item { f: K2; o: Other }\nfn main() { let d = Database.upgrade("upkept") }\n'
+expect "an upgrade of a kept class whose field now refers to K2" 70 "" "type 'Item' in database 'upkept' cannot be upgraded to this program's definition: field 'f' is K1 in the database and K2 here"
+run_program upkept3.cairn 'class K1 { a: int }\nclass K2 { a: int }\nclass Other { x: int; secret: int }\nclass Item { f: K1; o: Other }\nfn main() { let d = Database.open("upkept")\n atomic { println((d.root as Item).o.secret) } }\n'
+expect "the first program after the refused upgrade: nothing was converted" 0 "42" ""
+run_program upren1.cairn 'class Item { a: int }\nclass Box { items: [Item] }\nfn main() { let d = Database.create("upren")\n atomic { d.root = new Box { items: [new Item { a: 1 }] } } }\n'
+expect "a database to rename a class of" 0 "" ""
+run_program upren2.cairn 'class Item2 { a: int }\nclass Box { items: [Item2] }\nfn main() { let d = Database.upgrade("upren") }\n'
+expect "an upgrade after a class was renamed" 70 "" "this program has no class 'Item': an upgrade does not rename classes"
+# Dead objects and unreachable pages go with the upgrade, as with db gc: they may refer to the
+# places of moved objects, which db check called damage (campaign M).
+run_program updead1.cairn 'class Item { a: int }\nfn main() { let d = Database.create("updead")\n atomic { d.root = [new Item { a: 0 }, new Item { a: 1 }] }\n atomic { let arr = d.root as [Item]\n d.root = [arr[0]] } }\n'
+expect "a database with dead objects" 0 "" ""
+run_program updead2.cairn 'class Item { a: int; b: int }\nfn main() { let d = Database.upgrade("updead")\n atomic { let e = d.root as [Item]\n println(str(len(e)) + " " + str(e[0].a) + " " + str(e[0].b)) } }\n'
+expect "the upgrade of a database with dead objects" 0 "1 0 0" ""
+run --store "$STORE" db check updead
+expect "check after the upgrade of a database with dead objects" 0 "updead: ok" ""
+[[ "$OUT" != *"dead object"* ]] || fail "dead objects after an upgrade: $OUT"
+# A read-only store: the refusal does not say that reading works (the program cannot read the
+# database unless it is upgraded).
+run_program upro1.cairn 'class Item { a: int }\nfn main() { let d = Database.create("upro")\n atomic { d.root = new Item { a: 1 } } }\n'
+expect "a database to upgrade in a read-only store" 0 "" ""
+CAIRN_STORE_READ_ONLY=1 run_program upro2.cairn 'class Item { a: int; b: int }\nfn main() { let d = Database.upgrade("upro") }\n'
+expect "an upgrade in a read-only store" 70 "" "database 'upro' holds classes this program defines differently, and store"
+[[ "$ERR" != *"Reading works"* && "$ERR" == *"without CAIRN_STORE_READ_ONLY to upgrade it"* ]] ||
+  fail "the read-only refusal of an upgrade: $ERR"
+
 # Damage a page behind the store's back: check reports it and fails.
 "$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"
 run --store "$STORE" db check oo7

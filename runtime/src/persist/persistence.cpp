@@ -228,7 +228,21 @@ Status Persistence::UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_re
     return Misuse("upgrading database '" + std::string(name) + "' in a failed transaction (" +
                   failure_.message() + "): abort it first");
   s = UpgradeDatabase(*store_, name, report);
-  if (!s.ok()) return ReadOnlyRefusal(s, "database '" + std::string(name) + "' was not upgraded");
+  if (!s.ok() && options_.read_only && s.code() == CAIRN_MISUSE &&
+      s.message().find(" is open read-only") != std::string::npos)
+    // (Not ReadOnlyRefusal's "reading works": this program cannot read the database unless it
+    // is upgraded.)
+    return Status(CAIRN_MISUSE, "database '" + std::string(name) +
+                                    "' holds classes this program defines differently, and "
+                                    "store " +
+                                    dir() + " is open read-only (" + read_only_why_ +
+                                    "), so it was not upgraded and nothing was written: run "
+                                    "with write access to the store" +
+                                    (read_only_why_.rfind("CAIRN_STORE_READ_ONLY", 0) == 0
+                                         ? std::string(" and without CAIRN_STORE_READ_ONLY")
+                                         : std::string()) +
+                                    " to upgrade it");
+  if (!s.ok()) return s;
   // Committed at once, also inside a transaction (as CreateDb): the open store transaction has
   // only read (D3), so it is begun again, and sees the upgraded pages.
   if (open_ && report->types_converted) {

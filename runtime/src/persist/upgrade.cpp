@@ -2,12 +2,14 @@
 #include "persist/upgrade.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gc/identity_hash.h"
@@ -98,7 +100,15 @@ class Upgrader {
       if (types::TypeRegistry::PlainKindOf(layout.name) != types::TypeRegistry::kNotPlain &&
           layout.refs.empty() && layout.fields.empty())
         continue;
-      if (registry.Find(fingerprint_of[index])) continue;
+      if (const cairn_type *local = registry.Find(fingerprint_of[index])) {
+        // U2: kept as it is, so it must read as it is: a reference field declared another
+        // type (the fingerprint has only its kind) is refused before anything is written (the
+        // open after the upgrade refused it, with the other types converted already).
+        if (ReplacedByUpgrade(layout.name)) continue;  // this program's, given back by Enter
+        s = CheckKept(layout, local);
+        if (!s.ok()) return s;
+        continue;
+      }
       std::vector<const cairn_type *> named = registry.FindByName(layout.name);
       if (named.empty()) continue;  // a type the program lacks: left as it is
       Conversion c;
@@ -172,6 +182,18 @@ class Upgrader {
         if (!s.ok()) return s;
         report_->pages_written++;
       }
+    // U4: the pages no root reaches are freed, as `cairn db gc` does (their dead objects may
+    // refer to places the upgrade made fillers, or be of converted types).
+    for (store::PageNo p = 1; p <= info_.page_count; p++) {
+      if (graph_.reached(p) || allotted_.count(p)) continue;  // (a free page reused: allotted)
+      bool free = false;
+      Status s = txn_.IsFree(info_.id, p, &free);
+      if (s.ok() && !free) {
+        s = txn_.FreePage(info_.id, p);
+        report_->pages_freed++;
+      }
+      if (!s.ok()) return s;
+    }
     const uint64_t root = Remap(info_.root);
     if (root != info_.root) return txn_.SetRoot(info_.id, root);
     return Status::Ok();
@@ -204,6 +226,7 @@ class Upgrader {
       if (!s.ok()) return s;
       new_pages_.push_back(
           NewPage{first, uint32_t(pages), std::vector<char>(pages * kPageSize, 0)});
+      for (uint64_t k = 0; k < pages; k++) allotted_.insert(first + k);
       moved_[key] = Place{new_pages_.size() - 1, uint32_t(heap::kWordSize)};
       return Status::Ok();
     }
@@ -212,6 +235,7 @@ class Upgrader {
       Status s = txn_.AllocatePage(info_.id, &p);
       if (!s.ok()) return s;
       new_pages_.push_back(NewPage{p, 0, std::vector<char>(kPageSize, 0)});
+      allotted_.insert(p);
       small_page_ = new_pages_.size() - 1;
       fill_ = 0;
     }
@@ -242,6 +266,71 @@ class Upgrader {
                                            what + ". Nothing was converted");
   }
 
+  // A field whose declared type differs, said as an upgrade says it (U2); a rename of the class
+  // named is no upgrade (campaign M: the message spoke of the field alone).
+  std::string RetypedField(const Leaf &o, const Leaf &l) const {
+    std::string what = "field " + Quote(l.name) + " is " + Declared(o) + " in the database and " +
+                       Declared(l) +
+                       " here (an upgrade keeps a field's type: give the field of the new type "
+                       "another name)";
+    // A name in the stored declared type that the program's does not have, and that names no
+    // type of the program ("[Item]" where it declares "[Item2]").
+    auto names = [](const std::string &type) {
+      std::vector<std::string> out;
+      std::string word;
+      for (char ch : type + " ") {
+        if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' ||
+            static_cast<unsigned char>(ch) >= 0x80) {
+          word += ch;
+        } else if (!word.empty()) {
+          out.push_back(word);
+          word.clear();
+        }
+      }
+      return out;
+    };
+    const std::vector<std::string> now = names(l.type);
+    for (const std::string &n : names(o.type)) {
+      if (n == "int" || n == "float" || n == "bool" || n == "text" || n == "any") continue;
+      if (std::find(now.begin(), now.end(), n) != now.end()) continue;
+      if (!types::TypeRegistry::Get().FindByName(n).empty()) continue;
+      return what + "; this program has no class '" + n +
+             "': an upgrade does not rename classes (the objects of a class renamed are of a "
+             "class this program lacks)";
+    }
+    return what;
+  }
+
+  // U2: a stored type the program has by fingerprint keeps its objects as they are; a reference
+  // field declared another type is refused. Other layout differences (another platform) are the
+  // open's to report.
+  Status CheckKept(const StoredLayout &layout, const cairn_type *local) const {
+    std::vector<Leaf> old_leaves, new_leaves;
+    if (!FlattenStored(layout, 0, &old_leaves)) return Status::Ok();
+    FlattenLocal(local, 0, &new_leaves);
+    if (old_leaves.size() != new_leaves.size()) return Status::Ok();
+    for (size_t i = 0; i < old_leaves.size(); i++) {
+      const Leaf &o = old_leaves[i], &l = new_leaves[i];
+      if (!o.type.empty() && !l.type.empty() && o.type != l.type)
+        return Mismatch(layout, RetypedField(o, l));
+    }
+    return Status::Ok();
+  }
+
+  // U2: the classes a stored class extends, by name, from its nested base layouts.
+  static std::vector<std::string> StoredBases(const StoredLayout &l) {
+    std::vector<std::string> out;
+    for (const StoredLayout *at = &l; at;) {
+      const StoredLayout *next = nullptr;
+      if (!at->fields.empty() && at->fields[0].kind == CAIRN_KIND_STRUCT && at->fields[0].nested) {
+        next = at->fields[0].nested.get();
+        out.push_back(next->name);
+      }
+      at = next;
+    }
+    return out;
+  }
+
   Status Match(const StoredLayout &layout, Conversion *c) const {
     const cairn_type *to = c->to;
     const bool stored_array = layout.flags & CAIRN_TYPE_ARRAY;
@@ -266,6 +355,17 @@ class Upgrader {
       if (!same) return Mismatch(layout, "its elements are laid out differently here");
       return Status::Ok();
     }
+    // U2: a class keeps every class it extended (references declared as one of them may hold
+    // its objects: campaign M read a field of another class through one, and crashed).
+    for (const std::string &base : StoredBases(layout)) {
+      bool kept = false;
+      for (const cairn_type *b = to->super; b && !kept; b = b->super) kept = base == b->name;
+      if (!kept)
+        return Mismatch(layout, "it extended '" + base + "' in the database and does not here " +
+                                    "(what refers to its objects as a '" + base +
+                                    "' could not read them): an upgrade keeps a class's base " +
+                                    "classes (it may add new ones)");
+    }
     std::unordered_map<std::string, const Leaf *> old_by_name;
     for (const Leaf &l : old_leaves)
       if (!old_by_name.emplace(l.name, &l).second)
@@ -279,10 +379,7 @@ class Upgrader {
       const Leaf &o = *it->second;
       const bool types_known = !o.type.empty() && !l.type.empty();
       if (o.kind != l.kind || o.count != l.count || (types_known && o.type != l.type))
-        return Mismatch(layout, "field " + Quote(l.name) + " is " + Declared(o) +
-                                    " in the database and " + Declared(l) +
-                                    " here (an upgrade keeps a field's type: give the "
-                                    "field of the new type another name)");
+        return Mismatch(layout, RetypedField(o, l));
       c->copies.push_back(Conversion::Copy{o.offset, l.offset, l.bytes()});
     }
     c->moves = heap::PlainObjectBytes(c->from) != heap::PlainObjectBytes(to);
@@ -346,7 +443,11 @@ class Upgrader {
       auto c = conversions_.find(image->indexes[i]);
       const Conversion *conv = c == conversions_.end() ? nullptr : &c->second;
       if (!graph_.live(page, start)) {
-        if (conv) s = Fill(bytes.data(), start, image->types[i]);  // U4
+        // U4: every dead object becomes a filler (one of a converted type could not be read by
+        // the program; one of another type may refer to a place the upgrade made a filler,
+        // which db check reports as damage: campaign M).
+        if (!types::TypeRegistry::IsFiller(image->types[i]))
+          s = Fill(bytes.data(), start, image->types[i]);
         if (!s.ok()) return s;
         continue;
       }
@@ -440,8 +541,9 @@ class Upgrader {
   std::unordered_map<uint32_t, Conversion> conversions_;  // by stored type index
   std::unordered_map<uint64_t, Place> moved_;             // by Key of the stored object
   std::vector<NewPage> new_pages_;
-  size_t small_page_ = SIZE_MAX;  // the page of new_pages_ being filled with small objects
-  size_t fill_ = 0;               // bytes used in it
+  std::unordered_set<uint64_t> allotted_;  // the pages of new_pages_
+  size_t small_page_ = SIZE_MAX;           // the page of new_pages_ being filled with small objects
+  size_t fill_ = 0;                        // bytes used in it
 };
 
 }  // namespace

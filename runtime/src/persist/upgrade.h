@@ -10,17 +10,22 @@
 //   U2. Fields are matched by name, through base classes (a class's base is a nested struct of
 //       it): a field of both keeps its value; one the program adds starts as zero (0, 0.0,
 //       false, nil); one it removed is dropped. A field of both must have the same kind, count
-//       and declared type (where the database recorded one), else nothing is converted and the
-//       error names the type and the field. An array type converts only to the same element
-//       layout (its objects keep their bytes; only the header changes).
+//       and declared type (where the database recorded one), and a class must keep every class
+//       it extended (references declared as one may hold its objects), else nothing is
+//       converted and the error names the type and the field or base. A type the program has
+//       by fingerprint is kept as it is, and must have the same declared field types (checked
+//       first: the open after the upgrade would refuse it). An array type converts only to the
+//       same element layout (its objects keep their bytes; only the header changes).
 //   U3. An object that keeps its size is converted where it is; one whose size changes moves to
 //       a new page, and every reference to it (from reached objects and from the root) is
 //       rewritten, its identity hash going with it. The place it left becomes a filler; a page
 //       left with no live object is freed.
-//   U4. Only objects the root reaches are converted (stored_graph.h, G1); a dead object of a
-//       converted type on a page that is written becomes a filler (a program defining only the
-//       new type could not read the page otherwise). The program's type is added to the type
-//       table even when no object of it was reached, so that the open that follows finds it.
+//   U4. Only objects the root reaches are converted (stored_graph.h, G1). As `cairn db gc`
+//       does, every dead object on a reached page becomes a filler (one of a converted type
+//       could not be read by the program; one of another type may refer to a place the upgrade
+//       made a filler, which db check reports as damage), and every page the root does not reach
+//       is freed. The program's type is added to the type table even when no object of it was
+//       reached, so that the open that follows finds it.
 //   U5. All of it is one store transaction: a crash leaves the database as it was or upgraded.
 //       An error (a type that cannot be converted, a damaged page) writes nothing.
 //   U6. The converted definition's entry stays in the type table (pages no root reaches may
