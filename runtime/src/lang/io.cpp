@@ -42,7 +42,12 @@ std::string &ReadWhat() {
 
 std::string &ReadBuffer() {
   static thread_local std::string bytes;
-  std::string().swap(bytes);
+  // Emptied; its memory freed only when large (a line's worth is kept: a free and a malloc per
+  // line showed in readLine's profile).
+  if (bytes.capacity() > (64u << 10))
+    std::string().swap(bytes);
+  else
+    bytes.clear();
   return bytes;
 }
 
@@ -75,20 +80,33 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   const uint64_t limit = LimitOfRead();
   ReadWhat() = "cannot read a line of standard input";
   std::string &line = ReadBuffer();
+  // Bytes are taken without stdio's lock and gathered in a chunk (a call and an append per byte
+  // made 10 million lines 1.6x Python's time: campaign N). A line past the limit stops within a
+  // byte of it: a next readLine begins where this one stopped.
+  char chunk[4096];
+  size_t n = 0;
   int c;
   bool any = false, ended = false;
   errno = 0;
-  while ((c = std::getchar()) != EOF) {
+  flockfile(stdin);
+  while ((c = getc_unlocked(stdin)) != EOF) {
     any = true;
     if (c == '\n') {
       ended = true;
       break;
     }
-    const char byte = static_cast<char>(c);
-    AppendWithin(&line, &byte, 1, limit);
-    // The rest of the line is not read: a next readLine begins where this one stopped.
-    if (line.size() > limit) ReadTooLarge(loc, line.size(), false, limit);
+    chunk[n++] = static_cast<char>(c);
+    if (n == sizeof chunk || line.size() + n > limit) {
+      AppendWithin(&line, chunk, n, limit);
+      n = 0;
+      if (line.size() > limit) {
+        funlockfile(stdin);
+        ReadTooLarge(loc, line.size(), false, limit);
+      }
+    }
   }
+  AppendWithin(&line, chunk, n, limit);
+  funlockfile(stdin);
   if (std::ferror(stdin)) {
     const int err = errno;
     std::clearerr(stdin);
@@ -100,7 +118,7 @@ void *cairn_io_read_line(const cairn_loc *loc) {
   if (ended && !line.empty() && line.back() == '\r') line.pop_back();
   NeedRoomForRead(loc, line.size());
   void *text = NewText(line);
-  std::string().swap(line);
+  ReadBuffer();
   return text;
 }
 
