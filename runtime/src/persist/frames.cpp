@@ -28,6 +28,8 @@
 //                                                                  writable: D15)--> kModified
 //   transient page --MakePersistent (stabilization)--> kModified --MakeTransient (commit
 //                                                                   failed)--> transient page
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstdarg>
@@ -903,9 +905,19 @@ size_t Persistence::VerifyFrames(size_t max_report) {
 
 void Persistence::NewReferencePass() {
   const size_t capacity = heap_->pages().capacity();
-  if (ref_seen_.size() < capacity) ref_seen_.assign(capacity, 0);
+  if (ref_seen_size_ < capacity) {
+    if (ref_seen_) munmap(ref_seen_, ref_seen_size_ * sizeof(uint32_t));
+    void *p = mmap(nullptr, capacity * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      Fatal("no address space for the references' scratch of %zu pages", capacity);
+    ref_seen_ = static_cast<uint32_t *>(p);
+    ref_seen_size_ = capacity;
+    ref_pass_ = 0;
+  }
   if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
-    std::fill(ref_seen_.begin(), ref_seen_.end(), 0);
+    // (Zero again, and not resident: the pages of a private anonymous mapping read as zeros.)
+    madvise(ref_seen_, ref_seen_size_ * sizeof(uint32_t), MADV_DONTNEED);
     ref_pass_ = 1;
   }
 }

@@ -496,8 +496,11 @@ class Persistence final : public gc::PersistHooks {
   // change.
   std::unordered_map<uint32_t, std::vector<std::vector<uint32_t>>> run_page_refs_;
   // RecordReferences' scratch: ref_seen_[frame] == ref_pass_ when the frame is in the list
-  // being made (one word per page of the heap, made at the first use; no sort per page).
-  std::vector<uint32_t> ref_seen_;
+  // being made (one word per page of the heap, made at the first use; no sort per page). An
+  // anonymous mapping, not committed: only the parts for frames met take memory (a vector of
+  // the heap's pages made every program that read a database 32 MiB larger: campaign N).
+  uint32_t *ref_seen_ = nullptr;
+  size_t ref_seen_size_ = 0;
   uint32_t ref_pass_ = 0;
   std::unordered_map<uint32_t, CleanImage> clean_images_;  // D12: modified small page -> image
   // D16: a modified run (unshared, of more than one page) that was clean in this transaction.
