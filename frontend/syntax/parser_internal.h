@@ -111,13 +111,13 @@ class Parser {
   // body: kSlack is for the levels around it (the body's block, a statement's expression, a
   // call's argument), so that 256 parentheses, blocks or brackets fit wherever they stand
   // (without it they stopped at 253 to 255).
+  static constexpr size_t kMaxDepth = 1024;
+  static constexpr size_t kNestCost = 4;
+  static constexpr size_t kSlack = 4 * kNestCost;
   // The hint for a variable named `new` at the end of a line, whose statement went on.
   static constexpr const char *kNewAtLineEndHint =
       "the line ends in 'new', so the statement goes on to the next line (`new` makes an "
       "object of the type that follows); if 'new' is a variable here, write `(new)`";
-  static constexpr size_t kMaxDepth = 1024;
-  static constexpr size_t kNestCost = 4;
-  static constexpr size_t kSlack = 4 * kNestCost;
   class DepthScope {
    public:
     explicit DepthScope(Parser &p) : p_(p), saved_(p.depth_) {}

@@ -504,6 +504,15 @@ TEST_F(TxnTest, AnExclusiveTransactionTakesNoKeyLocks) {
   ASSERT_TRUE(r->ListIdentityHashes(db_, 3, &hashes).ok());
   ASSERT_EQ(hashes.size(), 1u);
   EXPECT_EQ(hashes[0].hash, 42u);
+  r->Abort();
+  // The exclusive transaction's RocksDB transaction is reused by the next ones, which lock
+  // again: a page one writes holds another's write until the lock times out.
+  auto c = Begin();
+  auto d = Begin();
+  ASSERT_TRUE(c->WritePage(db_, 3, Page(10).bytes).ok());
+  EXPECT_EQ(d->WritePage(db_, 3, Page(11).bytes).code(), CAIRN_BUSY);
+  d->Abort();
+  ASSERT_TRUE(c->Commit().ok());
   ExpectClean();
 }
 

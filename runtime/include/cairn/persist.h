@@ -121,17 +121,19 @@ typedef struct cairn_upgrade_report {
   uint64_t objects_converted; /* objects of them the root reaches */
   uint64_t objects_moved;     /* of those, the ones whose size changed (moved to new pages) */
   uint64_t pages_written;     /* pages written: converted in place, references rewritten, new */
-  uint64_t pages_freed;       /* pages left with no live object by the moves */
+  uint64_t pages_freed;       /* pages left with no live object by the moves, and pages the root
+                                 did not reach (freed as `cairn db gc` frees them) */
 } cairn_upgrade_report;
 /* Opens a database as cairn_db_open does, first converting, in one store transaction, its
  * objects of types this program defines differently (a type of the same name, another
  * fingerprint) to the program's definitions: fields are matched by name, through base classes;
  * a field the program adds starts as zero (0, 0.0, false, nil), one it removed is dropped; an
  * object whose size changes moves to a new page and every reference to it is rewritten (its
- * identity hash goes with it). Only objects the root reaches are converted; dead objects of a
- * converted type on the pages written become fillers. A field of both definitions with another
- * kind or declared type is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is
- * written; so is an array type whose elements are laid out differently. A crash leaves the
+ * identity hash goes with it). Only objects the root reaches are converted; as `cairn db gc`
+ * does, every dead object on a page the root reaches becomes a filler and every page it does
+ * not reach is freed. A field of both definitions with another kind or declared type, a class
+ * that no longer extends a class it did, or an array type whose elements are laid out
+ * differently is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is written. A crash leaves the
  * database as it was or upgraded (persist/upgrade.h, U1-U5). Nothing to convert: nothing is
  * written. A database this process has open already is returned as it is. Not inside a
  * transaction that failed (CAIRN_MISUSE); inside an open one, the conversion commits at once

@@ -8,10 +8,17 @@
 //     give the first object hashed in a later process the hash of one already stored. It is kept
 //     here, keyed by the object's address; a collection rekeys the entries of the objects it
 //     moves and drops those of the objects that died. Objects never asked for cost nothing.
-//   - A persistent object never moves within its database: persistent pages are promoted, never
-//     copied, and a page id is not reused (persistence never frees pages). So its hash is
-//     derived from its location, (database id, page id, payload offset), and needs no storage,
-//     in this process or a later one, whichever heap frame its page is faulted into.
+//   - A persistent object never moves within its database while programs run: persistent pages
+//     are promoted, never copied, and a running program frees no page. So its hash is derived
+//     from its location, (database id, page id, payload offset), and needs no storage, in this
+//     process or a later one, whichever heap frame its page is faulted into. Two tools do free
+//     pages, and later commits reuse them: `cairn db gc` frees pages holding only dead objects
+//     (whose hashes no one holds any more), and an upgrade (persist/upgrade.h) moves objects
+//     that grew, recording at the new place the hash the old place gave them, and frees the
+//     old page when nothing is left on it. An object a later commit puts at the same place of
+//     that page and never hashed while transient then has the same hash as the moved one: two
+//     live objects may share an identity hash (hash tables stay right: they compare keys by
+//     identity; two objects may print the same `Type#N`). A generation per page would end it.
 //   - Unless it had a hash while it was transient: then the commit that made it persistent
 //     records that hash in its database (an 'H' entry of the store, written in the same
 //     transaction as its page), and a recorded hash wins over the derived one.

@@ -62,10 +62,12 @@ std::string NameOf(const cairn_loc *loc, void *name_text) {
 // store is opened: an open makes a store that is not there, which a refused name must not leave
 // behind (campaign L: Database.create("../etc") did).
 void CheckName(const cairn_loc *loc, void *name_text) {
-  const cairn::Status s = cairn::store::ValidateDatabaseName(NameOf(loc, name_text));
-  if (s.ok()) return;
   static std::string message;  // a runtime error hook's jump leaves nothing to free
-  message = "database error: " + s.message();
+  {
+    const cairn::Status s = cairn::store::ValidateDatabaseName(NameOf(loc, name_text));
+    if (s.ok()) return;
+    message = "database error: " + s.message();
+  }  // (the status freed before the error: the hook may jump out of this frame)
   RuntimeError(loc, message);
 }
 

@@ -917,7 +917,8 @@ void Persistence::NewReferencePass() {
   }
   if (++ref_pass_ == 0) {  // wrapped: no stale mark may equal the new pass
     // (Zero again, and not resident: the pages of a private anonymous mapping read as zeros.)
-    madvise(ref_seen_, ref_seen_size_ * sizeof(uint32_t), MADV_DONTNEED);
+    if (madvise(ref_seen_, ref_seen_size_ * sizeof(uint32_t), MADV_DONTNEED) != 0)
+      std::memset(ref_seen_, 0, ref_seen_size_ * sizeof(uint32_t));
     ref_pass_ = 1;
   }
 }

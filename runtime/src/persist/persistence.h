@@ -498,7 +498,8 @@ class Persistence final : public gc::PersistHooks {
   // RecordReferences' scratch: ref_seen_[frame] == ref_pass_ when the frame is in the list
   // being made (one word per page of the heap, made at the first use; no sort per page). An
   // anonymous mapping, not committed: only the parts for frames met take memory (a vector of
-  // the heap's pages made every program that read a database 32 MiB larger: campaign N).
+  // the heap's pages made every program that read a database 32 MiB larger: campaign N). Never
+  // unmapped: the Persistence lives until the process ends.
   uint32_t *ref_seen_ = nullptr;
   size_t ref_seen_size_ = 0;
   uint32_t ref_pass_ = 0;

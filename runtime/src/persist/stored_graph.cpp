@@ -25,6 +25,19 @@ Status StoredGraph::LoadTypes() {
     auto t = std::make_unique<StoredType>();
     s = DecodeLayout(e.layout, &t->layout);
     if (!s.ok()) return Corrupt("type table entry " + std::to_string(e.index) + ": " + s.message());
+    // G3: a layout's references and fields lie within its size, and the size within a run (a
+    // damaged entry would have the walks read, and the upgrade write, outside an image).
+    const uint64_t kMaxBytes = uint64_t(kMaxRun) * kPageSize;
+    bool inside = t->layout.size > 0 && t->layout.size <= kMaxBytes;
+    for (uint32_t r : t->layout.refs) inside = inside && uint64_t(r) + 8 <= t->layout.size;
+    for (const StoredLayout::Field &f : t->layout.fields)
+      inside = inside && f.offset < t->layout.size;
+    const bool array = t->layout.flags & CAIRN_TYPE_ARRAY;
+    if ((!inside && !(t->layout.size == 0 && t->layout.refs.empty() && !array)) ||
+        (array && t->layout.size == 0))
+      return Corrupt("type table entry " + std::to_string(e.index) + " ('" + t->layout.name +
+                     "') has references or fields outside its size (" +
+                     std::to_string(t->layout.size) + " bytes)");
     t->image = std::make_unique<LayoutImage>(t->layout);
     types_[e.index] = std::move(t);
   }
@@ -117,8 +130,15 @@ Status StoredGraph::Read(uint64_t page, uint64_t n, bool large, const Image **ou
                      ") names no type of the type table");
     const cairn_type *t = it->second->image->type();
     void *ref = base + off + heap::kWordSize;
+    // G3: an array's length is checked before its size is computed (a damaged length would
+    // overflow it, and the walk of its slots would leave the image).
+    if (heap::IsArrayType(t) &&
+        heap::ArrayLength(ref) > (limit - off - 2 * heap::kWordSize) / t->size)
+      return Corrupt(Where(page) + "holds an array of type '" + it->second->layout.name +
+                     "' whose length (" + std::to_string(heap::ArrayLength(ref)) +
+                     ") does not fit its page");
     size_t bytes = heap::ObjectBytes(t, ref);
-    if (off + bytes > limit)
+    if (bytes < 2 * heap::kWordSize || off + bytes > limit)
       return Corrupt(Where(page) + "holds an object of type '" + it->second->layout.name +
                      "' that does not fit its page");
     image->starts.push_back(uint32_t(off + heap::kWordSize));

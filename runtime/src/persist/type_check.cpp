@@ -74,7 +74,8 @@ Status Persistence::CheckTypes(cairn_db &db) {
                           "definition it was upgraded to, or open it with Database.upgrade(\"" +
                           db.name +
                           "\") (cairn_db_upgrade) to convert them back to this "
-                          "program's");
+                          "program's (the values of the fields the other definition added are "
+                          "then lost)");
       }
       s = CheckLayout(layout, local, db.name);
       if (!s.ok()) return s;

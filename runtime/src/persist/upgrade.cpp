@@ -1,4 +1,4 @@
-// The upgrade of a database to this program's types (upgrade.h, U1-U5).
+// The upgrade of a database to this program's types (upgrade.h, U1-U6).
 #include "persist/upgrade.h"
 
 #include <algorithm>
@@ -301,20 +301,21 @@ class Upgrader {
     return what;
   }
 
-  // U2: a stored type the program has by fingerprint keeps its objects as they are; a reference
-  // field declared another type is refused. Other layout differences (another platform) are the
-  // open's to report.
+  // U2: a stored type the program has by fingerprint keeps its objects as they are, so it must
+  // pass the open's same-layout rule now, before anything is written (U5): a reference field
+  // declared another type is said as an upgrade says it; any other difference (another
+  // platform's offsets) as the open says it.
   Status CheckKept(const StoredLayout &layout, const cairn_type *local) const {
     std::vector<Leaf> old_leaves, new_leaves;
-    if (!FlattenStored(layout, 0, &old_leaves)) return Status::Ok();
-    FlattenLocal(local, 0, &new_leaves);
-    if (old_leaves.size() != new_leaves.size()) return Status::Ok();
-    for (size_t i = 0; i < old_leaves.size(); i++) {
-      const Leaf &o = old_leaves[i], &l = new_leaves[i];
-      if (!o.type.empty() && !l.type.empty() && o.type != l.type)
-        return Mismatch(layout, RetypedField(o, l));
+    if (FlattenStored(layout, 0, &old_leaves)) {
+      FlattenLocal(local, 0, &new_leaves);
+      for (size_t i = 0; i < old_leaves.size() && i < new_leaves.size(); i++) {
+        const Leaf &o = old_leaves[i], &l = new_leaves[i];
+        if (o.name == l.name && !o.type.empty() && !l.type.empty() && o.type != l.type)
+          return Mismatch(layout, RetypedField(o, l));
+      }
     }
-    return Status::Ok();
+    return CheckLayout(layout, local, info_.name);
   }
 
   // U2: the classes a stored class extends, by name, from its nested base layouts.
@@ -378,6 +379,16 @@ class Upgrader {
       if (it == old_by_name.end()) continue;  // added: starts as zero
       const Leaf &o = *it->second;
       const bool types_known = !o.type.empty() && !l.type.empty();
+      // U2: a reference kept with no declared type recorded (an entry of an older Cairn's
+      // encoding, version 1) could hold objects of a class the program's field does not
+      // declare: refused. (A C program's types declare none on either side: its own affair.)
+      if (o.kind == CAIRN_KIND_REF && layout.version < 2 && !l.type.empty())
+        return Mismatch(layout,
+                        "the database's entry for it does not record the declared type "
+                        "of field " +
+                            Quote(l.name) +
+                            " (written by an older version of Cairn), so the upgrade "
+                            "cannot tell that its objects fit this program's field");
       if (o.kind != l.kind || o.count != l.count || (types_known && o.type != l.type))
         return Mismatch(layout, RetypedField(o, l));
       c->copies.push_back(Conversion::Copy{o.offset, l.offset, l.bytes()});

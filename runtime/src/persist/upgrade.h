@@ -28,8 +28,8 @@
 //       reached, so that the open that follows finds it.
 //   U5. All of it is one store transaction: a crash leaves the database as it was or upgraded.
 //       An error (a type that cannot be converted, a damaged page) writes nothing.
-//   U6. The converted definition's entry stays in the type table (pages no root reaches may
-//       hold its objects, until `cairn db gc`), renamed "<name> (replaced by an upgrade)"
+//   U6. The converted definition's entry stays in the type table (its index is never reused,
+//       and an upgrade back gives it its name again), renamed "<name> (replaced by an upgrade)"
 //       (type_layout.h, kReplacedByUpgrade): the table holds one definition of each name again
 //       (D19 of persistence.h), so the next upgrade by the same program finds nothing to convert
 //       and walks nothing; a program of the replaced definition is refused at open, told so
@@ -44,7 +44,7 @@
 
 namespace cairn::persist {
 
-// Converts database `name` of `store` to the program's registered types (U1-U5). Fills *report
+// Converts database `name` of `store` to the program's registered types (U1-U6). Fills *report
 // (zeros if nothing needed converting; then nothing is written).
 Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report);
 
