@@ -33,19 +33,10 @@ Status FillDeadObjects(Transaction &txn, const DatabaseInfo &info, persist::Stor
     std::vector<char> bytes;
     for (size_t i = 0; i < image->starts.size(); i++) {
       if (graph.live(page, image->starts[i])) continue;
-      const cairn_type *t = image->types[i];
-      if (types::TypeRegistry::IsFiller(t)) continue;
-      const char *src = image->bytes.data();
-      const size_t object_bytes = heap::ObjectBytes(t, const_cast<char *>(src) + image->starts[i]);
-      uint32_t filler = 0;
-      // (FillerIndex may add a type; it reads no page, so `image` stays valid: G3.)
-      s = graph.FillerIndex(object_bytes - heap::kWordSize, &filler);
-      if (!s.ok()) return s;
+      if (types::TypeRegistry::IsFiller(image->types[i])) continue;
       if (bytes.empty()) bytes = image->bytes;
-      char *header = bytes.data() + image->starts[i] - heap::kWordSize;
-      const uint64_t word = filler;
-      std::memcpy(header, &word, sizeof word);
-      std::memset(header + heap::kWordSize, 0, object_bytes - heap::kWordSize);
+      s = graph.Fill(bytes.data(), image->starts[i], image->types[i]);
+      if (!s.ok()) return s;
       ++*objects_filled;
     }
     if (bytes.empty()) continue;
@@ -76,19 +67,9 @@ Status CollectGarbage(Store &store, std::string_view name, GcReport *report) {
   if (s.ok()) s = marker.Drain();
   uint64_t rewritten = 0, filled = 0;
   if (s.ok()) s = FillDeadObjects(*txn, info, marker, &rewritten, &filled);
-  // Sweep: every page in use that nothing reached is freed (FreePage drops its identity hashes).
+  // Sweep: every page in use that nothing reached is freed.
   uint64_t freed = 0, already_free = 0;
-  for (PageNo p = 1; s.ok() && p <= info.page_count; p++) {
-    if (marker.reached(p)) continue;
-    bool free = false;
-    s = txn->IsFree(info.id, p, &free);
-    if (s.ok() && free) {
-      already_free++;
-      continue;
-    }
-    if (s.ok()) s = txn->FreePage(info.id, p);
-    if (s.ok()) freed++;
-  }
+  if (s.ok()) s = marker.FreeUnreached([](uint64_t) { return false; }, &freed, &already_free);
   if (s.ok()) s = txn->Commit();
   if (!s.ok()) {
     txn->Abort();

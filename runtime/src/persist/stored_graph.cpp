@@ -2,6 +2,7 @@
 #include "persist/stored_graph.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "heap/object.h"
 #include "persist/ref_codec.h"
@@ -98,6 +99,36 @@ Status StoredGraph::FillerIndex(size_t payload, uint32_t *index) {
   Status s = txn_.PutType(info_.id, t->fingerprint, EncodeLayout(t), index);
   if (!s.ok()) return s;
   filler_index_[payload] = *index;
+  return Status::Ok();
+}
+
+Status StoredGraph::Fill(char *bytes, uint32_t start, const cairn_type *t) {
+  const size_t object_bytes = heap::ObjectBytes(t, bytes + start);
+  uint32_t filler = 0;
+  // (FillerIndex may add a type; it reads no page, so the caller's images stay valid: G3.)
+  Status s = FillerIndex(object_bytes - heap::kWordSize, &filler);
+  if (!s.ok()) return s;
+  const uint64_t word = filler;
+  std::memcpy(bytes + start - heap::kWordSize, &word, sizeof word);
+  std::memset(bytes + start, 0, object_bytes - heap::kWordSize);
+  return Status::Ok();
+}
+
+Status StoredGraph::FreeUnreached(const std::function<bool(uint64_t)> &keep, uint64_t *freed,
+                                  uint64_t *already_free) {
+  // (FreePage drops a page's identity hash entries.)
+  for (store::PageNo p = 1; p <= info_.page_count; p++) {
+    if (reached_[p] || keep(p)) continue;
+    bool free = false;
+    Status s = txn_.IsFree(info_.id, p, &free);
+    if (s.ok() && free) {
+      ++*already_free;
+      continue;
+    }
+    if (s.ok()) s = txn_.FreePage(info_.id, p);
+    if (!s.ok()) return s;
+    ++*freed;
+  }
   return Status::Ok();
 }
 

@@ -14,6 +14,7 @@
 //       Image pointer across another Read.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -60,6 +61,14 @@ class StoredGraph {
   // The type table's index of the filler of `payload` bytes, added to the table if it is not
   // there.
   Status FillerIndex(size_t payload, uint32_t *index);
+  // Makes the object of type t at payload offset `start` of the page copy `bytes` a filler of
+  // its size (P8 of heap/page_info.h): its header names the filler, its payload is zeros.
+  Status Fill(char *bytes, uint32_t start, const cairn_type *t);
+  // Frees every page of the database in use that nothing reached, except those `keep` names
+  // (pages the caller allocated in this transaction). Counts them in *freed, and the pages
+  // found free already in *already_free.
+  Status FreeUnreached(const std::function<bool(uint64_t)> &keep, uint64_t *freed,
+                       uint64_t *already_free);
 
   uint64_t pages_reached() const { return pages_reached_; }
   uint64_t objects_reached() const { return objects_; }

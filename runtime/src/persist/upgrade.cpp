@@ -184,16 +184,11 @@ class Upgrader {
       }
     // U4: the pages no root reaches are freed, as `cairn db gc` does (their dead objects may
     // refer to places the upgrade made fillers, or be of converted types).
-    for (store::PageNo p = 1; p <= info_.page_count; p++) {
-      if (graph_.reached(p) || allotted_.count(p)) continue;  // (a free page reused: allotted)
-      bool free = false;
-      Status s = txn_.IsFree(info_.id, p, &free);
-      if (s.ok() && !free) {
-        s = txn_.FreePage(info_.id, p);
-        report_->pages_freed++;
-      }
-      if (!s.ok()) return s;
-    }
+    // (A free page reused by Allot is the upgrade's own: kept.)
+    uint64_t already_free = 0;
+    Status s = graph_.FreeUnreached([this](uint64_t p) { return allotted_.count(p) != 0; },
+                                    &report_->pages_freed, &already_free);
+    if (!s.ok()) return s;
     const uint64_t root = Remap(info_.root);
     if (root != info_.root) return txn_.SetRoot(info_.id, root);
     return Status::Ok();
@@ -430,17 +425,6 @@ class Upgrader {
     RemapSlots(c.to, payload);
   }
 
-  Status Fill(char *bytes, uint32_t start, const cairn_type *t) {
-    const size_t object_bytes = heap::ObjectBytes(t, bytes + start);
-    uint32_t filler = 0;
-    Status s = graph_.FillerIndex(object_bytes - heap::kWordSize, &filler);
-    if (!s.ok()) return s;
-    const uint64_t word = filler;
-    std::memcpy(bytes + start - heap::kWordSize, &word, sizeof word);
-    std::memset(bytes + start, 0, object_bytes - heap::kWordSize);
-    return Status::Ok();
-  }
-
   Status RewriteSmallPage(uint64_t page) {
     const StoredGraph::Image *image = nullptr;
     Status s = graph_.Read(page, 1, false, &image);
@@ -458,7 +442,7 @@ class Upgrader {
         // the program; one of another type may refer to a place the upgrade made a filler,
         // which db check reports as damage: campaign M).
         if (!types::TypeRegistry::IsFiller(image->types[i]))
-          s = Fill(bytes.data(), start, image->types[i]);
+          s = graph_.Fill(bytes.data(), start, image->types[i]);
         if (!s.ok()) return s;
         continue;
       }
@@ -468,7 +452,7 @@ class Upgrader {
         Convert(*conv, image->bytes.data() + start, new_pages_[to.page].bytes.data() + to.offset);
         report_->objects_moved++;
         moved_any = true;
-        s = Fill(bytes.data(), start, image->types[i]);
+        s = graph_.Fill(bytes.data(), start, image->types[i]);
         if (!s.ok()) return s;
         continue;
       }
