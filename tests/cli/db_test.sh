@@ -196,11 +196,15 @@ UPV2='import std.list\nclass Rec { label: text; weight: float; id: int }\nfn mai
 run_program upopen.cairn "${UPV2/OPEN/open}"
 expect "a program with a changed class, opening" 70 "" "open it with Database.upgrade(\"recs\")"
 run_program upgrade.cairn "${UPV2/OPEN/upgrade}"
-expect "the same program, upgrading" 0 "1000 499500 r999 0.0" ""
+expect "the same program, upgrading" 0 "1000 499500 r999 0.0" "note: database 'recs' was upgraded to this program's classes:
+  'Rec': 1000 objects converted; field 'weight' added (zero)"
 run_program upopen.cairn "${UPV2/OPEN/open}"
 expect "the changed program, opening after the upgrade" 0 "1000 499500 r999 0.0" ""
 run --store "$STORE" db check recs
 expect "check after an upgrade" 0 "recs: ok" ""
+# A field renamed is one dropped and one added: the note says whose values went.
+run_program uprename.cairn 'import std.list\nclass Rec { name: text; weight: float; id: int }\nfn main() { let d = Database.upgrade("recs")\n atomic { println((d.root as List[Rec]).get(5).name) } }\n'
+expect "an upgrade renaming a field" 0 "nil" "'Rec': 1000 objects converted; field 'name' added (zero); field 'label' dropped with the values of 1000 objects"
 
 # What an upgrade refuses, writing nothing (campaign M): a class that no longer extends a class it
 # did (a reference declared as the base would read a field of another class: it crashed); a

@@ -279,6 +279,13 @@ PERSIST_CHILD(Upgrade_UpgradeToV2) {
   CK_EQ(report.objects_converted, uint64_t(Ups()) + 3);
   CK_EQ(report.objects_moved, uint64_t(Ups()) + 2);  // all but the Swap, which kept its size
   CK(report.pages_freed > 0) << "the pages the Ups left";
+  // U7: what was converted is said, type by type.
+  const std::string summary = report.summary;
+  CK(summary.find("'ptest.Up': " + std::to_string(Ups()) +
+                  " objects converted; field 'weight' added (zero); field 'tag' added (zero)") !=
+     std::string::npos)
+      << summary;
+  CK(summary.find("'ptest.Swap': 1 object converted") != std::string::npos) << summary;
   CK_OK(cairn_txn_begin());
   CheckV2(db);
   SayHashes(Root(db));
@@ -320,6 +327,11 @@ PERSIST_CHILD(Upgrade_BackToV1) {
   cairn_upgrade_report report{};
   CK_OK(cairn_db_upgrade("up", &db, &report));
   CK_EQ(report.types_converted, 4u);
+  // U7: the fields version 2 added are dropped, and the one value set in one of them is said.
+  const std::string summary = report.summary;
+  CK(summary.find("field 'weight' dropped; field 'tag' dropped with the values of 1 object") !=
+     std::string::npos)
+      << summary;
   CK_OK(cairn_txn_begin());
   void *root = Root(db);
   for (int64_t i = 0; i < Ups(); i++) {

@@ -123,6 +123,10 @@ typedef struct cairn_upgrade_report {
   uint64_t pages_written;     /* pages written: converted in place, references rewritten, new */
   uint64_t pages_freed;       /* pages left with no live object by the moves, and pages the root
                                  did not reach (freed as `cairn db gc` frees them) */
+  const char *summary;        /* a line per type converted: "'Item': 40 objects converted;
+                                 field 'cost' added (zero); field 'price' dropped with the
+                                 values of 40 objects"; "" if nothing was converted. Valid
+                                 until the next upgrade */
 } cairn_upgrade_report;
 /* Opens a database as cairn_db_open does, first converting, in one store transaction, its
  * objects of types this program defines differently (a type of the same name, another

@@ -2,6 +2,7 @@
 // the first call that needs it ($CAIRN_STORE, else ./cairn.store); only create makes a store that
 // is not there: open and drop without one are the runtime error that there is none (after the
 // name's own check), and exists and names, which only ask, answer false and [].
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -124,8 +125,21 @@ cairn_db *cairn_lang_db_upgrade(const cairn_loc *loc, void *name_text) {
   cairn_db *db = nullptr;
   CheckName(loc, name_text);
   if (NoStore()) NoStoreError(loc, name_text);
-  if (cairn_db_upgrade(NameOf(loc, name_text).c_str(), &db, nullptr) != CAIRN_OK)
+  cairn_upgrade_report report{};
+  if (cairn_db_upgrade(NameOf(loc, name_text).c_str(), &db, &report) != CAIRN_OK)
     DatabaseError(loc);
+  // U7 of persist/upgrade.h: what was converted, and what was dropped, is said.
+  if (report.types_converted != 0 && report.summary != nullptr && *report.summary != '\0') {
+    std::fflush(stdout);
+    std::fprintf(stderr, "note: database '%s' was upgraded to this program's classes:\n",
+                 cairn_db_name(db));
+    for (const char *line = report.summary; *line;) {
+      const char *end = std::strchr(line, '\n');
+      const size_t n = end ? size_t(end - line) : std::strlen(line);
+      std::fprintf(stderr, "  %.*s\n", int(n), line);
+      line += n + (end ? 1 : 0);
+    }
+  }
   StoreMade(loc);
   return db;
 }

@@ -219,6 +219,8 @@ Status Persistence::UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_re
   cairn_upgrade_report ignored;
   if (!report) report = &ignored;
   *report = cairn_upgrade_report{};
+  upgrade_summary_.clear();
+  report->summary = upgrade_summary_.c_str();
   if (!name) return Status(CAIRN_INVALID_ARGUMENT, "cairn_db_upgrade was given no name");
   Status s = store::ValidateDatabaseName(name);
   if (!s.ok()) return s;
@@ -227,7 +229,8 @@ Status Persistence::UpgradeDb(const char *name, cairn_db **out, cairn_upgrade_re
   if (open_ && failed_)
     return Misuse("upgrading database '" + std::string(name) + "' in a failed transaction (" +
                   failure_.message() + "): abort it first");
-  s = UpgradeDatabase(*store_, name, report);
+  s = UpgradeDatabase(*store_, name, report, &upgrade_summary_);
+  report->summary = upgrade_summary_.c_str();
   if (!s.ok() && options_.read_only && s.code() == CAIRN_MISUSE &&
       s.message().find(" is open read-only") != std::string::npos)
     // (Not ReadOnlyRefusal's "reading works": this program cannot read the database unless it

@@ -331,6 +331,7 @@ class Persistence final : public gc::PersistHooks {
   // (a database created or upgraded): it has only read (D3), so nothing is lost, and it sees the
   // change. A failure fails the transaction.
   Status BeginStoreTransactionAgain();
+  std::string upgrade_summary_;  // the last upgrade's (cairn_upgrade_report.summary, U7)
   Status NeedTransaction(const char *what, const cairn_db *db) const;
   Status AddDatabase(const std::string &name, cairn_db **out);
   static constexpr size_t kMaxOpenDatabases = 255;  // PageInfo::db is a byte; 0 is transient

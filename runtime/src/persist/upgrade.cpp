@@ -71,6 +71,15 @@ struct Conversion {
   };
   std::vector<Copy> copies;  // payload bytes that keep their values (plain types)
   bool moves = false;        // the object's size changes (plain types)
+  // For the summary (U7): the fields added and dropped, and the objects converted.
+  std::vector<std::string> added;
+  struct Dropped {
+    std::string name;
+    uint32_t offset, bytes;
+    uint64_t holding = 0;  // objects converted whose value of it was not zero
+  };
+  std::vector<Dropped> dropped;
+  uint64_t objects = 0;
 };
 
 std::string Quote(const std::string &s) { return "'" + s + "'"; }
@@ -131,6 +140,27 @@ class Upgrader {
   }
 
   bool needed() const { return !conversions_.empty(); }
+
+  // U7: what was converted, a line per type: its objects, the fields added, the fields dropped
+  // and how many objects held a value of them (renaming a field drops the old one's values).
+  std::string Summary() const {
+    std::map<std::string, const Conversion *> by_name;
+    for (const auto &[index, c] : conversions_) by_name[c.to->name] = &c;
+    std::string out;
+    for (const auto &[name, c] : by_name) {
+      if (!out.empty()) out += "\n";
+      out += "'" + name + "': " + std::to_string(c->objects) +
+             (c->objects == 1 ? " object converted" : " objects converted");
+      for (const std::string &a : c->added) out += "; field '" + a + "' added (zero)";
+      for (const Conversion::Dropped &d : c->dropped) {
+        out += "; field '" + d.name + "' dropped";
+        if (d.holding)
+          out += " with the values of " + std::to_string(d.holding) +
+                 (d.holding == 1 ? " object" : " objects");
+      }
+    }
+    return out;
+  }
 
   Status Walk() {
     Status s = graph_.Reach(info_.root, 0);
@@ -371,7 +401,10 @@ class Upgrader {
       if (seen[l.name]++)
         return Mismatch(layout, "this program's definition has two fields named '" + l.name + "'");
       auto it = old_by_name.find(l.name);
-      if (it == old_by_name.end()) continue;  // added: starts as zero
+      if (it == old_by_name.end()) {  // added: starts as zero
+        c->added.push_back(l.name);
+        continue;
+      }
       const Leaf &o = *it->second;
       const bool types_known = !o.type.empty() && !l.type.empty();
       // U2: a reference kept with no declared type recorded (an entry of an older Cairn's
@@ -388,6 +421,8 @@ class Upgrader {
         return Mismatch(layout, RetypedField(o, l));
       c->copies.push_back(Conversion::Copy{o.offset, l.offset, l.bytes()});
     }
+    for (const Leaf &o : old_leaves)
+      if (!seen.count(o.name)) c->dropped.push_back({o.name, o.offset, o.bytes()});
     c->moves = heap::PlainObjectBytes(c->from) != heap::PlainObjectBytes(to);
     return Status::Ok();
   }
@@ -413,7 +448,13 @@ class Upgrader {
 
   // Writes the object of `c` made from the stored payload `from` at `payload` (whose header
   // word is just before it), its references remapped.
-  void Convert(const Conversion &c, const char *from, char *payload) const {
+  void Convert(Conversion &c, const char *from, char *payload) {
+    c.objects++;
+    for (Conversion::Dropped &d : c.dropped) {
+      bool zero = true;
+      for (uint32_t k = 0; k < d.bytes && zero; k++) zero = from[d.offset + k] == 0;
+      d.holding += !zero;
+    }
     const uint64_t header = c.index;
     std::memcpy(payload - heap::kWordSize, &header, sizeof header);
     if (!(c.to->flags & CAIRN_TYPE_ARRAY)) {
@@ -436,7 +477,7 @@ class Upgrader {
     for (size_t i = 0; i < image->starts.size(); i++) {
       const uint32_t start = image->starts[i];
       auto c = conversions_.find(image->indexes[i]);
-      const Conversion *conv = c == conversions_.end() ? nullptr : &c->second;
+      Conversion *conv = c == conversions_.end() ? nullptr : &c->second;
       if (!graph_.live(page, start)) {
         // U4: every dead object becomes a filler (one of a converted type could not be read by
         // the program; one of another type may refer to a place the upgrade made a filler,
@@ -543,7 +584,9 @@ class Upgrader {
 
 }  // namespace
 
-Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report) {
+Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report,
+                       std::string *summary) {
+  summary->clear();
   *report = cairn_upgrade_report{};
   store::DatabaseInfo info;
   Status s = store.GetDatabaseInfo(name, &info);
@@ -571,6 +614,7 @@ Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade
     *report = cairn_upgrade_report{};
     return s;
   }
+  *summary = upgrader.Summary();
   return Status::Ok();
 }
 

@@ -34,8 +34,13 @@
 //       (D19 of persistence.h), so the next upgrade by the same program finds nothing to convert
 //       and walks nothing; a program of the replaced definition is refused at open, told so
 //       (type_check.cpp), and may upgrade back, which gives the entry its name back.
+//   U7. What was converted is said (cairn_upgrade_report.summary, which the language prints as
+//       a note): per type, the objects converted, the fields added, and the fields dropped with
+//       how many objects held a value of them (a renamed field is one dropped and one added:
+//       its values are gone, and the note says so).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "cairn/persist.h"
@@ -46,6 +51,8 @@ namespace cairn::persist {
 
 // Converts database `name` of `store` to the program's registered types (U1-U6). Fills *report
 // (zeros if nothing needed converting; then nothing is written).
-Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report);
+// *summary gets U7's lines ("" if nothing was converted).
+Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report,
+                       std::string *summary);
 
 }  // namespace cairn::persist
