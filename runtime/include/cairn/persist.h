@@ -138,7 +138,7 @@ typedef struct cairn_upgrade_report {
  * not reach is freed. A field of both definitions with another kind or declared type, a class
  * that no longer extends a class it did, or an array type whose elements are laid out
  * differently is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is written. A crash leaves the
- * database as it was or upgraded (persist/upgrade.h, U1-U5). Nothing to convert: nothing is
+ * database as it was or upgraded (persist/upgrade.h, U1-U7). Nothing to convert: nothing is
  * written. A database this process has open already is returned as it is. Not inside a
  * transaction that failed (CAIRN_MISUSE); inside an open one, the conversion commits at once
  * (an abort does not undo it). A read-only store: CAIRN_MISUSE if anything needs converting.

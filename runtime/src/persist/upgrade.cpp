@@ -1,4 +1,4 @@
-// The upgrade of a database to this program's types (upgrade.h, U1-U6).
+// The upgrade of a database to this program's types (upgrade.h, U1-U7).
 #include "persist/upgrade.h"
 
 #include <algorithm>

@@ -49,7 +49,7 @@
 
 namespace cairn::persist {
 
-// Converts database `name` of `store` to the program's registered types (U1-U6). Fills *report
+// Converts database `name` of `store` to the program's registered types (U1-U7). Fills *report
 // (zeros if nothing needed converting; then nothing is written).
 // *summary gets U7's lines ("" if nothing was converted).
 Status UpgradeDatabase(store::Store &store, std::string_view name, cairn_upgrade_report *report,
