@@ -206,6 +206,14 @@ expect "check after an upgrade" 0 "recs: ok" ""
 run_program uprename.cairn 'import std.list\nclass Rec { name: text; weight: float; id: int }\nfn main() { let d = Database.upgrade("recs")\n atomic { println((d.root as List[Rec]).get(5).name) } }\n'
 expect "an upgrade renaming a field" 0 "nil" "'Rec': 1000 objects converted; field 'name' added (zero); field 'label' dropped with the values of 1000 objects"
 
+# A field moved from a class to its base keeps its value, and an upgrade inside a transaction
+# commits at once: the transaction reads and writes the upgraded objects.
+run_program upmove1.cairn 'class Base { id: int }\nclass Sub : Base { tag: text; n: int }\nfn main() { let d = Database.create("upmove")\n atomic { d.root = new Sub { id: 7, tag: "t", n: 42 } } }\n'
+expect "a database of a subclass" 0 "" ""
+run_program upmove2.cairn 'class Base { id: int; n: int }\nclass Sub : Base { tag: text }\nfn main() { atomic { let d = Database.upgrade("upmove")\n let s = d.root as Sub\n println(s.id, s.n, s.tag)\n s.n = 43 }\n atomic { println((Database.open("upmove").root as Sub).n) } }\n'
+expect "an upgrade moving a field to the base, inside a transaction" 0 "7 42 t
+43" "'Sub': 1 object converted"
+
 # What an upgrade refuses, writing nothing (campaign M): a class that no longer extends a class it
 # did (a reference declared as the base would read a field of another class: it crashed); a
 # field of a class kept as it is whose declared class changed (the other classes were converted

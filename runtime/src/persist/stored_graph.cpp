@@ -24,6 +24,8 @@ Status StoredGraph::LoadTypes() {
   if (!s.ok()) return s;
   for (const store::TypeEntry &e : entries) {
     auto t = std::make_unique<StoredType>();
+    t->fingerprint = e.fingerprint;
+    t->bytes = e.layout;
     s = DecodeLayout(e.layout, &t->layout);
     if (!s.ok()) return Corrupt("type table entry " + std::to_string(e.index) + ": " + s.message());
     // G3: a layout's references and fields lie within its size, and the size within a run (a

@@ -31,6 +31,8 @@ class StoredGraph {
  public:
   // A stored type as a descriptor the object model can walk (its size, element kind, references).
   struct StoredType {
+    uint64_t fingerprint = 0;
+    std::string bytes;  // the layout as stored
     StoredLayout layout;
     std::unique_ptr<LayoutImage> image;
   };

@@ -99,17 +99,12 @@ class Upgrader {
     types::TypeRegistry &registry = types::TypeRegistry::Get();
     std::map<uint32_t, const StoredGraph::StoredType *> by_index;  // in table order
     for (const auto &[index, stored] : graph_.types()) by_index[index] = stored.get();
-    std::vector<store::TypeEntry> entries;
-    s = txn_.ListTypes(info_.id, &entries);
-    if (!s.ok()) return s;
-    std::unordered_map<uint32_t, uint64_t> fingerprint_of;
-    for (const store::TypeEntry &e : entries) fingerprint_of[e.index] = e.fingerprint;
     for (const auto &[index, stored] : by_index) {
       const StoredLayout &layout = stored->layout;
       if (types::TypeRegistry::PlainKindOf(layout.name) != types::TypeRegistry::kNotPlain &&
           layout.refs.empty() && layout.fields.empty())
         continue;
-      if (const cairn_type *local = registry.Find(fingerprint_of[index])) {
+      if (const cairn_type *local = registry.Find(stored->fingerprint)) {
         // U2: kept as it is, so it must read as it is: a reference field declared another
         // type (the fingerprint has only its kind) is refused before anything is written (the
         // open after the upgrade refused it, with the other types converted already).
@@ -125,13 +120,13 @@ class Upgrader {
       c.to = named.back();
       s = Match(layout, &c);
       if (!s.ok()) return s;
-      s = Enter(c.to, entries, &c.index);
+      s = Enter(c.to, &c.index);
       if (!s.ok()) return s;
       // U6: the converted definition is renamed in the table.
       cairn_type renamed = *c.from;
       const std::string name = layout.name + std::string(kReplacedByUpgrade);
       renamed.name = name.c_str();
-      s = txn_.ReplaceTypeLayout(info_.id, fingerprint_of[index], EncodeLayout(&renamed));
+      s = txn_.ReplaceTypeLayout(info_.id, stored->fingerprint, EncodeLayout(&renamed));
       if (!s.ok()) return s;
       conversions_[index] = std::move(c);
       report_->types_converted++;
@@ -243,9 +238,12 @@ class Upgrader {
       const uint64_t pages = (bytes + kPageSize - 1) / kPageSize;
       if (pages > kMaxRun)
         return Status(CAIRN_TYPE_MISMATCH,
-                      "database '" + info_.name + "': an object of type '" +
-                          std::string(c.to->name) + "' as this program defines it is too large (" +
-                          std::to_string(bytes) + " bytes): nothing was converted");
+                      "type '" + std::string(c.to->name) + "' in database '" + info_.name +
+                          "' cannot be upgraded to this program's definition: an object of it "
+                          "would take " +
+                          std::to_string(bytes) +
+                          " bytes, more than a run holds. Nothing was "
+                          "converted");
       store::PageNo first = 0;
       Status s = txn_.AllocatePageRun(info_.id, pages, &first);
       if (!s.ok()) return s;
@@ -273,13 +271,14 @@ class Upgrader {
 
   // The table index of the program's type `t`: its entry, added if it is not there, or given
   // back its layout if an upgrade renamed it (a database upgraded and then upgraded back).
-  // (From the listed table: a lookup that finds nothing would fail the store transaction.)
-  Status Enter(const cairn_type *t, const std::vector<store::TypeEntry> &entries, uint32_t *index) {
+  // (From the table as the graph loaded it: a lookup that finds nothing would fail the store
+  // transaction. PutType finds an entry this transaction added.)
+  Status Enter(const cairn_type *t, uint32_t *index) {
     const std::string layout = EncodeLayout(t);
-    for (const store::TypeEntry &e : entries) {
-      if (e.fingerprint != t->fingerprint) continue;
-      *index = e.index;
-      if (e.layout == layout) return Status::Ok();
+    for (const auto &[i, stored] : graph_.types()) {
+      if (stored->fingerprint != t->fingerprint) continue;
+      *index = i;
+      if (stored->bytes == layout) return Status::Ok();
       return txn_.ReplaceTypeLayout(info_.id, t->fingerprint, layout);
     }
     return txn_.PutType(info_.id, t->fingerprint, layout, index);
