@@ -267,9 +267,11 @@ bool buildsAsTwins(const CompileOptions &options, const front::EmitOptions &eo,
 }
 
 // The extern functions the linker found no definition of (its "undefined symbol: NAME" lines),
-// reported at their declarations, with the linker's own text for anything else; false if it
-// named none of them (the caller prints the linker's text as it is).
-bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool color) {
+// reported at their declarations with the count of errors, then the linker's own text for
+// anything else. Returns how that went: the linker named none of them (the caller prints its
+// text as it is), only them, or them and more.
+enum class ExternReport { kNone, kAll, kSome };
+ExternReport ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool color) {
   std::map<std::string, const front::ast::FnDecl *> externs;
   for (front::ModuleInfo *m : fe.loaded.order)
     for (const auto &d : m->syntax->decls)
@@ -300,7 +302,7 @@ bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool colo
     }
     others += line + "\n";
   }
-  if (found.empty()) return false;
+  if (found.empty()) return ExternReport::kNone;
   fe.diags.clear();
   for (const front::ast::FnDecl *f : found)
     fe.diags.report(front::DiagId::ExternUndefined, f->name.span, {f->name.name})
@@ -309,8 +311,9 @@ bool ReportUndefinedExterns(Frontend &fe, const std::string &messages, bool colo
             "linked with Cairn's runtime and the C and math libraries (the runtime's "
             "clock is clock_gettime_ns)");
   fe.diags.print(stderr, color);
+  std::fprintf(stderr, "%zu error%s\n", found.size(), found.size() == 1 ? "" : "s");
   std::fputs(others.c_str(), stderr);
-  return true;
+  return others.empty() ? ExternReport::kAll : ExternReport::kSome;
 }
 
 // Why the executable cannot be written at `output` (and its object files beside it), or "":
@@ -504,6 +507,7 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   int status = 0;
   const bool in_process = !lld_dir.empty() && CanLinkInProcess();
   bool used_stubs = false;
+  ExternReport externs = ExternReport::kNone;
   if (in_process) {
     // lld in this process, with the arguments the compiler's driver would give ld.lld.
     std::string messages;
@@ -515,8 +519,8 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
       linked = LinkInProcess(inputs, output, &messages);  // S2 of link_stubs.h
     }
     if (!linked) {
-      if (!ReportUndefinedExterns(fe, messages, options.color))
-        std::fputs(messages.c_str(), stderr);
+      externs = ReportUndefinedExterns(fe, messages, options.color);
+      if (externs == ExternReport::kNone) std::fputs(messages.c_str(), stderr);
       status = 1;
       // No stale executable from an earlier build where this one failed (lld leaves the old
       // file; the system linker removes it). Only a file: never what else could be there.
@@ -542,8 +546,10 @@ int buildExecutable(const CompileOptions &options, const std::string &output) {
   if (options.time_phases) clock.print();
   if (status != 0) {
     // Named by the program, not the output: `cairn run` links into a temporary file in its cache.
-    std::fprintf(stderr, "cairn: linking %s failed (the linker said why, above)\n",
-                 options.main_file.c_str());
+    // Undefined extern functions alone are the program's errors, said as such above.
+    if (externs != ExternReport::kAll)
+      std::fprintf(stderr, "cairn: linking %s failed (the linker said why, above)\n",
+                   options.main_file.c_str());
     return 2;
   }
   return 0;

@@ -540,11 +540,11 @@ printf 'extern fn cairn_no_such_c_function() -> int\nfn main() {\n    println(ca
 "$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "a link with an undefined C function does not exit 1"
 grep -q "undefined.*cairn_no_such_c_function" "$TMP/out" || fail "undefined C function: $(cat "$TMP/out")"
-grep -q "linking $TMP/undefined.cairn failed" "$TMP/out" || fail "undefined C function, no cairn message: $(cat "$TMP/out")"
+grep -qF "$TMP/undefined.cairn:1:11: error:" "$TMP/out" || fail "undefined C function, not at its declaration: $(cat "$TMP/out")"
 # cairn run names the program too, not the temporary file it links in its cache.
 "$CAIRN" run "$TMP/undefined.cairn" >"$TMP/out" 2>&1
 [ $? -eq 1 ] || fail "cairn run of an undefined C function does not exit 1"
-grep -q "linking $TMP/undefined.cairn failed" "$TMP/out" || fail "cairn run, undefined C function: $(cat "$TMP/out")"
+grep -qF "$TMP/undefined.cairn:1:11: error:" "$TMP/out" || fail "cairn run, undefined C function: $(cat "$TMP/out")"
 [ ! -e "$TMP/undefined" ] || fail "a failed link left an executable"
 cp "$TMP/linked_sys" "$TMP/undefined"  # an executable from an earlier build of that name
 "$CAIRN" build -O0 "$TMP/undefined.cairn" -o "$TMP/undefined" >"$TMP/out" 2>&1
@@ -736,6 +736,10 @@ printf 'extern fn clock_gettime_nanos() -> int\nfn main() { println(clock_gettim
 grep -qF "extern_missing.cairn:1:11: error: no library the program is linked with defines extern function 'clock_gettime_nanos'" "$TMP/err" ||
   fail "extern_missing.cairn: $(cat "$TMP/err")"
 grep -q "ld.lld" "$TMP/err" && fail "extern_missing.cairn shows the linker's text: $(cat "$TMP/err")"
+# ... counted as any program error, with no "the linker said why" pointing at nothing.
+grep -qx "1 error" "$TMP/err" || fail "extern_missing.cairn: no error count: $(cat "$TMP/err")"
+grep -q "the linker said why" "$TMP/err" &&
+  fail "extern_missing.cairn points at a linker message: $(cat "$TMP/err")"
 
 # A name of the standard library used without its import: the hint names the module.
 cat >"$TMP/noimport.cairn" <<'CAIRN'
