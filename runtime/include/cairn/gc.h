@@ -216,7 +216,8 @@ typedef struct cairn_stats {
   uint64_t live_bytes_last;   /* bytes in use right after the last collection */
   uint64_t heap_pages;        /* pages in use now (objects or reserved for allocation) */
   uint64_t peak_heap_pages;   /* the most pages ever in use at once */
-  uint64_t free_pages;        /* pages touched before and free now */
+  uint64_t free_pages;        /* pages touched before and free now (their memory
+                                 may have been given back: pages_returned) */
   uint64_t persistent_pages_scanned; /* persistent pages whose objects collections read: only
                                         modified ones (a clean page's references are recorded
                                         when it is loaded, docs/persistence.md) */
@@ -229,6 +230,9 @@ typedef struct cairn_stats {
                                when three quarters of it, less than half the default
                                reservation, sets the transient arena (new objects, the largest
                                object); else 0 (also when the reservation was chosen) */
+  uint64_t pages_returned;  /* free pages whose memory collections gave back to the system
+                               (more were free than the next collections could use:
+                               docs/gc.md), in all */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);

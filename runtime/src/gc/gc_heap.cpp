@@ -88,7 +88,8 @@ char *GcHeap::AllocateSlow(size_t bytes) {
     uint64_t want = stats_.live_bytes_last > options_.min_trigger_bytes
                         ? stats_.live_bytes_last
                         : options_.min_trigger_bytes;
-    // Free pages below the high water mark are touched already; prefault only what they lack.
+    // Free pages below the high water mark are touched already (but those whose memory a
+    // collection gave back, which it does only beyond this target); prefault only what they lack.
     size_t want_pages = size_t(want / heap::kPageSize);
     size_t have = pages_.free_transient_pages();
     if (want_pages > have) pages_.Prefault(want_pages - have, 2 * kPrefaultChunk);
@@ -273,15 +274,23 @@ void GcHeap::AfterCollection(const CollectionResult &r, uint64_t pause) {
   since_last_ = 0;
   uint64_t grow = uint64_t(options_.growth_factor * double(r.live_bytes));
   trigger_ = grow > options_.min_trigger_bytes ? grow : options_.min_trigger_bytes;
+  // The memory of free pages beyond what the next collection cycle can use (the allocation
+  // until it, trigger_, and the room its copying needs, C1) goes back to the system, when they
+  // are more than that again (and 8 MiB): a program whose live data shrank does not keep its
+  // peak's memory, and one in a steady state makes no system call (docs/gc.md).
+  size_t next = size_t(trigger_ / heap::kPageSize) + pages_.transient_small_pages() * 9 / 8 + 1;
+  size_t returned = pages_.ReturnFreeMemory(next, next > 1024 ? next : 1024);
+  stats_.pages_returned += returned;
   if (options_.trace)
     std::fprintf(stderr,
                  "cairn gc #%llu: %.2f ms, copied %.1f KiB, promoted %llu pages (%llu pinned), "
-                 "live %.1f KiB, %zu pages in use, %llu frames released, next after %.1f KiB\n",
+                 "live %.1f KiB, %zu pages in use, %zu free pages returned, %llu frames released, "
+                 "next after %.1f KiB\n",
                  static_cast<unsigned long long>(stats_.collections), double(pause) / 1e6,
                  double(r.bytes_copied) / 1024, static_cast<unsigned long long>(r.pages_promoted),
                  static_cast<unsigned long long>(r.pages_pinned), double(r.live_bytes) / 1024,
-                 pages_.pages_in_use(), static_cast<unsigned long long>(r.frames_released),
-                 double(trigger_) / 1024);
+                 pages_.pages_in_use(), returned,
+                 static_cast<unsigned long long>(r.frames_released), double(trigger_) / 1024);
   if (options_.verify) {
     size_t problems = Verify(20);
     if (problems)

@@ -368,4 +368,32 @@ void PageHeap::Discard(size_t index, size_t n) {
   madvise(PageAddress(index), n * kPageSize, MADV_DONTNEED);
 }
 
+size_t PageHeap::ReturnFreeMemory(size_t keep, size_t min_excess) {
+  const ArenaState &a = arenas_[0];
+  auto free_dirty = [&](size_t i) {
+    return table_[i].space == Space::kFree && (table_[i].flags & kPageDirty);
+  };
+  if (a.hwm - a.start - transient_in_use_ < keep + min_excess) return 0;  // not enough free
+  size_t dirty = 0;
+  for (size_t i = a.start; i < a.hwm; i++) dirty += free_dirty(i);
+  if (dirty < keep || dirty - keep < min_excess) return 0;
+  size_t returned = 0, seen = 0, i = a.start;
+  while (i < a.hwm && seen < keep) seen += free_dirty(i++);
+  while (i < a.hwm) {
+    if (!free_dirty(i)) {
+      i++;
+      continue;
+    }
+    size_t j = i;  // the run of free pages from i (clean ones in it cost the madvise nothing)
+    while (j < a.hwm && table_[j].space == Space::kFree) j++;
+    Discard(i, j - i);
+    for (size_t k = i; k < j; k++) {
+      returned += (table_[k].flags & kPageDirty) != 0;
+      table_[k].flags &= uint8_t(~kPageDirty);
+    }
+    i = j;
+  }
+  return returned;
+}
+
 }  // namespace cairn::heap

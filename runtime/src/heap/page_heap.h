@@ -123,6 +123,12 @@ class PageHeap {
   void EndProtectBatch();
   // Gives the memory of pages [index, index + n) back to the system (they read as zero after).
   void Discard(size_t index, size_t n);
+  // Gives back to the system the memory of the transient arena's free pages that hold some (are
+  // dirty, P7), all but the lowest `keep` of them (free pages are taken lowest first, so those
+  // are the next to be used), when that is at least `min_excess` pages; the pages given back
+  // are no longer dirty (zero when taken again, without a memset). One madvise per run of free
+  // pages. Returns the pages given back (0 when it did nothing).
+  size_t ReturnFreeMemory(size_t keep, size_t min_excess);
   static Protection ProtectionOf(const PageInfo &pi) {
     return pi.flags & kPageProtNone   ? Protection::kNone
            : pi.flags & kPageProtRead ? Protection::kRead

@@ -22,7 +22,8 @@
 //       words remain in current space).
 //   P6. Pages at index >= high water mark have never been used: free, zero-filled, not dirty.
 //   P7. A dirty free page may hold old bytes; it is zero-filled when it is taken again, so every
-//       new object starts zeroed.
+//       new object starts zeroed. A free page that is not dirty reads as zero (never used, P6, or
+//       its memory given back to the system: PageHeap::ReturnFreeMemory).
 //   P8. A small page pinned by an ambiguous root keeps every object that an ambiguous root points
 //       into, and in an ordinary collection every live object, at its address (stabilization
 //       copies the others that a database reaches into persistent pages; a page it makes
