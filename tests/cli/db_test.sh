@@ -206,6 +206,20 @@ expect "check after an upgrade" 0 "recs: ok" ""
 run_program uprename.cairn 'import std.list\nclass Rec { name: text; weight: float; id: int }\nfn main() { let d = Database.upgrade("recs")\n atomic { println((d.root as List[Rec]).get(5).name) } }\n'
 expect "an upgrade renaming a field" 0 "nil" "'Rec': 1000 objects converted; field 'name' added (zero); field 'label' dropped with the values of 1000 objects"
 
+# A class of an imported module is named with its module when the main module declares a class
+# of its name too: a database stored without that other class is refused saying so, not that the
+# class changed (campaign M's F3), and reads once the other class is renamed.
+mkdir -p "$TMP/lib"
+printf 'class Item { n: int }\n' >"$TMP/lib/items.cairn"
+run_program qualmk.cairn 'import lib.items\nfn main() { let d = Database.create("qual")\n atomic { d.root = new Item { n: 5 } } }\n'
+expect "a database of a module's Item" 0 "" ""
+run_program qualread.cairn 'import lib.items\nclass Item { label: text }\nfn main() { let d = Database.open("qual")\n atomic { println((d.root as Item).label) } }\n'
+expect "a program whose main module declares an Item too" 70 "" "type 'Item' in database 'qual' has the fields of this program's class 'lib.items.Item', not of its class 'Item'"
+[[ "$ERR" == *"rename this program's other class 'Item'"* ]] && echo "ok: it says to rename" ||
+  fail "the qualified-name refusal does not say to rename"
+run_program qualread.cairn 'import lib.items\nclass Label { label: text }\nfn main() { let d = Database.open("qual")\n atomic { println((d.root as Item).n) } }\n'
+expect "the other class renamed" 0 "5" ""
+
 # A field moved from a class to its base keeps its value, and an upgrade inside a transaction
 # commits at once: the transaction reads and writes the upgraded objects.
 run_program upmove1.cairn 'class Base { id: int }\nclass Sub : Base { tag: text; n: int }\nfn main() { let d = Database.create("upmove")\n atomic { d.root = new Sub { id: 7, tag: "t", n: 42 } } }\n'

@@ -92,6 +92,22 @@ Status Persistence::CheckTypes(cairn_db &db) {
       ours_stored_too = ours_stored_too || stored.count({layout.name, n->fingerprint});
     if (ours_stored_too) continue;  // an older version of it: an error only when faulted
     const cairn_type *local = named.back();
+    // The stored objects are most likely of a class this program names with its module because
+    // another of its modules declares one of the same name (campaign M's F3): say so, not that
+    // the class changed (an upgrade would convert them to the other class).
+    for (const cairn_type *q : registry.FindQualified(layout.name))
+      if (DescribeFieldChanges(layout, q).empty())
+        return Status(
+            CAIRN_TYPE_MISMATCH,
+            "type '" + layout.name + "' in database '" + db.name + "' has the fields of this " +
+                "program's class '" + q->name + "', not of its class '" + layout.name +
+                "': a program names a class of one of its modules with the module ('" + q->name +
+                "') when another of its modules declares a class of the same name, and the "
+                "database's objects were stored by a program without that other class. To "
+                "read the database, rename this program's other class '" +
+                layout.name +
+                "' (Database.upgrade would convert the objects to it, losing the fields it "
+                "lacks)");
     std::string what = DescribeFieldChanges(layout, local);
     if (what.empty())
       what =

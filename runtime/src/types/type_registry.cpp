@@ -245,6 +245,16 @@ std::vector<const cairn_type *> TypeRegistry::FindByName(std::string_view name) 
   return it == by_name_.end() ? std::vector<const cairn_type *>{} : it->second;
 }
 
+std::vector<const cairn_type *> TypeRegistry::FindQualified(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<const cairn_type *> found;
+  for (const auto &[n, list] : by_name_)
+    if (n.size() > name.size() + 1 && n.compare(n.size() - name.size(), name.size(), name) == 0 &&
+        n[n.size() - name.size() - 1] == '.' && n.find('[') >= n.size() - name.size())
+      found.insert(found.end(), list.begin(), list.end());
+  return found;
+}
+
 size_t TypeRegistry::size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return registered_.size();

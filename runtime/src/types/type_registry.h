@@ -52,6 +52,10 @@ class TypeRegistry {
   const cairn_type *Find(uint64_t fingerprint) const;
   // The canonical descriptors named `name`, in the order they were registered.
   std::vector<const cairn_type *> FindByName(std::string_view name) const;
+  // The canonical descriptors whose name is `name` qualified by a module (`lib.items.Item` for
+  // `Item`: a compiled program names a class of an imported module so when another of its
+  // modules declares a class of that name too), in no particular order. For messages.
+  std::vector<const cairn_type *> FindQualified(std::string_view name) const;
 
   // A registered descriptor for pointer-free blocks of `bytes` (rounded up to 8) bytes, named
   // atomic[N].
