@@ -105,8 +105,11 @@ int CheckUnopenable(const std::string &dir, const Status &why) {
   uint64_t files = 0;
   Status st = Store::CheckFilesAt(dir, &problems, &files);
   if (st.ok() && problems.empty()) {
-    std::printf("store files: ok (%" PRIu64 " table file%s read whole)\n", files,
-                files == 1 ? "" : "s");
+    // Not "ok": the store is damaged, elsewhere (campaign P).
+    std::printf("store files: the %" PRIu64
+                " table file%s there read whole; the damage that stops the open is elsewhere "
+                "(below)\n",
+                files, files == 1 ? "" : "s");
   } else if (st.ok()) {
     std::printf("store files: %zu of %" PRIu64 " table files damaged\n", problems.size(), files);
     for (const auto &p : problems) std::printf("  %s\n", p.c_str());

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <system_error>
 
 #include "catalogue.h"
@@ -102,12 +103,35 @@ Status WalDamageError(const std::string &dir, const WalScan &scan) {
           "store from a copy");
 }
 
+// Two of RocksDB's ways of saying that a table file its MANIFEST lists is damaged, said plainly
+// (campaign P): a missing one is named by the ".ldb" name RocksDB tried last, and one cut short
+// by the size the MANIFEST records, run together with its path. "" for anything else.
+std::string PlainTableDamage(const std::string &detail) {
+  static const std::regex missing(R"(([^ :]*/)?([0-9]+)\.ldb: No such file or directory)");
+  static const std::regex cut(R"(file is too short \(([0-9]+) bytes\) to be an sstable(\S+))");
+  std::smatch m;
+  std::error_code ec;
+  if (std::regex_search(detail, m, missing)) {
+    const std::string sst = m[1].str() + m[2].str() + ".sst";
+    if (fs::exists(sst, ec)) return "";
+    return "table file " + sst + ", which its MANIFEST lists, is missing";
+  }
+  if (std::regex_search(detail, m, cut)) {
+    const uintmax_t size = fs::file_size(m[2].str(), ec);
+    return "table file " + m[2].str() + " is " +
+           (ec ? std::string("unreadable") : std::to_string(size) + " bytes") +
+           ", shorter than the " + m[1].str() + " bytes its MANIFEST records";
+  }
+  return "";
+}
+
 Status Store::Impl::OpenError(const rocksdb::Status &s) const {
   if (!s.IsCorruption()) return FromRocks(s, "opening store " + dir);
   std::string detail = s.getState() != nullptr ? s.getState() : s.ToString();
+  std::string plain = PlainTableDamage(detail);
   return Status(CAIRN_CORRUPTION,
-                "store " + dir +
-                    " cannot be opened: its files are damaged (RocksDB says: " + detail +
+                "store " + dir + " cannot be opened: its files are damaged" +
+                    (plain.empty() ? "" : ": " + plain) + " (RocksDB says: " + detail +
                     "). Nothing was changed. Restore the store from a copy (the damage is not "
                     "in the write-ahead log, so `cairn db recover` cannot help)");
 }

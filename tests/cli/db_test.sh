@@ -370,6 +370,20 @@ expect "check of a store whose catalogue is damaged" 1 "store files: 1 of " "of 
   echo "ok: the damaged catalogue's file is named, and db check does not send to itself" ||
   fail "check of a damaged catalogue: $OUT"
 
+# A store whose table file the MANIFEST lists is gone: db check does not call the table files
+# there ok (campaign P), and the error names the missing file by its name (not RocksDB's ".ldb").
+GONESTORE="$TMP/gonetable"
+run_program gonemk.cairn 'fn main() { let d = Database.create("g")\n atomic { d.root = new [int](100000) } }\n' "$GONESTORE"
+expect "a store whose table file will go" 0 "" ""
+run --store "$GONESTORE" db check
+expect "its check before" 0 "store files: ok (" ""
+GONE=$(ls "$GONESTORE"/db/*.sst | head -1)
+rm "$GONE"
+run --store "$GONESTORE" db check
+expect "check of a store whose table file is gone" 1 "the damage that stops the open is elsewhere" "table file $GONE, which its MANIFEST lists, is missing"
+[[ "$OUT" != *"store files: ok"* ]] && echo "ok: check does not call the files ok" ||
+  fail "check calls a store without its table file ok"
+
 # Not a store.
 mkdir "$TMP/plain" && touch "$TMP/plain/file"
 run --store "$TMP/plain" db list
