@@ -2,6 +2,7 @@
 // (Store::Recover), which accepts the loss of the commits after damage in the write-ahead log.
 #include <rocksdb/write_batch.h>
 
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -126,6 +127,22 @@ std::string PlainTableDamage(const std::string &detail) {
 }
 
 Status Store::Impl::OpenError(const rocksdb::Status &s) const {
+  if (s.IsNoSpace() || (s.getState() && std::strstr(s.getState(), "No space left"))) {
+    // A writing open first writes what the logs hold into a table file (campaign P: after a
+    // writer filled the disk, freeing a little let nothing open, db drop included).
+    std::error_code ec;
+    uintmax_t logs = 0;
+    for (const auto &e : fs::directory_iterator(fs::path(dir) / kRocksSubdir, ec))
+      if (e.path().extension() == ".log") logs += e.file_size(ec);
+    return Status(CAIRN_IO_ERROR,
+                  "opening store " + dir + ": " + (s.getState() ? s.getState() : s.ToString()) +
+                      " (the disk is full: a writing open first writes the store's write-ahead "
+                      "logs, " +
+                      std::to_string((logs + (1 << 20) - 1) >> 20) +
+                      " MiB, into a table file, so free about that much space; meanwhile "
+                      "the store can be read: CAIRN_STORE_READ_ONLY=1, `cairn db list`, "
+                      "`info`, `check`)");
+  }
   if (!s.IsCorruption()) return FromRocks(s, "opening store " + dir);
   std::string detail = s.getState() != nullptr ? s.getState() : s.ToString();
   std::string plain = PlainTableDamage(detail);

@@ -71,6 +71,20 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
                       " (this process may open too few files: raise its limit, as with `ulimit "
                       "-n 4096`, and try again)");
   }
+  // A file of the store this process may not read or write: said so, whatever status RocksDB
+  // wraps it in (an open's options check says "Invalid argument: ... Permission denied").
+  if (detail.find("Permission denied") != std::string::npos)
+    return Status(CAIRN_IO_ERROR, w + ": " + detail + PermissionAdvice());
+  // RocksDB's own lock of the store (DIR/db/LOCK) held while the store's lock file was free: the
+  // two are one file's links in two directories (a copy made with `cp -al`; campaign P).
+  if (detail.find("While lock file") != std::string::npos &&
+      detail.find("Resource temporarily unavailable") != std::string::npos)
+    return Status(CAIRN_BUSY,
+                  w + ": " + detail +
+                      " (another process holds RocksDB's lock of this store, though not the "
+                      "store's own lock: its db/LOCK is probably a hard link shared with another "
+                      "store, a copy made with `cp -al`; copy stores with `cp -a`, or, while no "
+                      "process uses either, replace the copy's db/LOCK with a file of its own)");
   if (s.IsIOError()) {
     return Status(CAIRN_IO_ERROR, w + ": " + detail +
                                       (s.IsNoSpace() ? " (the disk is full; free some space)"
@@ -80,6 +94,11 @@ Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_
   if (s.IsMemoryLimit()) return Status(CAIRN_OUT_OF_MEMORY, w + ": out of memory: " + detail);
   return Status(CAIRN_INTERNAL, w + ": unexpected RocksDB status '" + s.ToString() +
                                     "' (a bug in Cairn: please report it)");
+}
+
+std::string PermissionAdvice() {
+  return " (this process may not read or write the store's files: run it as the user that owns "
+         "them, or give this user permission to the store's directory and everything in it)";
 }
 
 }  // namespace cairn::store

@@ -5,6 +5,7 @@
 #include <rocksdb/status.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "cairn/status.h"
@@ -25,11 +26,16 @@ namespace cairn::store {
 //   Corruption                   CAIRN_CORRUPTION
 //   IOError                      CAIRN_IO_ERROR
 //   any, of too many open files  CAIRN_IO_ERROR, saying to raise `ulimit -n`
+//   any, of "Permission denied"  CAIRN_IO_ERROR, with PermissionAdvice()
+//   IOError of RocksDB's LOCK    CAIRN_BUSY, saying db/LOCK may be a hard link of a copy's
 //   NotSupported                 CAIRN_UNSUPPORTED
 //   Aborted (memory limit)       CAIRN_OUT_OF_MEMORY
 //   anything else                CAIRN_INTERNAL
 Status FromRocks(const rocksdb::Status &s, std::string_view what, uint32_t lock_timeout_ms = 0,
                  std::string_view damage_advice = {});
+
+// What to do about a file of the store this process may not read or write (starts with a space).
+std::string PermissionAdvice();
 
 }  // namespace cairn::store
 

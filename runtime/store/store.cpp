@@ -359,6 +359,14 @@ Status Store::OpenStore(const std::string &dir, const StoreOptions &options,
                         RecoveryReport *recovery, std::unique_ptr<Store> *store) {
   std::error_code ec;
   bool exists = fs::exists(dir, ec);
+  // A store this process may not look into is not "no store" (campaign P: a db/ of mode 000 was
+  // called no store, and a program offered to make one).
+  std::error_code cur;
+  if (exists) (void)fs::exists(fs::path(dir) / kRocksSubdir / "CURRENT", cur);
+  if (cur == std::errc::permission_denied) {
+    return Status(CAIRN_IO_ERROR, "store " + dir + " cannot be read: " + dir + "/" + kRocksSubdir +
+                                      ": " + cur.message() + PermissionAdvice());
+  }
   bool is_store = exists && IsStore(dir);
   if (exists && !fs::is_directory(dir, ec)) {
     return Status(CAIRN_INVALID_ARGUMENT, dir + " is not a directory, so not a Cairn store");

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "rocks_options.h"
+#include "rocks_status.h"
 #include "store_logger.h"
 #include "wal_scan.h"
 
@@ -101,7 +102,8 @@ Status CountLogs(const std::string &rocks_dir, bool remove_empty, uint64_t *with
   }
   if (ec) {
     return Status(CAIRN_IO_ERROR,
-                  "cannot list the write-ahead logs in " + rocks_dir + ": " + ec.message());
+                  "cannot list the write-ahead logs in " + rocks_dir + ": " + ec.message() +
+                      (ec == std::errc::permission_denied ? PermissionAdvice() : std::string()));
   }
   return Status::Ok();
 }

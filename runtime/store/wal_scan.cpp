@@ -11,6 +11,7 @@
 
 #include "crc32c.h"
 #include "encoding.h"
+#include "rocks_status.h"
 #include "store_files.h"
 
 namespace cairn::store {
@@ -300,7 +301,8 @@ Status ScanWal(const std::string &rocks_dir, WalScan *out, uint64_t first_live) 
   }
   if (ec) {
     return Status(CAIRN_IO_ERROR,
-                  "cannot list the write-ahead logs in " + rocks_dir + ": " + ec.message());
+                  "cannot list the write-ahead logs in " + rocks_dir + ": " + ec.message() +
+                      (ec == std::errc::permission_denied ? PermissionAdvice() : std::string()));
   }
   std::sort(logs.begin(), logs.end());
   bool damaged = false;

@@ -384,6 +384,63 @@ expect "check of a store whose table file is gone" 1 "the damage that stops the 
 [[ "$OUT" != *"store files: ok"* ]] && echo "ok: check does not call the files ok" ||
   fail "check calls a store without its table file ok"
 
+# A store whose files this process may not read is said so, with what to do: not "no store"
+# (a db/ of mode 000), not "a bug in Cairn" (a CURRENT of mode 000: RocksDB wraps the refusal in
+# an invalid-argument status), and listing its logs says what to do (campaign P). As root, the
+# checks run as nobody (root reads whatever the modes say).
+PERM="$TMP/perm"
+mkdir -p "$PERM" && chmod 755 "$TMP" "$PERM"
+run_program permmk.cairn 'fn main() { let d = Database.create("p")\n atomic { d.root = [1, 2, 3] } }\n' "$PERM/s"
+expect "a store to take permissions from" 0 "" ""
+printf 'fn main() { let d = Database.open("p")\n atomic { println(d.root) } }\n' >"$PERM/r.cairn"
+"$CAIRN" build "$PERM/r.cairn" -o "$PERM/r" >/dev/null 2>&1 || fail "building r.cairn"
+AS=()
+if [ "$(id -u)" -eq 0 ]; then
+  AS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  chown -R 65534 "$PERM/s"
+fi
+chmod 000 "$PERM/s/db"
+run_as() { "${AS[@]}" "$@" >"$TMP/out" 2>"$TMP/err"; RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err"); }
+run_as "$CAIRN" --store "$PERM/s" db list
+expect "db list of a store whose db/ may not be read" 1 "" "store $PERM/s cannot be read: $PERM/s/db: Permission denied (this process may not read or write the store's files"
+run_as env CAIRN_STORE="$PERM/s" "$PERM/r"
+expect "a program opening a store whose db/ may not be read" 70 "" "cannot be read: $PERM/s/db: Permission denied"
+[[ "$ERR" != *"no store"* ]] && echo "ok: not called no store" || fail "a store that may not be read called no store"
+chmod 755 "$PERM/s/db" && chmod 000 "$PERM/s/db/CURRENT"
+run_as env CAIRN_STORE="$PERM/s" "$PERM/r"
+expect "a program opening a store whose CURRENT may not be read" 70 "" "CURRENT: Permission denied (this process may not read or write the store's files"
+[[ "$ERR" != *"a bug in Cairn"* ]] && echo "ok: not called a bug" || fail "a CURRENT that may not be read called a bug"
+chmod 644 "$PERM/s/db/CURRENT" && chmod 311 "$PERM/s/db"
+run_as env CAIRN_STORE="$PERM/s" "$PERM/r"
+expect "a program opening a store whose db/ may not be listed" 70 "" "cannot list the write-ahead logs in $PERM/s/db: Permission denied (this process may not read"
+chmod 755 "$PERM/s/db"
+run_as env CAIRN_STORE="$PERM/s" "$PERM/r"
+expect "the same program once the modes are back" 0 "[1, 2, 3]" ""
+
+# A store whose writer filled the disk: a writing open first writes the store's logs into a table
+# file, and says how much space that needs and how to read the store meanwhile (campaign P).
+# Needs a small file system of its own: a tmpfs, mounted as root where the system allows.
+FULL="$TMP/full"
+mkdir -p "$FULL"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16m tmpfs "$FULL" 2>/dev/null; then
+  printf 'fn main() {\n var d: Database = nil\n if Database.exists("b") { d = Database.open("b") } else { d = Database.create("b") }\n for r in 0..100000 { atomic { let a = new [int](20000)\n for i in 0..20000 { a[i] = i * r + 1 }\n d.root = a } } }\n' >"$TMP/fill.cairn"
+  "$CAIRN" build "$TMP/fill.cairn" -o "$TMP/fill" >/dev/null 2>&1 || fail "building fill.cairn"
+  CAIRN_STORE="$FULL/s" "$TMP/fill" >/dev/null 2>"$TMP/err"
+  RC=$? ERR=$(cat "$TMP/err") OUT=""
+  expect "a writer that fills the disk" 70 "" "No space left on device (the disk is full"
+  rm -f "$FULL"/s/db/LOG*  # a little room, less than the open needs
+  CAIRN_STORE="$FULL/s" "$TMP/fill" >/dev/null 2>"$TMP/err"
+  RC=$? ERR=$(cat "$TMP/err")
+  expect "a writing open of the full store" 70 "" "a writing open first writes the store's write-ahead logs, "
+  [[ "$ERR" == *" MiB, into a table file, so free about that much space; meanwhile the store can be read: CAIRN_STORE_READ_ONLY=1"* ]] &&
+    echo "ok: it says how much to free and how to read meanwhile" || fail "the full store's open: $ERR"
+  run --store "$FULL/s" db list
+  expect "the full store can be listed" 0 "b" ""
+  umount "$FULL"
+else
+  echo "skipped: a full disk (needs root and a tmpfs mount)"
+fi
+
 # Not a store.
 mkdir "$TMP/plain" && touch "$TMP/plain/file"
 run --store "$TMP/plain" db list
