@@ -16,6 +16,7 @@
 #include "encoding.h"
 #include "fork_guard.h"
 #include "keys.h"
+#include "prefix_scan.h"
 #include "rocks_options.h"
 #include "rocks_status.h"
 #include "store_files.h"
@@ -309,13 +310,13 @@ void Store::Impl::FinishCompactions() {
 }
 
 Status Store::Impl::LoadRegistry() {
-  std::unique_ptr<rocksdb::Iterator> it(reader->NewIterator(rocksdb::ReadOptions()));
-  std::string prefix = DatabasePrefix(KeyKind::kName, 0);
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    std::string name = it->key().ToString().substr(1);
+  PrefixScan it(DatabasePrefix(KeyKind::kName, 0), rocksdb::ReadOptions(),
+                [&](const rocksdb::ReadOptions &o) { return reader->NewIterator(o); });
+  for (; it.Valid(); it.Next()) {
+    std::string name = it.key().ToString().substr(1);
     uint64_t id = 0;
     std::string problem;
-    if (!DecodeNameEntry(std::string_view(it->value().data(), it->value().size()), &id, &problem)) {
+    if (!DecodeNameEntry(std::string_view(it.value().data(), it.value().size()), &id, &problem)) {
       return Status(CAIRN_CORRUPTION, "the catalogue entry of " + Quoted(name) + " in store " +
                                           dir + " is damaged: " + problem +
                                           "; restore the store from a copy");
@@ -323,7 +324,7 @@ Status Store::Impl::LoadRegistry() {
     by_name[name] = id;
     by_id[id].name = name;
   }
-  return FromRocks(it->status(), "reading the catalogue of store " + dir);
+  return FromRocks(it.status(), "reading the catalogue of store " + dir);
 }
 
 Status Store::Impl::Use(DatabaseId id, std::string *name) {
@@ -529,14 +530,12 @@ Status Store::CreateDatabase(std::string_view name, DatabaseId *id_out) {
 
 rocksdb::Status Store::Impl::DeleteDatabaseKeys(DatabaseId id, rocksdb::WriteBatch *batch) {
   rocksdb::Status rs;
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
   for (KeyKind kind : {KeyKind::kPage, KeyKind::kFree, KeyKind::kType, KeyKind::kTypeIndex,
                        KeyKind::kIdentityHash}) {
-    std::string prefix = DatabasePrefix(kind, id);
-    for (it->Seek(prefix); rs.ok() && it->Valid() && it->key().starts_with(prefix); it->Next()) {
-      rs = batch->Delete(it->key());
-    }
-    if (rs.ok()) rs = it->status();
+    PrefixScan it(DatabasePrefix(kind, id), rocksdb::ReadOptions(),
+                  [&](const rocksdb::ReadOptions &o) { return db->NewIterator(o); });
+    for (; rs.ok() && it.Valid(); it.Next()) rs = batch->Delete(it.key());
+    if (rs.ok()) rs = it.status();
   }
   if (rs.ok()) rs = batch->Delete(DatabaseKey(id));
   if (rs.ok()) rs = batch->Delete(DatabasePrefix(KeyKind::kDropped, id));
@@ -555,15 +554,15 @@ Status Store::Impl::PurgeDetached(bool all_marked) {
       std::lock_guard<std::mutex> g(mu);
       for (const auto &[name, id] : by_name) named.insert(id);
     }
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(rocksdb::ReadOptions()));
-    const std::string prefix(1, static_cast<char>(KeyKind::kDropped));
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    PrefixScan it(std::string(1, static_cast<char>(KeyKind::kDropped)), rocksdb::ReadOptions(),
+                  [&](const rocksdb::ReadOptions &o) { return db->NewIterator(o); });
+    for (; it.Valid(); it.Next()) {
       // A mark on a database a name leads to is damage (`db check` says so), not a drop.
-      if (it->key().size() != 9) continue;
-      const DatabaseId id = GetBe64(it->key().data() + 1);
+      if (it.key().size() != 9) continue;
+      const DatabaseId id = GetBe64(it.key().data() + 1);
       if (named.count(id) == 0) ids.push_back(id);
     }
-    if (!it->status().ok()) return FromRocks(it->status(), "reading store " + dir);
+    if (!it.status().ok()) return FromRocks(it.status(), "reading store " + dir);
   }
   for (DatabaseId id : ids) {
     rocksdb::WriteBatch batch;

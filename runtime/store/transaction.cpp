@@ -7,6 +7,7 @@
 #include "keys.h"
 #include "page_codec.h"
 #include "page_delta.h"
+#include "prefix_scan.h"
 #include "rocks_status.h"
 #include "transaction_impl.h"
 
@@ -52,9 +53,11 @@ rocksdb::Status Transaction::Impl::Get(const rocksdb::Slice &key, rocksdb::Pinna
   return store->reader->Get(read_options, store->reader->DefaultColumnFamily(), key, value);
 }
 
-rocksdb::Iterator *Transaction::Impl::NewIterator() {
-  if (txn) return txn->GetIterator(read_options);
-  return store->reader->NewIterator(read_options);
+rocksdb::Iterator *Transaction::Impl::NewIterator() { return NewIterator(read_options); }
+
+rocksdb::Iterator *Transaction::Impl::NewIterator(const rocksdb::ReadOptions &options) {
+  if (txn) return txn->GetIterator(options);
+  return store->reader->NewIterator(options);
 }
 
 Status Transaction::Impl::GuardWrite(const char *what) {
@@ -405,21 +408,21 @@ Status Transaction::AllocatePage(DatabaseId id, PageNo *page) {
     *page = ++r.page_count;
   } else {
     // Take the first free page after the cursor (X2); wrap around once.
-    std::string prefix = DatabasePrefix(KeyKind::kFree, id);
-    std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+    PrefixScan it(DatabasePrefix(KeyKind::kFree, id), t.read_options,
+                  [&](const rocksdb::ReadOptions &o) { return t.txn->GetIterator(o); });
     PageNo found = 0;
     for (PageNo from : {db->free_cursor + 1, PageNo{1}}) {
       PageKey start(KeyKind::kFree, id, from);
-      it->Seek(rocksdb::Slice(start.view().data(), start.view().size()));
-      if (it->Valid() && it->key().starts_with(prefix)) {
+      it.Seek(rocksdb::Slice(start.view().data(), start.view().size()));
+      if (it.Valid()) {
         uint64_t n = 0;
-        if (ParseKeyNumber(std::string_view(it->key().data(), it->key().size()), &n)) found = n;
+        if (ParseKeyNumber(std::string_view(it.key().data(), it.key().size()), &n)) found = n;
         break;
       }
-      if (!it->status().ok()) break;
+      if (!it.status().ok()) break;
     }
-    if (!it->status().ok()) {
-      return t.Fail(FromRocks(it->status(), "reading the free list of " + Quoted(db->name)));
+    if (!it.status().ok()) {
+      return t.Fail(FromRocks(it.status(), "reading the free list of " + Quoted(db->name)));
     }
     if (found == 0) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the free list of " + Quoted(db->name) +
@@ -481,12 +484,11 @@ Status Transaction::FreePage(DatabaseId id, PageNo page) {
   if (rs.ok()) rs = t.txn->Put(rocksdb::Slice(fk.view().data(), fk.view().size()), "");
   // A free page has no identity hash entries (S6): a later object at the same place is another.
   if (rs.ok()) {
-    const std::string prefix = IdentityHashPagePrefix(id, page);
-    std::unique_ptr<rocksdb::Iterator> it(t.txn->GetIterator(t.read_options));
+    PrefixScan it(IdentityHashPagePrefix(id, page), t.read_options,
+                  [&](const rocksdb::ReadOptions &o) { return t.txn->GetIterator(o); });
     std::vector<std::string> keys;
-    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next())
-      keys.push_back(it->key().ToString());
-    rs = it->status();
+    for (; it.Valid(); it.Next()) keys.push_back(it.key().ToString());
+    rs = it.status();
     for (size_t i = 0; rs.ok() && i < keys.size(); i++) rs = t.txn->Delete(keys[i]);
   }
   if (!rs.ok()) {

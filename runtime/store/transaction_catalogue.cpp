@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "keys.h"
+#include "prefix_scan.h"
 #include "rocks_status.h"
 #include "transaction_impl.h"
 
@@ -162,14 +163,14 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   entries->clear();
-  std::string prefix = DatabasePrefix(KeyKind::kType, id);
-  std::unique_ptr<rocksdb::Iterator> it(t.NewIterator());
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+  PrefixScan it(DatabasePrefix(KeyKind::kType, id), t.read_options,
+                [&](const rocksdb::ReadOptions &o) { return t.NewIterator(o); });
+  for (; it.Valid(); it.Next()) {
     TypeEntry e;
     std::string problem;
-    std::string_view key(it->key().data(), it->key().size());
+    std::string_view key(it.key().data(), it.key().size());
     if (!ParseKeyNumber(key, &e.fingerprint) ||
-        !DecodeTypeEntry(std::string_view(it->value().data(), it->value().size()), &e.index,
+        !DecodeTypeEntry(std::string_view(it.value().data(), it.value().size()), &e.index,
                          &e.layout, &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the type table of " + Quoted(db->name) +
                                                  " is damaged: " + problem + "; " +
@@ -177,8 +178,8 @@ Status Transaction::ListTypes(DatabaseId id, std::vector<TypeEntry> *entries) {
     }
     entries->push_back(std::move(e));
   }
-  if (!it->status().ok()) {
-    return t.Fail(FromRocks(it->status(), "reading the type table of " + Quoted(db->name)));
+  if (!it.status().ok()) {
+    return t.Fail(FromRocks(it.status(), "reading the type table of " + Quoted(db->name)));
   }
   std::sort(entries->begin(), entries->end(),
             [](const TypeEntry &a, const TypeEntry &b) { return a.index < b.index; });

@@ -5,6 +5,7 @@
 #include "cairn/gc.h"
 #include "catalogue.h"
 #include "keys.h"
+#include "prefix_scan.h"
 #include "rocks_status.h"
 #include "transaction_impl.h"
 
@@ -38,15 +39,15 @@ Status Transaction::ListIdentityHashes(DatabaseId id, PageNo page,
   Status s = t.Enter(id, &db);
   if (!s.ok()) return s;
   entries->clear();
-  const std::string prefix = IdentityHashPagePrefix(id, page);
-  std::unique_ptr<rocksdb::Iterator> it(t.NewIterator());
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+  PrefixScan it(IdentityHashPagePrefix(id, page), t.read_options,
+                [&](const rocksdb::ReadOptions &o) { return t.NewIterator(o); });
+  for (; it.Valid(); it.Next()) {
     IdentityHashEntry e;
     uint64_t key_page = 0;
     std::string problem = "a key of the wrong length";
-    std::string_view key(it->key().data(), it->key().size());
+    std::string_view key(it.key().data(), it.key().size());
     if (!ParseIdentityHashKey(key, &key_page, &e.offset) ||
-        !DecodeIdentityHashEntry(std::string_view(it->value().data(), it->value().size()), &e.hash,
+        !DecodeIdentityHashEntry(std::string_view(it.value().data(), it.value().size()), &e.hash,
                                  &problem)) {
       return t.Fail(Status(CAIRN_CORRUPTION, "the identity hashes of " + PageName(*db, page) +
                                                  " are damaged: " + problem + "; " +
@@ -54,8 +55,8 @@ Status Transaction::ListIdentityHashes(DatabaseId id, PageNo page,
     }
     entries->push_back(e);
   }
-  if (!it->status().ok()) {
-    return t.Fail(FromRocks(it->status(), "reading the identity hashes of " + PageName(*db, page)));
+  if (!it.status().ok()) {
+    return t.Fail(FromRocks(it.status(), "reading the identity hashes of " + PageName(*db, page)));
   }
   return Status::Ok();
 }

@@ -55,6 +55,7 @@ class Transaction::Impl {
   rocksdb::Status Get(const rocksdb::Slice &key, std::string *value);
   rocksdb::Status Get(const rocksdb::Slice &key, rocksdb::PinnableSlice *value);
   rocksdb::Iterator *NewIterator();
+  rocksdb::Iterator *NewIterator(const rocksdb::ReadOptions &options);  // read_options, amended
   Status Fail(Status s);  // ACTIVE -> FAILED, returns s
   Status Touch(DatabaseId id, TouchedDatabase **db);
   // How every call on a database starts: Guard, then Touch; a Touch error fails the transaction.

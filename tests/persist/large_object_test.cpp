@@ -499,6 +499,64 @@ PERSIST_CHILD(Large_PartialRuns_Check) {
 // run refer to (one of them refers to another database's object), then an abort: the run's
 // written pages are put back from their copies (D16), the objects made persistent are
 // transient again (D9), and the run reads as it was, in this process and the next.
+// What a commit's writes hold in memory (cairn_persist_options.commit_memory_bytes,
+// CheckCommitMemory of persist/persistence.h): a commit that would hold more fails with
+// CAIRN_OUT_OF_MEMORY, says so, and writes nothing; the transaction aborts, and a smaller commit
+// goes through (campaign P: an 8 GB array took 24 GB to commit, near the kernel's out-of-memory
+// kill).
+constexpr int64_t kMemoryInts = 12 << 20;  // 96 MiB of integers that do not compress
+
+__attribute__((noinline)) void *MakeIncompressible(int64_t n) {
+  void *a = cairn_malloc_array(&cairn_i64_array_type, n);
+  uint64_t x = 0x9e3779b97f4a7c15u;
+  for (int64_t i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    ArrayData<int64_t>(a)[i] = int64_t(x);
+  }
+  return a;
+}
+
+PERSIST_CHILD(Large_CommitMemory) {
+  cairn_persist_options o{};
+  o.commit_memory_bytes = uint64_t{64} << 20;
+  OpenStore(args, o);
+  cairn_db *db = CreateDb("mem");
+  CK_OK(cairn_txn_begin());
+  CK_OK(cairn_db_set_root(db, NewNode(7)));
+  CK_OK(cairn_txn_commit());
+  CK_OK(cairn_txn_begin());
+  RootAs<Node>(db)->left = static_cast<Node *>(MakeIncompressible(kMemoryInts));
+  const cairn_status st = cairn_txn_commit();
+  const std::string why = cairn_last_error();
+  Say("commit=%s error=\"%s\"\n", cairn_status_name(st), why.c_str());
+  CK_EQ(st, CAIRN_OUT_OF_MEMORY);
+  CK(why.find("MiB of pages so far") != std::string::npos) << why;
+  CK(why.find("cairn_persist_options.commit_memory_bytes allows 64 MiB") != std::string::npos)
+      << why;
+  CK(why.find("nothing of it was written") != std::string::npos) << why;
+  CK_OK(cairn_txn_abort());
+  CK_EQ(cairn_verify_heap(10), 0u);
+  CK_OK(cairn_txn_begin());
+  CK(RootAs<Node>(db)->left == nullptr);
+  RootAs<Node>(db)->left = static_cast<Node *>(MakeIncompressible(1 << 20));  // 8 MiB: fits
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+PERSIST_CHILD(Large_CommitMemory_Check) {
+  OpenStore(args);
+  cairn_db *db = OpenDb("mem");
+  CK_OK(cairn_txn_begin());
+  Node *root = RootAs<Node>(db);
+  CK_EQ(root->id, 7);
+  CK(root->left != nullptr);
+  CK_EQ(cairn_array_length(root->left), size_t{1} << 20);
+  CK_OK(cairn_txn_commit());
+  return 0;
+}
+
 PERSIST_CHILD(Large_FailedCommitAbort) {
   OpenStore(args);
   cairn_db *alpha = CreateDb("alpha");
@@ -558,6 +616,12 @@ PERSIST_CHILD(Large_FailedCommitAbort_Check) {
 
 class PersistLarge : public PersistTest {};
 
+TEST_F(PersistLarge, ACommitThatWouldHoldTooMuchMemoryIsRefusedWritingNothing) {
+  ChildResult r = Run("Large_CommitMemory");
+  std::printf("%s", r.out.c_str());
+  ASSERT_CHILD_OK(r);
+  ASSERT_CHILD_OK(Run("Large_CommitMemory_Check"));
+}
 TEST_F(PersistLarge, AFailedCommitThenAnAbortPutsARunsWrittenPagesBack) {
   ChildResult r = Run("Large_FailedCommitAbort");
   std::printf("%s", r.out.c_str());

@@ -1,6 +1,8 @@
 // Transactions: pages, allocation, the root, type tables, the state machine, durability, and
 // several transactions at once (locks, timeouts, deadlocks, conflicts).
 #include <gtest/gtest.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
 
 #include <chrono>
 #include <cstring>
@@ -649,6 +651,36 @@ TEST_F(TxnTest, ManyThreadsWritingTheirOwnPages) {
   }
   for (auto &th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+  ExpectClean();
+}
+
+// Scans over one kind of key stop at the end of their range, not at the next live key: after
+// many pages were freed (their keys deleted), opening the store and allocating from the free
+// list step through none of the deleted keys (campaign P: an open read through all of them,
+// 1.4 s for 170,000 freed pages; PrefixScan, store/prefix_scan.h). Counted by RocksDB's perf
+// context (deleted keys an iterator skipped), not timed.
+TEST_F(TxnTest, ScansDoNotStepThroughDeletedKeys) {
+  constexpr int kPages = 3000;
+  MakePages(kPages);
+  {
+    auto t = Begin();
+    for (int i = 1; i <= kPages; ++i) ASSERT_TRUE(t->FreePage(db_, PageNo(i)).ok());
+    ASSERT_TRUE(t->Commit().ok());
+  }
+  store_.reset();
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  Open(StoreOptions());
+  const uint64_t at_open = rocksdb::get_perf_context()->internal_delete_skipped_count;
+  auto t = Begin();
+  PageNo p = 0;
+  ASSERT_TRUE(t->AllocatePage(db_, &p).ok());
+  ASSERT_TRUE(t->WritePage(db_, p, Page(9).bytes).ok());
+  ASSERT_TRUE(t->Commit().ok());
+  const uint64_t in_all = rocksdb::get_perf_context()->internal_delete_skipped_count;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  EXPECT_LT(at_open, 100u);
+  EXPECT_LT(in_all, 100u);
   ExpectClean();
 }
 

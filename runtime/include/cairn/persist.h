@@ -87,6 +87,12 @@ typedef struct cairn_persist_options {
                                    past it without committing gets CAIRN_OUT_OF_MEMORY. Default,
                                    and at most: the persistent arena (half the heap's
                                    reservation) */
+  uint64_t commit_memory_bytes; /* what a commit's writes may hold in memory at most (the
+                                   store's transaction batch, then as much again in RocksDB's
+                                   memory table: twice the bytes written); past it the commit
+                                   fails with CAIRN_OUT_OF_MEMORY and writes nothing. Default 0:
+                                   what the machine has available (MemAvailable and SwapFree
+                                   of /proc/meminfo), checked every 64 MiB written */
 } cairn_persist_options;
 
 /* Opens the store (and sets up the heap if needed). CAIRN_BUSY if another process uses it,
@@ -137,9 +143,9 @@ typedef struct cairn_upgrade_report {
  * does, every dead object on a page the root reaches becomes a filler and every page it does
  * not reach is freed. A field of both definitions with another kind or declared type, a class
  * that no longer extends a class it did, or an array type whose elements are laid out
- * differently is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is written. A crash leaves the
- * database as it was or upgraded (persist/upgrade.h, U1-U7). Nothing to convert: nothing is
- * written. A database this process has open already is returned as it is. Not inside a
+ * differently is CAIRN_TYPE_MISMATCH naming the type and the field, and nothing is written. A crash
+ * leaves the database as it was or upgraded (persist/upgrade.h, U1-U7). Nothing to convert: nothing
+ * is written. A database this process has open already is returned as it is. Not inside a
  * transaction that failed (CAIRN_MISUSE); inside an open one, the conversion commits at once
  * (an abort does not undo it). A read-only store: CAIRN_MISUSE if anything needs converting.
  * `report` may be NULL. */

@@ -1,6 +1,7 @@
 // Transactions: begin, commit (stabilize, unswizzle, write in one store transaction, with the
 // identity hashes of the objects made persistent), abort, chain, checkpoint.
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -430,7 +431,9 @@ Status Persistence::Flush(cairn_persist_stats *c,
   heap::PageHeap &pages = heap_->pages();
   Status s;
   std::string buffer, base;
+  next_memory_check_ = kCommitMemoryStep;
   ForEachModified([&](size_t i, size_t n) {
+    if (s.ok()) s = CheckCommitMemory(c->bytes_written);
     if (!s.ok()) return;
     const PageInfo &pi = pages.Info(i);
     // A1 of gc/gc_heap.h: a page the mutator allocated tenants on and that is otherwise as
@@ -458,7 +461,7 @@ Status Persistence::Flush(cairn_persist_stats *c,
     // to their copies (ChangedRunPages) are unswizzled (their slots alone) and written; none
     // changed, the run is not written. D10 then lists again only what those pages refer to
     // (RecordRunReferences). A run without an image (made persistent by this commit) is
-    // written whole, below.
+    // written whole, a page at a time.
     if (n > 1) {
       if (const RunImage *run = ChangedRunPages(i)) {
         bool any = false;
@@ -499,6 +502,23 @@ Status Persistence::Flush(cairn_persist_stats *c,
         }
         return;
       }
+      // A run made persistent by this commit (or not imaged): written a page at a time, each
+      // unswizzled into a one-page buffer (as a whole, its stored form was one more copy of an
+      // object that may be gigabytes: campaign P).
+      const store::DatabaseId id = dbs_[pi.db - 1]->id;
+      for (size_t k = 0; s.ok() && k < n; k++) {
+        bool have_base = false;
+        s = UnswizzleRunPage(i, pi.db, k, &buffer, nullptr, nullptr, &have_base);
+        uint64_t stored = 0;
+        uint32_t crc = 0;
+        if (s.ok())
+          s = txn_->WritePage(id, pages.PageId(i + k), buffer.data(), &stored, nullptr, 0, &crc);
+        if (s.ok()) checksums->emplace_back(uint32_t(i + k), crc);
+        c->bytes_written += stored;
+        c->pages_written++;
+        if (s.ok()) s = CheckCommitMemory(c->bytes_written);
+      }
+      return;
     }
     // D12: a page clean earlier in the transaction (or kept writable by the last commit: D15),
     // no frame released since: its image, unswizzled, is the page as stored, so the store is
@@ -570,6 +590,46 @@ Status Persistence::Flush(cairn_persist_stats *c,
     new_roots->emplace_back(d.get(), pref);
   }
   return Status::Ok();
+}
+
+Status Persistence::CheckCommitMemory(uint64_t written) {
+  if (written < next_memory_check_) return Status::Ok();
+  next_memory_check_ = written + kCommitMemoryStep;
+  const uint64_t mib = uint64_t{1} << 20, needed = 2 * written;
+  std::string limit;
+  if (options_.commit_memory_bytes != 0) {
+    if (needed <= options_.commit_memory_bytes) return Status::Ok();
+    limit = "cairn_persist_options.commit_memory_bytes allows " +
+            std::to_string(options_.commit_memory_bytes / mib) + " MiB";
+  } else {
+    // /proc/meminfo: what the kernel can give without swapping, and the swap left.
+    FILE *f = std::fopen("/proc/meminfo", "r");
+    if (f == nullptr) return Status::Ok();  // unknown: not refused
+    uint64_t available = 0, swap = 0, kib = 0;
+    char line[256];
+    bool have = false;
+    while (std::fgets(line, sizeof line, f)) {
+      if (std::sscanf(line, "MemAvailable: %" SCNu64, &kib) == 1) {
+        available = kib * 1024;
+        have = true;
+      } else if (std::sscanf(line, "SwapFree: %" SCNu64, &kib) == 1) {
+        swap = kib * 1024;
+      }
+    }
+    std::fclose(f);
+    // The batch so far is in use already: the memtable's copy, and a margin, are still to come.
+    if (!have || written + kCommitMemoryStep * 4 <= available + swap) return Status::Ok();
+    limit = "this machine has " + std::to_string((available + swap) / mib) +
+            " MiB available (MemAvailable and SwapFree)";
+  }
+  return Status(CAIRN_OUT_OF_MEMORY,
+                "the commit has written " + std::to_string(written / mib) +
+                    " MiB of pages so far, which the store holds in memory until it commits and "
+                    "then copies into its memory table (as much again), and " +
+                    limit +
+                    ": the commit is refused and nothing of it was written. Commit smaller "
+                    "changes (as they are made), or make smaller objects: an object is written "
+                    "whole by the commit that makes it persistent");
 }
 
 uint64_t Persistence::EncodeTarget(void *ref, uint8_t db, bool *ok) {

@@ -430,6 +430,15 @@ class Persistence final : public gc::PersistHooks {
   Status Flush(cairn_persist_stats *c, std::vector<std::pair<cairn_db *, uint64_t>> *new_roots,
                std::vector<uint32_t> *unchanged, std::vector<std::pair<uint32_t, uint32_t>> *tails,
                std::vector<std::pair<uint32_t, uint32_t>> *checksums);
+  // What a commit's writes hold in memory until it commits (RocksDB's transaction batch, then
+  // as much again copied into its memtable), against cairn_persist_options.commit_memory_bytes
+  // or, by default, what the machine has available (MemAvailable and SwapFree, read every
+  // kCommitMemoryStep bytes written): past it, CAIRN_OUT_OF_MEMORY, and the commit fails with
+  // nothing written, instead of the kernel's out-of-memory kill (campaign P: an 8 GB array took
+  // 24 GB to commit). `written`: the bytes this commit has written so far.
+  Status CheckCommitMemory(uint64_t written);
+  static constexpr uint64_t kCommitMemoryStep = uint64_t{64} << 20;
+  uint64_t next_memory_check_ = 0;  // reset by Flush
   // The page at head in the stored form for database db (one of its databases: D13). Given the
   // page's clean image (D12, valid), also the image's stored form in *base, and whether it
   // could be made (*have_base; false if the image does not have the page's objects).
