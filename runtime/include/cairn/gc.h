@@ -233,6 +233,9 @@ typedef struct cairn_stats {
   uint64_t pages_returned;  /* free pages whose memory collections gave back to the system
                                (more were free than the next collections could use:
                                docs/gc.md), in all */
+  uint64_t transient_pages; /* pages in use now in the part of the heap new objects get (the
+                               transient arena: objects, and persistent pages made so in
+                               place), of cairn_largest_object_bytes() */
 } cairn_stats;
 
 void cairn_get_stats(cairn_stats *out);

@@ -323,6 +323,7 @@ void GcHeap::GetStats(cairn_stats *out) {
   *out = stats_;
   out->heap_pages = pages_.pages_in_use();
   out->free_pages = pages_.free_pages_below_high_water();
+  out->transient_pages = pages_.transient_in_use();
   out->reserved_bytes = pages_.reserved_bytes();
   out->requested_bytes = pages_.requested_bytes();
   out->machine_bytes = pages_.machine_bytes();

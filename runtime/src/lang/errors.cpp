@@ -28,20 +28,23 @@ void AppendFullHeap(std::string *m, uint64_t bytes) {
   AppendInt(m, static_cast<int64_t>((bytes + (1 << 20) - 1) >> 20));
   cairn_stats st;
   cairn_get_stats(&st);
+  // In use, large objects included (campaign R: the bytes the last collection copied were
+  // given as what was live, 0 MiB beside a live text of 4 GiB).
   *m += " MiB, and the heap has no room for it after a collection (";
-  AppendInt(m, static_cast<int64_t>(st.live_bytes_last >> 20));
+  AppendInt(m, static_cast<int64_t>((st.transient_pages * CAIRN_PAGE_SIZE) >> 20));
+  *m += " MiB in use of the ";
+  AppendInt(m, static_cast<int64_t>(cairn_largest_object_bytes() >> 20));
   if (st.machine_bytes != 0) {
-    *m += " MiB live of the ";
-    AppendInt(m, static_cast<int64_t>(cairn_largest_object_bytes() >> 20));
     *m +=
-        " MiB new objects get: three quarters of this machine's memory and swap); keep less "
-        "alive, or set CAIRN_HEAP_RESERVE_MB to give the heap its own size";
+        " MiB new objects get, three quarters of this machine's memory and swap; a large object "
+        "needs one free stretch of its size); keep less alive, or set CAIRN_HEAP_RESERVE_MB to "
+        "give the heap its own size";
     return;
   }
-  *m += " MiB live of its ";
+  *m += " MiB new objects get, half the heap's reservation of ";
   AppendInt(m, static_cast<int64_t>(st.reserved_bytes >> 20));
   *m +=
-      " MiB reservation, one object taking at most half); keep less alive, or set "
+      " MiB; a large object needs one free stretch of its size); keep less alive, or set "
       "CAIRN_HEAP_RESERVE_MB higher";
 }
 
