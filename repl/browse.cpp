@@ -545,7 +545,8 @@ bool Session::defineStoredTypes(const std::string &db_name, cairn_db *db,
     }
     std::vector<std::shared_ptr<Unit>> units;
     std::shared_ptr<Unit> run_unit;
-    if (!validateClasses(*unit, report) || !compileAndLoad(*unit, &units, &run_unit)) {
+    front::Span unused;  // the types are the database's, not typed at a prompt
+    if (!validateClasses(*unit, report, &unused) || !compileAndLoad(*unit, &units, &run_unit)) {
       checker_->reject();
       return false;
     }

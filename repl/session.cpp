@@ -288,9 +288,18 @@ bool Session::runCode(const Code &code) {
     return false;
   }
   std::string why;
-  if (!validateClasses(*unit, &why)) {
+  front::Span at;
+  if (!validateClasses(*unit, &why, &at)) {
     checker_->reject();
-    reportError(why, name);
+    // At the class's name, as the checker's errors are (campaign R: it had no position), when
+    // this input declares it (an instance of an earlier input's generic class: the input).
+    std::string where = name;
+    if (at.valid() && sources_.file(at.file).path() == name) {
+      const front::LineCol lc = sources_.file(at.file).lineCol(at.begin);
+      where = sources_.file(at.file).path() + ":" + std::to_string(lc.line) + ":" +
+              std::to_string(lc.col);
+    }
+    reportError(why, where);
     ++failures_;
     return false;
   }
@@ -381,7 +390,7 @@ std::string Session::sameNameWhy(const front::Type *was, const front::Type *now)
   return " (written the same, but a class it names was defined again with other fields since)";
 }
 
-bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
+bool Session::validateClasses(const front::InputUnit &unit, std::string *why, front::Span *at) {
   // An array type is one descriptor at run time by its name ([P]): one of a class defined again
   // with other fields would be taken for the earlier one's by `is` and `as`.
   for (const front::Type *t : unit.array_types) {
@@ -396,6 +405,7 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why) {
     return false;
   }
   for (const front::ClassInfo *cls : unit.classes) {
+    if (cls->decl != nullptr) *at = cls->decl->name.span;  // where an error about it points
     const uint64_t fp = classFingerprint(cls);
     auto current = latest_class_.find(cls->name);
     const front::ClassInfo *latest = current == latest_class_.end() ? nullptr : current->second;

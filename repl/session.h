@@ -117,7 +117,7 @@ class Session {
   const front::Type *typeOf(const std::string &expr);
 
   // Compile-time pieces (session.cpp).
-  bool validateClasses(const front::InputUnit &unit, std::string *why);
+  bool validateClasses(const front::InputUnit &unit, std::string *why, front::Span *at);
   std::string sameNameWhy(const front::Type *was, const front::Type *now);
   // The name of an open database whose type table holds the fingerprint ("" if none).
   std::string databaseHolding(uint64_t fingerprint);
