@@ -670,6 +670,12 @@ std::vector<const Type *> Checker::boundedTypeArgs(const std::string &generic,
   for (const Type *a : args)
     if (nodes <= kMaxTypeArgNodes) nodes += countTypeNodes(a, kMaxTypeArgNodes - nodes);
   if (nodes <= kMaxTypeArgNodes) return args;
+  // Written so outside any instance (campaign R: a flat instance of 101 types was said to make
+  // instances without end).
+  if (current_ == nullptr || current_->inst_name.empty()) {
+    error(DiagId::TypeArgsTooLarge, site, {generic, std::to_string(kMaxTypeArgNodes)});
+    return std::vector<const Type *>(args.size(), types_.error());
+  }
   if (endless_generics_.insert(generic).second) {
     error(DiagId::InstanceNeverEnds, site, {generic, std::to_string(kMaxTypeArgNodes)})
         .withHint(
