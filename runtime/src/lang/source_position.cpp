@@ -616,19 +616,28 @@ bool FindCairnPosition(uintptr_t pc, FaultFrame which, SourcePosition *out) {
   for (int i = 0; i < walk.count && interrupted < 0; ++i)
     if (walk.interrupted[i] || (pc != 0 && walk.address[i] == pc)) interrupted = i;
   if (which == FaultFrame::kCaller && interrupted < 0) return false;
-  // The candidates, innermost first: pc (kToucher), then the frames after the interrupted one
-  // (all of them without one: cairn_make_resident's caller).
+  // The candidates, innermost first, each with its frame's index in the walk: pc (kToucher,
+  // which may lie where the unwinder cannot go), else the interrupted frame (kCaller), then the
+  // frames after it (all of them without one: cairn_make_resident's caller's).
   Query queries[kMaxFrames + 1];
+  int frame[kMaxFrames + 1];
   size_t count = 0;
-  if (which == FaultFrame::kToucher && pc != 0) queries[count++].address = pc;
-  for (int i = interrupted + 1; i < walk.count; ++i) queries[count++].address = walk.address[i];
-  // Only addresses in the executable's code are looked up; the others stay not found.
-  size_t kept = 0;
-  for (size_t i = 0; i < count; ++i)
-    if (LinkAddress(*img, queries[i].address, &queries[kept].address)) ++kept;
-  Resolve(*img, queries, kept);
-  for (size_t i = 0; i < kept; ++i) {
-    if (!queries[i].found || !IsCairnFile(queries[i].position.name)) continue;
+  auto add = [&](uintptr_t address, int f) {
+    // Only addresses in the executable's code are looked up.
+    if (LinkAddress(*img, address, &queries[count].address)) frame[count++] = f;
+  };
+  if (which == FaultFrame::kToucher && pc != 0) add(pc, interrupted);
+  if (which == FaultFrame::kCaller) add(walk.address[interrupted], interrupted);
+  for (int i = interrupted + 1; i < walk.count; ++i) add(walk.address[i], i);
+  Resolve(*img, queries, count);
+  auto cairn = [&](size_t i) { return queries[i].found && IsCairnFile(queries[i].position.name); };
+  for (size_t i = 0; i < count; ++i) {
+    if (!cairn(i)) continue;
+    // kCaller: the call that made this innermost Cairn frame, in its caller if that is Cairn
+    // code (the next frame of the walk), else this frame's own line.
+    if (which == FaultFrame::kCaller && i + 1 < count && frame[i + 1] == frame[i] + 1 &&
+        cairn(i + 1))
+      ++i;
     if (queries[i].position.line == 0) return false;  // code of no one line: no position
     *out = queries[i].position;
     return true;

@@ -42,20 +42,21 @@ enum class FaultFrame {
   // The interrupted instruction if it is Cairn code, else the first caller that is: a page
   // touched by a Cairn line, or by the runtime on behalf of one (text concatenation, a hash).
   kToucher,
-  // The first caller of the interrupted frame that is Cairn code: the call that nested too deep
-  // (a stack overflow faults anywhere in the prologue or body of the frame that did not fit; the
-  // call that made that frame is the same line whichever instruction it was, the recursive call
-  // of a recursion).
+  // The call that made the innermost Cairn frame (the interrupted one, or the first caller that
+  // is Cairn code), in its caller: the call that nested too deep. A stack overflow faults at any
+  // instruction of that frame's prologue or body, or of the runtime code it called (an
+  // allocation); the call that made the frame is the same line whichever it was, for a recursion
+  // its recursive call. If that frame's caller is not Cairn code, the frame's own line.
   kCaller,
 };
 
-// The position of the innermost Cairn frame of the calling thread's stack, walked from here
-// (through a signal handler's frame into the interrupted code, as the unwinder does on x86-64
-// and aarch64 Linux) as `which` says: the first frame whose address (the interrupted pc, or a
-// return address minus 1) lies in a `.cairn` file of the line table. `pc`, if not 0, is the
-// interrupted instruction (from the signal's context): tried first for kToucher, and the frames
-// up to it are skipped. False, with no position, if no such frame is found among the innermost
-// 64 (the walk stops at the first Cairn frame, which may have a line of 0: then false too).
+// The position of a runtime error found in a signal handler, from the calling thread's stack
+// walked from here (through the handler's frame into the interrupted code, as the unwinder does
+// on x86-64 and aarch64 Linux) as `which` says. A frame is Cairn code if its address (the
+// interrupted pc, or a return address minus 1) lies in a `.cairn` file of the line table. `pc`,
+// if not 0, is the interrupted instruction (from the signal's context): tried first for
+// kToucher; the frames up to it are skipped. False, with no position, if there is no Cairn frame
+// among the innermost 64, or the chosen row has a line of 0.
 bool FindCairnPosition(uintptr_t pc, FaultFrame which, SourcePosition *out);
 
 // Writes "FILE:LINE:COL: ", the prefix of a runtime error's message (errors.h), into `out` (of
