@@ -438,7 +438,7 @@ struct Row {
   uint64_t address = 0;
   uint64_t op_index = 0;
   uint64_t file = 1;
-  int64_t line = 1;
+  uint64_t line = 1;  // wraps on a malformed table (no overflow of a signed type)
   uint64_t column = 0;
   bool is_stmt = true;
   bool end_sequence = false;
@@ -463,7 +463,7 @@ void RunProgram(const Header &h, Query *queries, size_t count) {
         if (q.found || q.address < prev.address || q.address >= row.address) continue;
         if (!FileName(h, prev.file, &q.position)) continue;
         q.found = true;
-        q.position.line = prev.line > 0 && prev.line <= INT32_MAX ? uint32_t(prev.line) : 0;
+        q.position.line = prev.line <= INT32_MAX ? uint32_t(prev.line) : 0;
         q.position.column = prev.column <= INT32_MAX ? uint32_t(prev.column) : 0;
       }
     }
@@ -479,7 +479,7 @@ void RunProgram(const Header &h, Query *queries, size_t count) {
     if (op >= h.opcode_base) {  // a special opcode
       const uint8_t adjusted = uint8_t(op - h.opcode_base);
       advance(adjusted / h.line_range);
-      row.line += h.line_base + adjusted % h.line_range;
+      row.line += uint64_t(int64_t(h.line_base) + adjusted % h.line_range);
       emit();
       continue;
     }
@@ -509,7 +509,7 @@ void RunProgram(const Header &h, Query *queries, size_t count) {
         advance(r.Uleb());
         break;
       case kLnsAdvanceLine:
-        row.line += r.Sleb();
+        row.line += uint64_t(r.Sleb());
         break;
       case kLnsSetFile:
         row.file = r.Uleb();
