@@ -402,6 +402,12 @@ bool emitObjects(llvm::Module &module, const EmitOptions &options, const std::st
   module.setPIELevel(llvm::PIELevel::Large);
 
   if (!optimizeModule(module, tm.get(), options, error)) return false;
+  // Unwind tables (.eh_frame) for every function, exact at every instruction: the runtime walks
+  // out of a signal handler through Cairn frames to find a stack overflow's or a failed page
+  // fault's position (runtime/src/lang/source_position.h). Only the size of the executable
+  // grows; the code is the same. The REPL's JIT code has none (its errors have no position).
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration()) f.setUWTableKind(llvm::UWTableKind::Async);
 
   if (!options.ir_path.empty()) {
     std::error_code ec;

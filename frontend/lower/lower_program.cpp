@@ -425,15 +425,12 @@ llvm::GlobalVariable *Lowering::textSlot(const std::string &value) {
 llvm::DIFile *Lowering::diFile(uint32_t file) {
   auto it = di_files_.find(file);
   if (it != di_files_.end()) return it->second;
-  const std::string &path = sources_.file(file).path();
-  std::string dir = ".";
-  std::string name = path;
-  size_t slash = path.rfind('/');
-  if (slash != std::string::npos) {
-    dir = path.substr(0, slash);
-    name = path.substr(slash + 1);
-  }
-  llvm::DIFile *f = di_->createFile(name, dir);
+  // The whole path as given, as cairn_loc spells it, with no directory: the runtime finds a
+  // fault's position in this line table and must print the file as the compiler's own runtime
+  // errors do (runtime/src/lang/source_position.h, 3), and a name split from its directory
+  // cannot always be joined back ("./a.cairn" and "a.cairn" both gave "." and "a.cairn"). A
+  // debugger reads a relative name from the current directory, as it read one under ".".
+  llvm::DIFile *f = di_->createFile(sources_.file(file).path(), "");
   di_files_[file] = f;
   return f;
 }

@@ -1324,5 +1324,34 @@ grep -qF "there is no store in $TMP/ro-empty, and none can be made: this process
 [ -z "$(ls -A "$TMP/ro-empty")" ] || fail "something was written into $TMP/ro-empty"
 chmod u+w "$TMP/ro-empty"
 
+# A stack overflow's position comes from the executable's line table (runtime/src/lang/
+# source_position.h): the file spelled as the compiler's own runtime errors spell it (here a
+# panic's), whether the program was given as a bare name, with ./, through another folder or by
+# its absolute path; the line and column of the recursive call. Built with -g0, there is no line
+# table: the message alone, at the start of the line.
+mkdir -p "$TMP/pos/sub"
+printf 'fn dive(n: int) -> int {\n    return dive(n + 1) + 1\n}\n\nfn main() {\n    if len(args()) > 0 {\n        panic("here")\n    }\n    println(dive(0))\n}\n' >"$TMP/pos/sub/deep.cairn"
+for given in deep.cairn ./deep.cairn ../sub/deep.cairn "$TMP/pos/sub/deep.cairn"; do
+  (cd "$TMP/pos/sub" && "$CAIRN" build "$given" -o "$TMP/pos/deep") >"$TMP/out" 2>&1 ||
+    fail "build $given: $(cat "$TMP/out")"
+  "$TMP/pos/deep" x >/dev/null 2>"$TMP/err"
+  [ "$(cat "$TMP/err")" = "$given:7:9: panic: here" ] ||
+    fail "the panic of $given is not at $given:7:9: $(cat "$TMP/err")"
+  "$TMP/pos/deep" >/dev/null 2>"$TMP/err"; rc=$?
+  [ $rc -eq 70 ] && grep -q "^$given:2:5: stack overflow: the calls nest too deeply" "$TMP/err" ||
+    fail "the stack overflow of $given (status $rc) is not at $given:2:5: $(cat "$TMP/err")"
+done
+(cd "$TMP/pos/sub" && "$CAIRN" build -g0 deep.cairn -o "$TMP/pos/deep0") >"$TMP/out" 2>&1 ||
+  fail "build -g0: $(cat "$TMP/out")"
+"$TMP/pos/deep0" >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 70 ] && grep -q "^stack overflow: the calls nest too deeply" "$TMP/err" ||
+  fail "the stack overflow of a -g0 build (status $rc): $(cat "$TMP/err")"
+# At -O0 too (frames of another shape, the same call).
+(cd "$TMP/pos/sub" && "$CAIRN" build -O0 deep.cairn -o "$TMP/pos/deepO0") >"$TMP/out" 2>&1 ||
+  fail "build -O0: $(cat "$TMP/out")"
+"$TMP/pos/deepO0" >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 70 ] && grep -q "^deep.cairn:2:5: stack overflow: the calls nest too deeply" "$TMP/err" ||
+  fail "the stack overflow of an -O0 build (status $rc): $(cat "$TMP/err")"
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

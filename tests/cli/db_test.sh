@@ -266,6 +266,48 @@ expect "an upgrade in a read-only store" 70 "" "database 'upro' holds classes th
 [[ "$ERR" != *"Reading works"* && "$ERR" == *"without CAIRN_STORE_READ_ONLY to upgrade it"* ]] ||
   fail "the read-only refusal of an upgrade: $ERR"
 
+# A compiled program that touches a damaged page: a runtime error at the position of the Cairn
+# line that touched it, from the executable's line table: line 6 reads the objects in the
+# program's own code, line 7 through the runtime (a text's bytes, read by '+'), line 5 is
+# d.root's own (the compiler's position). Every page is damaged in turn, in a copy of the store;
+# the two kinds of touch must both be seen. Built with -g0, the same error has no position.
+DSTORE=$TMP/dmg-store
+run_program dmgwrite.cairn 'class H { n: int; t: text }\nclass Bag { items: [H]; big: text }\nfn main() { let d = Database.create("dmg")\n atomic { let items = new [H](2000)\n var b = "b"\n for i in 0..15 { b = b + b }\n for i in 0..2000 { items[i] = new H { n: i, t: "t" + str(i) } }\n d.root = new Bag { items: items, big: b } } }\n' "$DSTORE"
+expect "a database to damage" 0 "" ""
+DREAD='class H { n: int; t: text }\nclass Bag { items: [H]; big: text }\nfn main() { let d = Database.open("dmg")\n var total = 0\n atomic { let bag = d.root as Bag\n for h in bag.items { total = total + h.n }\n println(len(bag.big + "x")) }\n println(total) }\n'
+run_program dmgread.cairn "$DREAD" "$DSTORE"
+expect "the undamaged database read" 0 "32769" ""
+pages=$("$CAIRN" --store "$DSTORE" db info dmg | sed -n 's/^pages *\([0-9]*\) .*/\1/p')
+seen_own='' seen_runtime='' own_page=''
+for ((p = 1; p <= ${pages:-0}; p++)); do
+  rm -rf "$DSTORE-copy" && cp -r "$DSTORE" "$DSTORE-copy"
+  "$FIXTURE" "$DSTORE-copy" dmg corrupt "$p" || fail "fixture corrupt dmg $p"
+  run_program dmgread.cairn "$DREAD" "$DSTORE-copy"
+  [ "$RC" -eq 0 ] && continue  # a page the reader does not touch (a small text's)
+  case "$ERR" in
+    "$TMP/dmgread.cairn:6:2: database error: page $p of database 'dmg' is damaged"*)
+      seen_own=1 own_page=$p ;;
+    "$TMP/dmgread.cairn:7:2: database error: page $p of database 'dmg' is damaged"*)
+      seen_runtime=1 ;;
+    "$TMP/dmgread.cairn:5:"*": database error: "*) ;;
+    *) fail "damaged page $p of dmg: status $RC, not at the line that touched it: $ERR" ;;
+  esac
+done
+[ -n "$seen_own" ] && [ -n "$seen_runtime" ] &&
+  echo "ok: a damaged page is reported at the Cairn line that touched it (itself or through the runtime)" ||
+  fail "damaged pages of dmg: touched by the program's code: ${seen_own:-never}, by the runtime: ${seen_runtime:-never}"
+if [ -n "$own_page" ]; then
+  printf '%b' "$DREAD" >"$TMP/dmgread.cairn"
+  "$CAIRN" build -g0 "$TMP/dmgread.cairn" -o "$TMP/dmgread-g0" >"$TMP/out" 2>&1 || fail "build -g0: $(cat "$TMP/out")"
+  rm -rf "$DSTORE-copy" && cp -r "$DSTORE" "$DSTORE-copy"
+  "$FIXTURE" "$DSTORE-copy" dmg corrupt "$own_page" || fail "fixture corrupt dmg $own_page"
+  CAIRN_STORE="$DSTORE-copy" "$TMP/dmgread-g0" >"$TMP/out" 2>"$TMP/err"
+  RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  [ "$RC" -eq 70 ] && [[ "$ERR" == "database error: page $own_page of database 'dmg' is damaged"* ]] &&
+    echo "ok: built with -g0, a damaged page's error has no position" ||
+    fail "damaged page $own_page read by a -g0 build: status $RC: $ERR"
+fi
+
 # Damage a page behind the store's back: check reports it and fails.
 "$FIXTURE" "$STORE" oo7 corrupt 7 || fail "fixture corrupt"
 run --store "$STORE" db check oo7

@@ -79,6 +79,9 @@ PERSIST_CHILD(FaultError_Recover) {
   CK_EQ(seen.address, static_cast<void *>(blob));
   CK_EQ(seen.transaction_failed, 1);
   CK_EQ(std::string(cairn_last_error()), seen_message);
+#if defined(__x86_64__) || defined(__aarch64__)
+  CK(seen.pc != nullptr);  // the touching instruction, from the signal's context
+#endif
 
   // 2. The transaction is failed: only abort is allowed.
   CK_EQ(cairn_txn_is_open(), 1);
@@ -113,6 +116,7 @@ PERSIST_CHILD(FaultError_Recover) {
   }
   CK_EQ(hook_calls, 2);
   CK_EQ(seen.transaction_failed, 1);
+  CK_EQ(seen.pc, nullptr);  // no signal: the hook's callers made the touch
   CK_OK(cairn_txn_abort());
 
   // 6. And outside a transaction (read through a short one of its own): nothing to fail.

@@ -51,20 +51,22 @@ typedef struct cairn_loc {
  * store is opened lazily by the first database call (CAIRN_STORE, else ./cairn.store).
  * It installs the runtime's fault-error hook (cairn_set_fault_error_hook): a persistent page
  * that cannot be faulted in (a type this program lacks, a damaged page, a store error) is a
- * runtime error "database error: <the runtime's message>" without a position (the touching
- * instruction is not known): standard output flushed (unless the fault happened while it was
+ * runtime error "database error: <the runtime's message>" at the position of the Cairn line that
+ * touched the page, from the executable's DWARF line table (none without one: -g0, code that is
+ * not the executable's): standard output flushed (unless the fault happened while it was
  * locked), the open transaction aborted, exit status CAIRN_EXIT_RUNTIME_ERROR. Unless SIGSEGV
  * already has a handler (a sanitizer's reports overflows itself), it calls
  * cairn_lang_catch_stack_overflow for the calling thread. */
 void cairn_lang_start(int argc, char **argv);
 
 /* Makes a recursion too deep on the calling thread (a fault in or just below its stack's guard
- * page) a runtime error "stack overflow: ..." without a position: with the embedder's hook set
- * (cairn_set_runtime_error_hook) the hook gets it, like any runtime error, and may jump back;
- * without one the message is printed, the open transaction aborted, and the process exits with
- * CAIRN_EXIT_RUNTIME_ERROR. Installs a SIGSEGV handler on an alternate signal stack (made for
- * the thread if it has none) on top of the current handler; any other fault goes to the
- * handler it displaced, as that one asked, or to the default action. Calling it again (from the
+ * page) a runtime error "stack overflow: ...": with the embedder's hook set
+ * (cairn_set_runtime_error_hook) the hook gets it without a position, like any runtime error,
+ * and may jump back; without one the message is printed, at the position of the innermost call
+ * from Cairn code if the executable's line table has it, the open transaction aborted, and the
+ * process exits with CAIRN_EXIT_RUNTIME_ERROR. Installs a SIGSEGV handler on an alternate signal
+ * stack (made for the thread if it has none) on top of the current handler; any other fault goes to
+ * the handler it displaced, as that one asked, or to the default action. Calling it again (from the
  * same or another thread) moves the watch to the calling thread's stack; one thread is watched.
  * The store's fault handler may go on top later: it passes such faults down. 0 on success, -1
  * if the thread's stack bounds, the alternate stack or the handler could not be had. */

@@ -279,6 +279,10 @@ typedef struct cairn_fault_error {
   void *address;          /* the address whose touch faulted */
   int transaction_failed; /* 1: a transaction was open; it is failed now, and only
                              cairn_txn_abort is allowed */
+  void *pc;               /* the instruction that touched it, from the signal's context, when the
+                             runtime's SIGSEGV handler caught the touch (on x86-64 and aarch64);
+                             NULL from cairn_make_resident, cairn_handle_fault or another
+                             machine: then the touch was made by the hook's caller's callers */
 } cairn_fault_error;
 
 typedef void (*cairn_fault_error_hook)(const cairn_fault_error *error, void *ctx);

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,6 +16,7 @@
 
 #include "cairn/lang.h"
 #include "lang/errors.h"
+#include "lang/source_position.h"
 #include "lang/transaction.h"
 
 namespace {
@@ -24,14 +26,21 @@ char **program_argv = nullptr;
 
 // A page that could not be faulted in: a runtime error. The hook runs inside the SIGSEGV
 // handler (or cairn_make_resident); standard output is flushed only if no one holds its lock
-// (the fault may have happened inside a stdio call, which would deadlock on it).
+// (the fault may have happened inside a stdio call, which would deadlock on it). Its position is
+// the Cairn line that touched the page, itself or through the runtime (a text's bytes, a hash),
+// from the executable's line table (source_position.h); none without one (-g0).
 void FaultIsARuntimeError(const cairn_fault_error *error, void *) {
   const bool stdout_free = ftrylockfile(stdout) == 0;
   if (stdout_free) {
     std::fflush(stdout);
     funlockfile(stdout);
   }
-  std::string message = std::string("database error: ") + error->message;
+  char where[4096] = "";
+  cairn::lang::SourcePosition position;
+  if (cairn::lang::FindCairnPosition(reinterpret_cast<uintptr_t>(error->pc),
+                                     cairn::lang::FaultFrame::kToucher, &position))
+    cairn::lang::FormatPosition(position, where, sizeof where);
+  std::string message = std::string(where) + "database error: " + error->message;
   std::fwrite(message.data(), 1, message.size(), stderr);
   std::fputc('\n', stderr);
   std::fflush(stderr);
@@ -44,12 +53,14 @@ void FaultIsARuntimeError(const cairn_fault_error *error, void *) {
 // --- Stack overflow ---
 // A recursion too deep runs a thread into the guard page below its stack. Without a handler
 // that is a bare SIGSEGV (status 139, no message); this handler makes it a runtime error,
-// "stack overflow", without a position (the faulting instruction's line is not known), like a
-// page that cannot be faulted in, and it goes through the embedder's runtime-error hook when
-// one is set (the REPL jumps back to its prompt). It runs on an alternate signal stack (the
-// thread's own is used up), of the size the persistence's handler asks for, so that one is kept
-// when the store opens and puts its handler on top (it passes on faults not its own). Any other
-// fault goes to the handler this one displaced (the default action if none).
+// "stack overflow", at the position of the call that nested too deep (the innermost Cairn
+// frame's call, from the executable's line table: source_position.h, FaultFrame::kCaller; none
+// without one, -g0), and it goes through the embedder's runtime-error hook when one is set (the
+// REPL jumps back to its prompt; no position: its JIT code has no line table here). It runs on an
+// alternate signal stack (the thread's own is used up), of the size the persistence's handler asks
+// for, so that one is kept when the store opens and puts its handler on top (it passes on faults
+// not its own). Any other fault goes to the handler this one displaced (the default action if
+// none).
 
 constexpr size_t kAltStackBytes = 256 * 1024;
 constexpr rlim_t kMainStackBytes = rlim_t{64} << 20;
@@ -61,6 +72,19 @@ uintptr_t stack_high = 0;
 struct sigaction displaced{};  // what was installed before OnStackFault (never OnStackFault)
 
 void OnStackFault(int sig, siginfo_t *info, void *uctx);
+
+// The faulting instruction's address, from the signal's context (0 if not known here).
+uintptr_t FaultingPc(void *uctx) {
+  const auto *uc = static_cast<const ucontext_t *>(uctx);
+#if defined(__x86_64__) && defined(REG_RIP)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
 
 // Hands a fault that is not a stack overflow to the displaced handler, as it asked; for the
 // default action (or SIG_IGN, which the kernel does not honour for a fault), restores it and
@@ -117,8 +141,16 @@ void OnStackFault(int sig, siginfo_t *info, void *uctx) {
     std::fflush(stdout);
     funlockfile(stdout);
   }
-  msg[len] = '\n';
-  ssize_t ignored = write(STDERR_FILENO, msg, len + 1 <= sizeof msg ? len + 1 : len);
+  // The position: no malloc here (the overflow may have hit inside it), some of the alternate
+  // stack (source_position.h, 1).
+  char line[4096 + sizeof msg];
+  size_t at = 0;
+  cairn::lang::SourcePosition position;
+  if (cairn::lang::FindCairnPosition(FaultingPc(uctx), cairn::lang::FaultFrame::kCaller, &position))
+    at = cairn::lang::FormatPosition(position, line, 4096);
+  std::memcpy(line + at, msg, len);
+  line[at + len] = '\n';
+  ssize_t ignored = write(STDERR_FILENO, line, at + len + 1);
   (void)ignored;
   cairn::lang::AbortOpenTransaction();
   if (!stdout_free) std::_Exit(CAIRN_EXIT_RUNTIME_ERROR);

@@ -66,13 +66,14 @@ Status Persistence::PageFault(const cairn_db &db, uint64_t page, const Status &s
   return s;
 }
 
-void Persistence::ReportFaultError() {
+void Persistence::ReportFaultError(void *pc) {
   cairn_fault_error e{};
   e.code = fault_error_.code();
   e.message = fault_error_.message().c_str();
   e.database = fault_database_.c_str();
   e.page = fault_page_;
   e.address = fault_address_;
+  e.pc = pc;
   e.transaction_failed = open_ && failed_;
   SetLastError(fault_error_);
   if (fault_error_hook) fault_error_hook(&e, fault_error_hook_ctx);

@@ -29,6 +29,19 @@ constexpr int kMaxInstalls = 8;
 struct sigaction previous[kMaxInstalls];
 std::atomic<int> installs{0};
 
+// The faulting instruction's address, from the signal's context (nullptr if not known here).
+void *FaultingPc(void *context) {
+  const auto *uc = static_cast<const ucontext_t *>(context);
+#if defined(__x86_64__) && defined(REG_RIP)
+  return reinterpret_cast<void *>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return reinterpret_cast<void *>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return nullptr;
+#endif
+}
+
 // 1 if the fault was a write, -1 if the machine does not say.
 int FaultWasWrite(void *context) {
 #if defined(__x86_64__) && defined(REG_ERR)
@@ -62,8 +75,9 @@ int FaultWasWrite(void *context) {
   std::abort();
 }
 
-// The runtime's part of a fault: handled, not ours, or (never returning) an error report.
-FaultResult Claim(void *addr, int is_write) {
+// The runtime's part of a fault: handled, not ours, or (never returning) an error report. pc:
+// the faulting instruction (nullptr: not known, a call from an embedder's handler).
+FaultResult Claim(void *addr, int is_write, void *pc) {
   Persistence *p = Persistence::Instance();
   if (!p) return FaultResult::kNotOurs;
   if (!gc::Roots::OnMutatorThread()) {
@@ -71,7 +85,7 @@ FaultResult Claim(void *addr, int is_write) {
     return FaultResult::kNotOurs;
   }
   FaultResult r = p->HandleFault(addr, is_write);
-  if (r == FaultResult::kFailed) p->ReportFaultError();
+  if (r == FaultResult::kFailed) p->ReportFaultError(pc);
   return r;
 }
 
@@ -115,7 +129,8 @@ template <int K>
 void OnSegv(int sig, siginfo_t *info, void *context) {
   int saved_errno = errno;
   // si_code > 0: a fault raised by the processor, whose si_addr is the address touched.
-  if (info->si_code > 0 && Claim(info->si_addr, FaultWasWrite(context)) == FaultResult::kHandled) {
+  if (info->si_code > 0 &&
+      Claim(info->si_addr, FaultWasWrite(context), FaultingPc(context)) == FaultResult::kHandled) {
     errno = saved_errno;
     return;
   }
@@ -199,7 +214,7 @@ Status InstallFaultHandler() {
 }
 
 int HandleFaultFromEmbedder(void *addr, int is_write) {
-  return Claim(addr, is_write < 0 ? -1 : is_write ? 1 : 0) == FaultResult::kHandled;
+  return Claim(addr, is_write < 0 ? -1 : is_write ? 1 : 0, nullptr) == FaultResult::kHandled;
 }
 
 }  // namespace cairn::persist

@@ -260,8 +260,9 @@ class Persistence final : public gc::PersistHooks {
   FaultResult HandleFault(void *addr, int is_write);
   // After kFailed: runs the embedder's hook (cairn_set_fault_error_hook), which may jump out; if
   // there is none or it returns, prints the error and ends the process (status 1). Called with
-  // nothing on the stack between it and the fault's entry point that owns resources.
-  [[noreturn]] void ReportFaultError();
+  // nothing on the stack between it and the fault's entry point that owns resources. pc: the
+  // instruction whose touch faulted, from the signal's context (nullptr without a signal).
+  [[noreturn]] void ReportFaultError(void *pc = nullptr);
   static void SetFaultErrorHook(cairn_fault_error_hook hook, void *ctx);
   // True if addr lies in a persistent page (any state). For messages about other threads: it
   // reads the page table without synchronization.
