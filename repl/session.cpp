@@ -405,7 +405,7 @@ bool Session::validateClasses(const front::InputUnit &unit, std::string *why, fr
     return false;
   }
   for (const front::ClassInfo *cls : unit.classes) {
-    if (cls->decl != nullptr) *at = cls->decl->name.span;  // where an error about it points
+    *at = cls->decl != nullptr ? cls->decl->name.span : front::Span{};  // where an error points
     const uint64_t fp = classFingerprint(cls);
     auto current = latest_class_.find(cls->name);
     const front::ClassInfo *latest = current == latest_class_.end() ? nullptr : current->second;

@@ -506,21 +506,26 @@ PERSIST_CHILD(Large_PartialRuns_Check) {
 // kill).
 constexpr int64_t kMemoryInts = 12 << 20;  // 96 MiB of integers that do not compress
 
-__attribute__((noinline)) void *MakeIncompressible(int64_t n) {
-  void *a = cairn_malloc_array(&cairn_i64_array_type, n);
-  uint64_t x = 0x9e3779b97f4a7c15u;
+// Fills `a` with integers that do not compress, from `seed`.
+void FillIncompressible(void *a, int64_t n, uint64_t seed) {
+  uint64_t x = seed;
   for (int64_t i = 0; i < n; i++) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     ArrayData<int64_t>(a)[i] = int64_t(x);
   }
+}
+
+__attribute__((noinline)) void *MakeIncompressible(int64_t n) {
+  void *a = cairn_malloc_array(&cairn_i64_array_type, n);
+  FillIncompressible(a, n, 0x9e3779b97f4a7c15u);
   return a;
 }
 
 PERSIST_CHILD(Large_CommitMemory) {
   cairn_persist_options o{};
-  o.commit_memory_bytes = uint64_t{64} << 20;
+  o.commit_memory_bytes = uint64_t{32} << 20;  // under the default's 64 MiB step: still kept
   OpenStore(args, o);
   cairn_db *db = CreateDb("mem");
   CK_OK(cairn_txn_begin());
@@ -533,7 +538,7 @@ PERSIST_CHILD(Large_CommitMemory) {
   Say("commit=%s error=\"%s\"\n", cairn_status_name(st), why.c_str());
   CK_EQ(st, CAIRN_OUT_OF_MEMORY);
   CK(why.find("MiB of pages so far") != std::string::npos) << why;
-  CK(why.find("cairn_persist_options.commit_memory_bytes allows 64 MiB") != std::string::npos)
+  CK(why.find("cairn_persist_options.commit_memory_bytes allows 32 MiB") != std::string::npos)
       << why;
   CK(why.find("nothing of it was written") != std::string::npos) << why;
   CK_OK(cairn_txn_abort());
@@ -553,7 +558,23 @@ PERSIST_CHILD(Large_CommitMemory_Check) {
   CK_EQ(root->id, 7);
   CK(root->left != nullptr);
   CK_EQ(cairn_array_length(root->left), size_t{1} << 20);
+  // Without a limit: a 20 MiB array, for the next child to write again whole.
+  root->right = static_cast<Node *>(MakeIncompressible(int64_t{20} << 17));
   CK_OK(cairn_txn_commit());
+  return 0;
+}
+
+// A persistent run whose every page changes (D16's path, not a new run's) is checked as well.
+PERSIST_CHILD(Large_CommitMemory_Rewrite) {
+  cairn_persist_options o{};
+  o.commit_memory_bytes = uint64_t{32} << 20;
+  OpenStore(args, o);
+  cairn_db *db = OpenDb("mem");
+  CK_OK(cairn_txn_begin());
+  void *big = RootAs<Node>(db)->right;
+  FillIncompressible(big, int64_t(cairn_array_length(big)), 12345);
+  CK_STATUS(cairn_txn_commit(), CAIRN_OUT_OF_MEMORY);
+  CK_OK(cairn_txn_abort());
   return 0;
 }
 
@@ -621,6 +642,7 @@ TEST_F(PersistLarge, ACommitThatWouldHoldTooMuchMemoryIsRefusedWritingNothing) {
   std::printf("%s", r.out.c_str());
   ASSERT_CHILD_OK(r);
   ASSERT_CHILD_OK(Run("Large_CommitMemory_Check"));
+  ASSERT_CHILD_OK(Run("Large_CommitMemory_Rewrite"));
 }
 TEST_F(PersistLarge, AFailedCommitThenAnAbortPutsARunsWrittenPagesBack) {
   ChildResult r = Run("Large_FailedCommitAbort");

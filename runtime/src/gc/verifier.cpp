@@ -29,12 +29,16 @@ class Verifier {
   size_t Run() {
     pages_.ForEachTouchedPage([this](size_t i) { CheckPage(i); });
     // The counts C1 of gc/gc_heap.h decides by (kept by PageHeap as pages are taken and freed).
-    size_t in_use = 0, small = 0;
+    size_t in_use = 0, small = 0, dirty_free = 0;
     pages_.ForEachTouchedPage(heap::Arena::kTransient, [&](size_t i) {
       const PageInfo &pi = pages_.Info(i);
       in_use += pi.space != Space::kFree;
       small += pi.space != Space::kFree && pi.kind == PageKind::kSmall;
+      dirty_free += pi.space == Space::kFree && (pi.flags & heap::kPageDirty);
     });
+    if (dirty_free != pages_.dirty_free_transient_pages())
+      Report("the transient arena has %zu free dirty pages; its count says %zu (P7)", dirty_free,
+             pages_.dirty_free_transient_pages());
     if (in_use != pages_.transient_in_use() || small != pages_.transient_small_pages())
       Report(
           "the transient arena has %zu pages in use, %zu of them small; its counts say %zu and "

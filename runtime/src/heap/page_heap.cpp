@@ -1,7 +1,6 @@
 #include "heap/page_heap.h"
 
 #include <sys/mman.h>
-#include <sys/sysinfo.h>
 
 #include <algorithm>
 #include <cassert>
@@ -11,29 +10,12 @@
 #include <string>
 
 #include "util/fatal.h"
+#include "util/memory_info.h"
 
 namespace cairn::heap {
 
 namespace {
 constexpr uint64_t kMinReserve = uint64_t{256} << 20;
-
-// The memory and swap this process may have, in bytes: the machine's, or its control group's
-// limit when that is less (as in a container: cgroup v2's memory.max, or v1's
-// memory/memory.limit_in_bytes; "max", or v1's huge number, is no limit); 0 if unknown.
-uint64_t MachineMemoryBytes() {
-  struct sysinfo si;
-  if (sysinfo(&si) != 0) return 0;
-  uint64_t bytes = (uint64_t(si.totalram) + si.totalswap) * si.mem_unit;
-  for (const char *path :
-       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
-    if (std::FILE *f = std::fopen(path, "r")) {
-      unsigned long long limit = 0;
-      if (std::fscanf(f, "%llu", &limit) == 1 && limit > 0 && limit < bytes) bytes = limit;
-      std::fclose(f);
-    }
-  }
-  return bytes;
-}
 
 void *MapNoReserve(size_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -127,7 +109,7 @@ Status PageHeap::Reserve(uint64_t bytes, bool fit_machine) {
     // out-of-memory error could say what happened.
     size_t transient = pages / 2;
     machine_bytes_ = 0;
-    if (const uint64_t machine = fit_machine ? MachineMemoryBytes() : 0; machine != 0) {
+    if (const uint64_t machine = fit_machine ? util::MachineMemoryBytes() : 0; machine != 0) {
       const size_t cap = std::max<size_t>(machine / 4 * 3 / kPageSize, kMinReserve / 2 / kPageSize);
       if (cap < transient) {
         transient = cap;
@@ -150,7 +132,10 @@ void PageHeap::Claim(size_t index, Space space) {
   PageInfo &pi = table_[index];
   assert(pi.space == Space::kFree);
   if (ProtectionOf(pi) != Protection::kReadWrite) Protect(index, 1, Protection::kReadWrite);
-  if (pi.flags & kPageDirty) std::memset(PageAddress(index), 0, kPageSize);  // P7
+  if (pi.flags & kPageDirty) {
+    std::memset(PageAddress(index), 0, kPageSize);  // P7
+    if (index < arenas_[1].start) dirty_free_--;
+  }
   pi = PageInfo{};
   pi.space = space;
   pi.flags = kPageDirty;
@@ -293,6 +278,7 @@ void PageHeap::Release(size_t index) {
     table_[index + k].flags = uint8_t(kPageDirty | prot);
     page_ids_[index + k] = 0;
   }
+  if (index < arenas_[1].start) dirty_free_ += n;
   in_use_ -= n;
   if (index < arenas_[1].start) transient_in_use_ -= n;  // a run is in one arena
 }
@@ -301,13 +287,18 @@ void PageHeap::RebuildFreeList(bool transient_only) {
   for (ArenaState &a : arenas_) {
     if (transient_only && &a != &arenas_[0]) continue;
     a.free.clear();
-    size_t small = 0;
+    size_t small = 0, dirty = 0;
     for (size_t i = a.hwm; i-- > a.start;)
-      if (table_[i].space == Space::kFree)
+      if (table_[i].space == Space::kFree) {
         a.free.push_back(uint32_t(i));
-      else
+        dirty += (table_[i].flags & kPageDirty) != 0;
+      } else {
         small += table_[i].kind == PageKind::kSmall;
-    if (&a == &arenas_[0]) transient_small_ = small;
+      }
+    if (&a == &arenas_[0]) {
+      transient_small_ = small;
+      dirty_free_ = dirty;  // counted again: the counter never drifts for long
+    }
     a.smallest_failed_run = SIZE_MAX;
     a.rover = a.start;
   }
@@ -364,8 +355,8 @@ void PageHeap::EndProtectBatch() {
   pending_.clear();
 }
 
-void PageHeap::Discard(size_t index, size_t n) {
-  madvise(PageAddress(index), n * kPageSize, MADV_DONTNEED);
+bool PageHeap::Discard(size_t index, size_t n) {
+  return madvise(PageAddress(index), n * kPageSize, MADV_DONTNEED) == 0;
 }
 
 size_t PageHeap::ReturnFreeMemory(size_t keep, size_t min_excess) {
@@ -373,12 +364,10 @@ size_t PageHeap::ReturnFreeMemory(size_t keep, size_t min_excess) {
   auto free_dirty = [&](size_t i) {
     return table_[i].space == Space::kFree && (table_[i].flags & kPageDirty);
   };
-  if (a.hwm - a.start - transient_in_use_ < keep + min_excess) return 0;  // not enough free
-  size_t dirty = 0;
-  for (size_t i = a.start; i < a.hwm; i++) dirty += free_dirty(i);
-  if (dirty < keep || dirty - keep < min_excess) return 0;
+  if (dirty_free_ < keep + min_excess) return 0;  // the common case: no page read
   size_t returned = 0, seen = 0, i = a.start;
-  while (i < a.hwm && seen < keep) seen += free_dirty(i++);
+  // The lowest `keep` free pages, dirty or not, are the next to be taken.
+  while (i < a.hwm && seen < keep) seen += table_[i++].space == Space::kFree;
   while (i < a.hwm) {
     if (!free_dirty(i)) {
       i++;
@@ -386,10 +375,13 @@ size_t PageHeap::ReturnFreeMemory(size_t keep, size_t min_excess) {
     }
     size_t j = i;  // the run of free pages from i (clean ones in it cost the madvise nothing)
     while (j < a.hwm && table_[j].space == Space::kFree) j++;
-    Discard(i, j - i);
-    for (size_t k = i; k < j; k++) {
-      returned += (table_[k].flags & kPageDirty) != 0;
-      table_[k].flags &= uint8_t(~kPageDirty);
+    if (Discard(i, j - i)) {
+      for (size_t k = i; k < j; k++) {
+        if (!(table_[k].flags & kPageDirty)) continue;
+        table_[k].flags &= uint8_t(~kPageDirty);
+        returned++;
+        dirty_free_--;
+      }
     }
     i = j;
   }

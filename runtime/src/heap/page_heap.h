@@ -121,13 +121,15 @@ class PageHeap {
   void Protect(size_t index, size_t n, Protection prot);
   void BeginProtectBatch() { batching_ = true; }
   void EndProtectBatch();
-  // Gives the memory of pages [index, index + n) back to the system (they read as zero after).
-  void Discard(size_t index, size_t n);
+  // Gives the memory of pages [index, index + n) back to the system (they read as zero after);
+  // false if the system refused (locked memory: mlockall): then they keep what they held.
+  bool Discard(size_t index, size_t n);
   // Gives back to the system the memory of the transient arena's free pages that hold some (are
-  // dirty, P7), all but the lowest `keep` of them (free pages are taken lowest first, so those
-  // are the next to be used), when that is at least `min_excess` pages; the pages given back
-  // are no longer dirty (zero when taken again, without a memset). One madvise per run of free
-  // pages. Returns the pages given back (0 when it did nothing).
+  // dirty, P7) beyond its lowest `keep` free pages (free pages are taken lowest first, so those
+  // are the next to be used), when at least `keep + min_excess` free pages are dirty (a counter:
+  // no page is read otherwise); the pages given back are no longer dirty (zero when taken
+  // again, without a memset). One madvise per run of free pages; a run the system refuses
+  // stays dirty. Returns the pages given back (0 when it did nothing).
   size_t ReturnFreeMemory(size_t keep, size_t min_excess);
   static Protection ProtectionOf(const PageInfo &pi) {
     return pi.flags & kPageProtNone   ? Protection::kNone
@@ -153,6 +155,8 @@ class PageHeap {
   size_t transient_small_pages() const { return transient_small_; }
   // Free pages of the transient arena below its high water mark (as of the last rebuild).
   size_t free_transient_pages() const { return arenas_[0].free.size(); }
+  // Free pages of the transient arena that are dirty (P7): what ReturnFreeMemory could give back.
+  size_t dirty_free_transient_pages() const { return dirty_free_; }
   size_t free_pages_below_high_water() const {
     return arenas_[0].hwm - arenas_[0].start + arenas_[1].hwm - arenas_[1].start - in_use_;
   }
@@ -174,6 +178,7 @@ class PageHeap {
   uint64_t machine_bytes_ = 0;  // machine_bytes()
   size_t in_use_ = 0;
   size_t transient_in_use_ = 0;  // the pages of in_use_ in the transient arena
+  size_t dirty_free_ = 0;        // free dirty pages of the transient arena (counted, P7)
   size_t transient_small_ = 0;   // transient_small_pages()
   size_t boundaries_ = 0;
   size_t prefaulted_to_ = 0;  // transient pages below this index have been touched

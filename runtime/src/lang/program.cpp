@@ -18,6 +18,7 @@
 #include "lang/errors.h"
 #include "lang/source_position.h"
 #include "lang/transaction.h"
+#include "util/signal_context.h"
 
 namespace {
 
@@ -72,19 +73,6 @@ uintptr_t stack_high = 0;
 struct sigaction displaced{};  // what was installed before OnStackFault (never OnStackFault)
 
 void OnStackFault(int sig, siginfo_t *info, void *uctx);
-
-// The faulting instruction's address, from the signal's context (0 if not known here).
-uintptr_t FaultingPc(void *uctx) {
-  const auto *uc = static_cast<const ucontext_t *>(uctx);
-#if defined(__x86_64__) && defined(REG_RIP)
-  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-  return static_cast<uintptr_t>(uc->uc_mcontext.pc);
-#else
-  (void)uc;
-  return 0;
-#endif
-}
 
 // Hands a fault that is not a stack overflow to the displaced handler, as it asked; for the
 // default action (or SIG_IGN, which the kernel does not honour for a fault), restores it and
@@ -146,7 +134,8 @@ void OnStackFault(int sig, siginfo_t *info, void *uctx) {
   char line[4096 + sizeof msg];
   size_t at = 0;
   cairn::lang::SourcePosition position;
-  if (cairn::lang::FindCairnPosition(FaultingPc(uctx), cairn::lang::FaultFrame::kCaller, &position))
+  if (cairn::lang::FindCairnPosition(cairn::util::SignalPc(uctx), cairn::lang::FaultFrame::kCaller,
+                                     &position))
     at = cairn::lang::FormatPosition(position, line, 4096);
   std::memcpy(line + at, msg, len);
   line[at + len] = '\n';

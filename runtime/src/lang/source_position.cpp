@@ -81,7 +81,9 @@ bool ReadElf(const uint8_t *base, size_t file_size) {
   std::memcpy(&first, base + eh.e_shoff, sizeof first);
   const size_t count = eh.e_shnum != 0 ? eh.e_shnum : first.sh_size;
   const size_t names_index = eh.e_shstrndx != SHN_XINDEX ? eh.e_shstrndx : first.sh_link;
-  if (!InFile(eh.e_shoff, count * sizeof(Elf64_Shdr), file_size) || names_index >= count)
+  // (The count first against what the file can hold: count * size could wrap.)
+  if (count > (file_size - eh.e_shoff) / sizeof(Elf64_Shdr) ||
+      !InFile(eh.e_shoff, count * sizeof(Elf64_Shdr), file_size) || names_index >= count)
     return false;
   auto header = [&](size_t i) {
     Elf64_Shdr sh;
@@ -366,6 +368,8 @@ bool ReadEntryTable(Reader &r, bool offset64, uint64_t index, std::string_view *
   }
   const uint64_t count = r.Uleb();
   *found = false;
+  // Entries of no fields take no bytes: a damaged table could count 2^64 of them.
+  if (format_count == 0) return !r.bad;
   for (uint64_t e = 0; e < count && !r.bad; ++e) {
     for (int i = 0; i < format_count; ++i) {
       std::string_view text;

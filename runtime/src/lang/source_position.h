@@ -45,8 +45,10 @@ enum class FaultFrame {
   // The call that made the innermost Cairn frame (the interrupted one, or the first caller that
   // is Cairn code), in its caller: the call that nested too deep. A stack overflow faults at any
   // instruction of that frame's prologue or body, or of the runtime code it called (an
-  // allocation); the call that made the frame is the same line whichever it was, for a recursion
-  // its recursive call. If that frame's caller is not Cairn code, the frame's own line.
+  // allocation); the call that made the frame is the same line whichever it was, for a direct
+  // recursion its recursive call. (In a recursion through several functions, f calling g calling
+  // f, the innermost frame may be either's: the position is one of the recursion's calls.) If
+  // that frame's caller is not Cairn code, the frame's own line.
   kCaller,
 };
 

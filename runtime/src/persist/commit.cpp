@@ -1,7 +1,6 @@
 // Transactions: begin, commit (stabilize, unswizzle, write in one store transaction, with the
 // identity hashes of the objects made persistent), abort, chain, checkpoint.
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +12,7 @@
 #include "util/clock.h"
 #include "util/env.h"
 #include "util/fatal.h"
+#include "util/memory_info.h"
 
 namespace cairn::persist {
 
@@ -499,6 +499,7 @@ Status Persistence::Flush(cairn_persist_stats *c,
           if (s.ok()) checksums->emplace_back(uint32_t(i + k), crc);
           c->bytes_written += stored;
           c->pages_written++;
+          if (s.ok()) s = CheckCommitMemory(c->bytes_written);
         }
         return;
       }
@@ -593,39 +594,28 @@ Status Persistence::Flush(cairn_persist_stats *c,
 }
 
 Status Persistence::CheckCommitMemory(uint64_t written) {
-  if (written < next_memory_check_) return Status::Ok();
-  next_memory_check_ = written + kCommitMemoryStep;
   const uint64_t mib = uint64_t{1} << 20, needed = 2 * written;
   std::string limit;
   if (options_.commit_memory_bytes != 0) {
+    // A limit given: checked at every page (a comparison), so that one under the step holds.
     if (needed <= options_.commit_memory_bytes) return Status::Ok();
     limit = "cairn_persist_options.commit_memory_bytes allows " +
             std::to_string(options_.commit_memory_bytes / mib) + " MiB";
   } else {
-    // /proc/meminfo: what the kernel can give without swapping, and the swap left.
-    FILE *f = std::fopen("/proc/meminfo", "r");
-    if (f == nullptr) return Status::Ok();  // unknown: not refused
-    uint64_t available = 0, swap = 0, kib = 0;
-    char line[256];
-    bool have = false;
-    while (std::fgets(line, sizeof line, f)) {
-      if (std::sscanf(line, "MemAvailable: %" SCNu64, &kib) == 1) {
-        available = kib * 1024;
-        have = true;
-      } else if (std::sscanf(line, "SwapFree: %" SCNu64, &kib) == 1) {
-        swap = kib * 1024;
-      }
-    }
-    std::fclose(f);
+    if (written < next_memory_check_) return Status::Ok();
+    next_memory_check_ = written + kCommitMemoryStep;
     // The batch so far is in use already: the memtable's copy, and a margin, are still to come.
-    if (!have || written + kCommitMemoryStep * 4 <= available + swap) return Status::Ok();
-    limit = "this machine has " + std::to_string((available + swap) / mib) +
-            " MiB available (MemAvailable and SwapFree)";
+    const uint64_t available = util::AvailableMemoryBytes(),
+                   to_come = written + 4 * kCommitMemoryStep;
+    if (available == 0 || to_come <= available) return Status::Ok();  // unknown: not refused
+    limit = "the rest needs about " + std::to_string(to_come / mib) + " MiB more, while " +
+            std::to_string(available / mib) +
+            " MiB are available (MemAvailable and SwapFree, or the control group's limit)";
   }
   return Status(CAIRN_OUT_OF_MEMORY,
                 "the commit has written " + std::to_string(written / mib) +
                     " MiB of pages so far, which the store holds in memory until it commits and "
-                    "then copies into its memory table (as much again), and " +
+                    "then copies into its memory table (as much again): " +
                     limit +
                     ": the commit is refused and nothing of it was written. Commit smaller "
                     "changes (as they are made), or make smaller objects: an object is written "

@@ -19,6 +19,7 @@
 #include "gc/gc_heap.h"
 #include "gc/roots.h"
 #include "persist/persistence.h"
+#include "util/signal_context.h"
 
 namespace cairn::persist {
 
@@ -30,17 +31,7 @@ struct sigaction previous[kMaxInstalls];
 std::atomic<int> installs{0};
 
 // The faulting instruction's address, from the signal's context (nullptr if not known here).
-void *FaultingPc(void *context) {
-  const auto *uc = static_cast<const ucontext_t *>(context);
-#if defined(__x86_64__) && defined(REG_RIP)
-  return reinterpret_cast<void *>(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-  return reinterpret_cast<void *>(uc->uc_mcontext.pc);
-#else
-  (void)uc;
-  return nullptr;
-#endif
-}
+void *FaultingPc(void *context) { return reinterpret_cast<void *>(util::SignalPc(context)); }
 
 // 1 if the fault was a write, -1 if the machine does not say.
 int FaultWasWrite(void *context) {
