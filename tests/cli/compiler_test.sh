@@ -1352,6 +1352,39 @@ done
 "$TMP/pos/deepO0" >/dev/null 2>"$TMP/err"; rc=$?
 [ $rc -eq 70 ] && grep -q "^deep.cairn:2:5: stack overflow: the calls nest too deeply" "$TMP/err" ||
   fail "the stack overflow of an -O0 build (status $rc): $(cat "$TMP/err")"
+# The recursion's call, also when the stack runs out in a function the recursion calls on the way
+# (at -O0 the innermost frame is often the helper's: its call was named, run to run; campaign T),
+# three runs each at -O0 and -O2.
+cat >"$TMP/pos/helper.cairn" <<'CAIRN'
+class Cell { v: int; next: Cell }
+fn helper(n: int) -> int {
+    let c = new Cell { v: n * 3 }
+    return c.v + len(str(n))
+}
+fn rec(n: int, acc: Cell) -> int {
+    let x = helper(n)
+    let c = new Cell { v: x, next: acc }
+    return rec(n + 1, c) + 1
+}
+fn main() { println(rec(0, nil)) }
+CAIRN
+for opt in -O0 -O2; do
+  (cd "$TMP/pos" && "$CAIRN" build $opt helper.cairn -o "$TMP/pos/helper") >"$TMP/out" 2>&1 ||
+    fail "build helper.cairn $opt: $(cat "$TMP/out")"
+  for run in 1 2 3; do
+    "$TMP/pos/helper" >/dev/null 2>"$TMP/err"; rc=$?
+    [ $rc -eq 70 ] && grep -q "^helper.cairn:9:5: stack overflow" "$TMP/err" ||
+      fail "helper.cairn $opt run $run (status $rc) is not at the recursive call 9:5: $(cat "$TMP/err")"
+  done
+done
+# Code the compiler gave line 0 (at -O2 one call sunk out of both branches of an `if`) takes the
+# position of the row before it (the function's, here): a position, not none (campaign T).
+printf 'fn r(n: int) -> int {\n    var x = 0\n    if n %% 3 == 0 {\n        x = r(n + 1)\n    } else {\n        x = r(n + 1)\n    }\n    return x + 1\n}\nfn main() { println(r(0)) }\n' >"$TMP/pos/branch.cairn"
+(cd "$TMP/pos" && "$CAIRN" build -O2 branch.cairn -o "$TMP/pos/branch") >"$TMP/out" 2>&1 ||
+  fail "build branch.cairn: $(cat "$TMP/out")"
+"$TMP/pos/branch" >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 70 ] && grep -q "^branch.cairn:[1-9][0-9]*:[0-9]*: stack overflow" "$TMP/err" ||
+  fail "branch.cairn -O2 (status $rc): no position: $(cat "$TMP/err")"
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all compiler CLI checks passed"

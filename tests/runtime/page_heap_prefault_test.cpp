@@ -38,4 +38,23 @@ TEST(PageHeapPrefault, StepsTowardsTheTargetAtMostMaxStepAtATime) {
   EXPECT_EQ(Resident(h, first + 1, 1000), 1000u);
 }
 
+// What Prefault touched beyond the high water mark is given back past the pages the next cycle
+// keeps (PageHeap::TrimPrefault, called after every collection: campaign T found a third of a
+// dead peak's memory kept so), and not when the excess is small.
+TEST(PageHeapPrefault, TrimGivesBackWhatWasTouchedBeyondTheKeep) {
+  PageHeap h;
+  ASSERT_TRUE(h.Reserve(uint64_t{256} << 20).ok());
+  size_t first = h.TakePage(Space::kCurrent);
+  ASSERT_NE(first, cairn::heap::kNoPage);
+  EXPECT_EQ(h.Prefault(1000, 1000), 1000u);
+  EXPECT_EQ(Resident(h, first + 1, 1000), 1000u);
+  EXPECT_EQ(h.TrimPrefault(100, 1000), 0u);  // 900 beyond the keep: less than the excess asked
+  EXPECT_EQ(h.TrimPrefault(100, 500), 900u);
+  EXPECT_EQ(Resident(h, first + 1, 100), 100u);
+  EXPECT_EQ(Resident(h, first + 101, 900), 0u);
+  EXPECT_EQ(h.TrimPrefault(100, 1), 0u);    // nothing more
+  EXPECT_EQ(h.Prefault(1000, 1000), 900u);  // touched again when wanted
+  EXPECT_EQ(Resident(h, first + 1, 1000), 1000u);
+}
+
 }  // namespace

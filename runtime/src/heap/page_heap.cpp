@@ -359,6 +359,15 @@ bool PageHeap::Discard(size_t index, size_t n) {
   return madvise(PageAddress(index), n * kPageSize, MADV_DONTNEED) == 0;
 }
 
+size_t PageHeap::TrimPrefault(size_t keep, size_t min_excess) {
+  const ArenaState &a = arenas_[0];
+  if (prefaulted_to_ <= a.hwm + keep || prefaulted_to_ - (a.hwm + keep) < min_excess) return 0;
+  const size_t from = a.hwm + keep, n = prefaulted_to_ - from;
+  if (!Discard(from, n)) return 0;
+  prefaulted_to_ = from;
+  return n;
+}
+
 size_t PageHeap::ReturnFreeMemory(size_t keep, size_t min_excess) {
   const ArenaState &a = arenas_[0];
   auto free_dirty = [&](size_t i) {

@@ -131,6 +131,10 @@ class PageHeap {
   // again, without a memset). One madvise per run of free pages; a run the system refuses
   // stays dirty. Returns the pages given back (0 when it did nothing).
   size_t ReturnFreeMemory(size_t keep, size_t min_excess);
+  // Gives back the memory Prefault touched beyond the high water mark past its first `keep`
+  // pages, when that is at least `min_excess` pages (P6 holds: the pages were never used, and
+  // read as zero after). Returns the pages given back.
+  size_t TrimPrefault(size_t keep, size_t min_excess);
   static Protection ProtectionOf(const PageInfo &pi) {
     return pi.flags & kPageProtNone   ? Protection::kNone
            : pi.flags & kPageProtRead ? Protection::kRead

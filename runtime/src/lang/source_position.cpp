@@ -455,21 +455,32 @@ void RunProgram(const Header &h, Query *queries, size_t count) {
   row.is_stmt = h.default_is_stmt;
   Row prev;
   bool have_prev = false;
+  // The sequence's last row before prev with a line: code of line 0 (instructions LLVM merged
+  // from several lines at -O2, as one call sunk out of both branches of an `if`) takes its
+  // position (campaign T: such an error had none).
+  Row lined;
+  bool have_lined = false;
   auto reset = [&] {
     row = Row{};
     row.is_stmt = h.default_is_stmt;
+    have_lined = false;
   };
   // A new row: each query in [prev.address, row.address) gets prev, the row covering it.
   auto emit = [&] {
     if (have_prev && !prev.end_sequence && row.address > prev.address) {
+      const Row &at = prev.line == 0 && have_lined ? lined : prev;
       for (size_t i = 0; i < count; ++i) {
         Query &q = queries[i];
         if (q.found || q.address < prev.address || q.address >= row.address) continue;
-        if (!FileName(h, prev.file, &q.position)) continue;
+        if (!FileName(h, at.file, &q.position)) continue;
         q.found = true;
-        q.position.line = prev.line <= INT32_MAX ? uint32_t(prev.line) : 0;
-        q.position.column = prev.column <= INT32_MAX ? uint32_t(prev.column) : 0;
+        q.position.line = at.line <= INT32_MAX ? uint32_t(at.line) : 0;
+        q.position.column = at.column <= INT32_MAX ? uint32_t(at.column) : 0;
       }
+    }
+    if (have_prev && !prev.end_sequence && prev.line != 0) {
+      lined = prev;
+      have_lined = true;
     }
     prev = row;
     have_prev = !row.end_sequence;
@@ -633,6 +644,19 @@ bool FindCairnPosition(uintptr_t pc, FaultFrame which, SourcePosition *out) {
   for (int i = interrupted + 1; i < walk.count; ++i) add(walk.address[i], i);
   Resolve(*img, queries, count);
   auto cairn = [&](size_t i) { return queries[i].found && IsCairnFile(queries[i].position.name); };
+  if (which == FaultFrame::kCaller) {
+    // A recursion's frames repeat: the innermost call (a return address) that comes again
+    // further out is the call that nested too deep, also when the stack ran out in a function
+    // the recursion called on the way (campaign T: a helper's call was named, run to run).
+    for (size_t q = 0; q < count; ++q) {
+      if (frame[q] == interrupted || !cairn(q) || queries[q].position.line == 0) continue;
+      for (int k = frame[q] + 1; k < walk.count; ++k)
+        if (walk.address[k] == walk.address[frame[q]]) {
+          *out = queries[q].position;
+          return true;
+        }
+    }
+  }
   for (size_t i = 0; i < count; ++i) {
     if (!cairn(i)) continue;
     // kCaller: the call that made this innermost Cairn frame, in its caller if that is Cairn

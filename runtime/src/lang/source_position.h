@@ -28,8 +28,11 @@ namespace cairn::lang {
 struct SourcePosition {
   std::string_view directory;  // the row's file's directory: empty if none or the name is absolute
   std::string_view name;       // the row's file's name: "DIRECTORY/NAME" is the file (see 3)
-  uint32_t line = 0;           // 1-based; 0: code the compiler gave no line (a merged instruction)
-  uint32_t column = 0;         // 1-based; 0: none (a function's prologue)
+  // 1-based; 0: code the compiler gave no line and no row before it in its sequence has one. Code
+  // of line 0 (an instruction merged from several lines at -O2) takes the position of the last
+  // row before it in its sequence that has a line.
+  uint32_t line = 0;
+  uint32_t column = 0;  // 1-based; 0: none (a function's prologue)
 };
 
 // The row of the executable's line table (DWARF 2 to 5) that covers the code address `address`
@@ -42,13 +45,13 @@ enum class FaultFrame {
   // The interrupted instruction if it is Cairn code, else the first caller that is: a page
   // touched by a Cairn line, or by the runtime on behalf of one (text concatenation, a hash).
   kToucher,
-  // The call that made the innermost Cairn frame (the interrupted one, or the first caller that
-  // is Cairn code), in its caller: the call that nested too deep. A stack overflow faults at any
-  // instruction of that frame's prologue or body, or of the runtime code it called (an
-  // allocation); the call that made the frame is the same line whichever it was, for a direct
-  // recursion its recursive call. (In a recursion through several functions, f calling g calling
-  // f, the innermost frame may be either's: the position is one of the recursion's calls.) If
-  // that frame's caller is not Cairn code, the frame's own line.
+  // The call that nested too deep: the innermost Cairn call (a return address) that the walk
+  // meets again further out, a recursion's call, also when the stack ran out in a function the
+  // recursion called on the way (a helper, an allocation). (Through several functions, f
+  // calling g calling f, it is one of the recursion's calls.) With no call met twice in the
+  // walk's frames: the call that made the innermost Cairn frame (the interrupted one, or the
+  // first caller that is Cairn code), in its caller; if that caller is not Cairn code, the
+  // frame's own line.
   kCaller,
 };
 
